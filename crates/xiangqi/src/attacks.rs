@@ -1,0 +1,473 @@
+//! Attack tables, built at compile time, and the lookups built on them.
+//!
+//! Chariots and cannons look their targets up by the occupancy of the rank (9 bits) or
+//! file (10 bits) through their square. Horses and elephants look theirs up leg by leg
+//! (eye by eye). "Which horses attack this point" has its own table, because a horse's
+//! leg sits next to the horse, not next to its target.
+
+use crate::bitboard::Bitboard;
+use crate::square::Square;
+use crate::types::{Color, Piece, Role};
+
+const fn bit(sq: i32) -> u128 {
+    1u128 << sq
+}
+
+const fn on_board(f: i32, r: i32) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 10
+}
+
+const fn in_palace(f: i32, r: i32) -> bool {
+    f >= 3 && f <= 5 && r >= 0 && r <= 9 && (r <= 2 || r >= 7)
+}
+
+/// Reachable squares along one line of `len` points for a slider at `pos`, given the
+/// line's occupancy: `(chariot targets, cannon capture targets)`.
+const fn line_attacks(pos: i32, occ: u32, len: i32) -> (u16, u16) {
+    let mut slide = 0u16;
+    let mut cannon = 0u16;
+    let mut dir = -1;
+    while dir <= 1 {
+        let mut p = pos + dir;
+        let mut screens = 0;
+        while p >= 0 && p < len {
+            let occupied = occ >> p & 1 != 0;
+            if screens == 0 {
+                slide |= 1 << p;
+                if occupied {
+                    screens = 1;
+                }
+            } else if occupied {
+                cannon |= 1 << p;
+                break;
+            }
+            p += dir;
+        }
+        dir += 2;
+    }
+    (slide, cannon)
+}
+
+const fn build_rank_tables() -> ([[u16; 512]; 9], [[u16; 512]; 9]) {
+    let mut slide = [[0u16; 512]; 9];
+    let mut cannon = [[0u16; 512]; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            let (s, c) = line_attacks(f as i32, occ as u32, 9);
+            slide[f][occ] = s;
+            cannon[f][occ] = c;
+            occ += 1;
+        }
+        f += 1;
+    }
+    (slide, cannon)
+}
+
+const fn build_file_tables() -> ([[u16; 1024]; 10], [[u16; 1024]; 10]) {
+    let mut slide = [[0u16; 1024]; 10];
+    let mut cannon = [[0u16; 1024]; 10];
+    let mut r = 0;
+    while r < 10 {
+        let mut occ = 0;
+        while occ < 1024 {
+            let (s, c) = line_attacks(r as i32, occ as u32, 10);
+            slide[r][occ] = s;
+            cannon[r][occ] = c;
+            occ += 1;
+        }
+        r += 1;
+    }
+    (slide, cannon)
+}
+
+const RANK_TABLES: ([[u16; 512]; 9], [[u16; 512]; 9]) = build_rank_tables();
+const FILE_TABLES: ([[u16; 1024]; 10], [[u16; 1024]; 10]) = build_file_tables();
+static RANK_SLIDE: [[u16; 512]; 9] = RANK_TABLES.0;
+static RANK_CANNON: [[u16; 512]; 9] = RANK_TABLES.1;
+static FILE_SLIDE: [[u16; 1024]; 10] = FILE_TABLES.0;
+static FILE_CANNON: [[u16; 1024]; 10] = FILE_TABLES.1;
+
+const fn build_file_spread() -> [u128; 1024] {
+    let mut t = [0u128; 1024];
+    let mut m = 0;
+    while m < 1024 {
+        let mut r = 0;
+        while r < 10 {
+            if m >> r & 1 != 0 {
+                t[m] |= bit(r * 9);
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+}
+/// Spreads a 10-bit file mask onto file a.
+static FILE_SPREAD: [u128; 1024] = build_file_spread();
+
+/// The occupancy of a rank as 9 bits, file a lowest.
+#[inline(always)]
+fn rank_bits(occ: Bitboard, rank: u32) -> usize {
+    ((occ.0 >> (rank * 9)) & 0x1ff) as usize
+}
+
+/// The occupancy of a file as 10 bits, rank 0 lowest.
+#[inline(always)]
+fn file_bits(occ: Bitboard, file: u32) -> usize {
+    let x = occ.0 >> file;
+    // Bits 0, 9, ..., 63 (ranks 0-7) gathered into the top byte by one multiplication:
+    // the partial products never overlap, so nothing carries.
+    let lo = ((x as u64) & 0x8040_2010_0804_0201).wrapping_mul(0x0101_0101_0101_0101) >> 56;
+    let hi = ((x >> 72) as u32 & 1) | (((x >> 81) as u32 & 1) << 1);
+    lo as usize | (hi as usize) << 8
+}
+
+/// Squares a chariot on `sq` attacks: empty points up to and including the first piece in
+/// each direction.
+#[inline(always)]
+pub fn chariot_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    let f = sq.file().index() as u32;
+    let r = sq.rank().index() as u32;
+    let rank = (RANK_SLIDE[f as usize][rank_bits(occ, r)] as u128) << (r * 9);
+    let file = FILE_SPREAD[FILE_SLIDE[r as usize][file_bits(occ, f)] as usize] << f;
+    Bitboard(rank | file)
+}
+
+/// Squares a cannon on `sq` can capture on (if an enemy stands there): the first piece
+/// beyond the first piece in each direction.
+#[inline(always)]
+pub fn cannon_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    let f = sq.file().index() as u32;
+    let r = sq.rank().index() as u32;
+    let rank = (RANK_CANNON[f as usize][rank_bits(occ, r)] as u128) << (r * 9);
+    let file = FILE_SPREAD[FILE_CANNON[r as usize][file_bits(occ, f)] as usize] << f;
+    Bitboard(rank | file)
+}
+
+/// Empty squares a chariot or cannon on `sq` can move to without capturing.
+#[inline(always)]
+pub fn slide_quiets(sq: Square, occ: Bitboard) -> Bitboard {
+    chariot_attacks(sq, occ) & !occ
+}
+
+const NO_SQ: u8 = 0xff;
+
+struct LeaperTables {
+    general: [u128; 90],
+    advisor: [u128; 90],
+    soldier: [[u128; 90]; 2],
+    soldier_from: [[u128; 90]; 2],
+    /// Orthogonal neighbour (horse leg) and the two targets through it.
+    horse_leg: [[u8; 4]; 90],
+    horse_to: [[u128; 4]; 90],
+    /// Diagonal neighbour and the two horse squares that attack through it.
+    horse_rev_leg: [[u8; 4]; 90],
+    horse_from: [[u128; 4]; 90],
+    /// Elephant eye and target (same half of the board only).
+    elephant_eye: [[u8; 4]; 90],
+    elephant_to: [[u128; 4]; 90],
+    rays: [[u128; 4]; 90],
+    diag_neighbours: [u128; 90],
+}
+
+const ORTH: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const DIAG: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+const fn build_leapers() -> LeaperTables {
+    let mut t = LeaperTables {
+        general: [0; 90],
+        advisor: [0; 90],
+        soldier: [[0; 90]; 2],
+        soldier_from: [[0; 90]; 2],
+        horse_leg: [[NO_SQ; 4]; 90],
+        horse_to: [[0; 4]; 90],
+        horse_rev_leg: [[NO_SQ; 4]; 90],
+        horse_from: [[0; 4]; 90],
+        elephant_eye: [[NO_SQ; 4]; 90],
+        elephant_to: [[0; 4]; 90],
+        rays: [[0; 4]; 90],
+        diag_neighbours: [0; 90],
+    };
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        let mut i = 0;
+        while i < 4 {
+            // General: one step orthogonally inside the palace.
+            let (df, dr) = ORTH[i];
+            if in_palace(f, r) && in_palace(f + df, r + dr) {
+                t.general[sq] |= bit((r + dr) * 9 + f + df);
+            }
+            // Rays.
+            let (mut ff, mut rr) = (f + df, r + dr);
+            while on_board(ff, rr) {
+                t.rays[sq][i] |= bit(rr * 9 + ff);
+                ff += df;
+                rr += dr;
+            }
+            // Horse: leg orthogonal, then one step diagonally outward.
+            if on_board(f + df, r + dr) {
+                t.horse_leg[sq][i] = ((r + dr) * 9 + f + df) as u8;
+                let (pf, pr) = (dr, df); // perpendicular
+                let (f1, r1) = (f + 2 * df + pf, r + 2 * dr + pr);
+                let (f2, r2) = (f + 2 * df - pf, r + 2 * dr - pr);
+                if on_board(f1, r1) {
+                    t.horse_to[sq][i] |= bit(r1 * 9 + f1);
+                }
+                if on_board(f2, r2) {
+                    t.horse_to[sq][i] |= bit(r2 * 9 + f2);
+                }
+            }
+            // Diagonal steps: advisor, elephant, reverse horse.
+            let (dx, dy) = DIAG[i];
+            if on_board(f + dx, r + dy) {
+                t.diag_neighbours[sq] |= bit((r + dy) * 9 + f + dx);
+                if in_palace(f, r) && in_palace(f + dx, r + dy) {
+                    t.advisor[sq] |= bit((r + dy) * 9 + f + dx);
+                }
+                t.horse_rev_leg[sq][i] = ((r + dy) * 9 + f + dx) as u8;
+                if on_board(f + 2 * dx, r + dy) {
+                    t.horse_from[sq][i] |= bit((r + dy) * 9 + f + 2 * dx);
+                }
+                if on_board(f + dx, r + 2 * dy) {
+                    t.horse_from[sq][i] |= bit((r + 2 * dy) * 9 + f + dx);
+                }
+                let (tf, tr) = (f + 2 * dx, r + 2 * dy);
+                if on_board(tf, tr) && (tr <= 4) == (r <= 4) {
+                    t.elephant_eye[sq][i] = ((r + dy) * 9 + f + dx) as u8;
+                    t.elephant_to[sq][i] = bit(tr * 9 + tf);
+                }
+            }
+            i += 1;
+        }
+        // Soldiers: forward; sideways once across the river.
+        let mut c = 0;
+        while c < 2 {
+            let fwd = if c == 0 { 1 } else { -1 };
+            let crossed = if c == 0 { r >= 5 } else { r <= 4 };
+            let mut m = 0u128;
+            if on_board(f, r + fwd) {
+                m |= bit((r + fwd) * 9 + f);
+            }
+            if crossed {
+                if f > 0 {
+                    m |= bit(r * 9 + f - 1);
+                }
+                if f < 8 {
+                    m |= bit(r * 9 + f + 1);
+                }
+            }
+            t.soldier[c][sq] = m;
+            c += 1;
+        }
+        sq += 1;
+    }
+    // Reverse soldier table.
+    let mut c = 0;
+    while c < 2 {
+        let mut from = 0;
+        while from < 90 {
+            let mut to = 0;
+            while to < 90 {
+                if t.soldier[c][from] >> to & 1 != 0 {
+                    t.soldier_from[c][to] |= bit(from as i32);
+                }
+                to += 1;
+            }
+            from += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static LEAPERS: LeaperTables = build_leapers();
+
+/// Orthogonal steps of a general on `sq`, inside the palace.
+#[inline(always)]
+pub fn general_attacks(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.general[sq.index()])
+}
+
+/// Diagonal steps of an advisor on `sq`, inside the palace.
+#[inline(always)]
+pub fn advisor_attacks(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.advisor[sq.index()])
+}
+
+/// Squares a soldier of `color` on `sq` attacks.
+#[inline(always)]
+pub fn soldier_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.soldier[color.index()][sq.index()])
+}
+
+/// Squares from which a soldier of `color` would attack `sq`.
+#[inline(always)]
+pub fn soldier_attackers_of(color: Color, sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.soldier_from[color.index()][sq.index()])
+}
+
+/// Squares a horse on `sq` attacks, given the occupancy (a blocked leg stops two targets).
+#[inline(always)]
+pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    let legs = &LEAPERS.horse_leg[sq.index()];
+    let to = &LEAPERS.horse_to[sq.index()];
+    let mut bb = 0u128;
+    for i in 0..4 {
+        let leg = legs[i];
+        if leg != NO_SQ && occ.0 >> leg & 1 == 0 {
+            bb |= to[i];
+        }
+    }
+    Bitboard(bb)
+}
+
+/// Squares from which a horse would attack `sq`, given the occupancy.
+#[inline(always)]
+pub fn horse_attackers_of(sq: Square, occ: Bitboard) -> Bitboard {
+    let legs = &LEAPERS.horse_rev_leg[sq.index()];
+    let from = &LEAPERS.horse_from[sq.index()];
+    let mut bb = 0u128;
+    for i in 0..4 {
+        let leg = legs[i];
+        if leg != NO_SQ && occ.0 >> leg & 1 == 0 {
+            bb |= from[i];
+        }
+    }
+    Bitboard(bb)
+}
+
+/// Squares an elephant on `sq` can move to, given the occupancy (a blocked eye stops it).
+#[inline(always)]
+pub fn elephant_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    let eyes = &LEAPERS.elephant_eye[sq.index()];
+    let to = &LEAPERS.elephant_to[sq.index()];
+    let mut bb = 0u128;
+    for i in 0..4 {
+        let eye = eyes[i];
+        if eye != NO_SQ && occ.0 >> eye & 1 == 0 {
+            bb |= to[i];
+        }
+    }
+    Bitboard(bb)
+}
+
+/// The two horse squares that attack `sq` through its diagonal neighbour number `i` (0..4),
+/// and that neighbour.
+#[inline(always)]
+pub(crate) fn horse_attackers_through(sq: Square, i: usize) -> (Option<Square>, Bitboard) {
+    let leg = LEAPERS.horse_rev_leg[sq.index()][i];
+    (
+        Square::new(leg),
+        Bitboard(LEAPERS.horse_from[sq.index()][i]),
+    )
+}
+
+/// The squares beyond `sq` in direction `dir` (0 north, 1 south, 2 east, 3 west).
+#[inline(always)]
+pub fn ray(sq: Square, dir: usize) -> Bitboard {
+    Bitboard(LEAPERS.rays[sq.index()][dir])
+}
+
+/// The up to four diagonal neighbours of `sq`.
+#[inline(always)]
+pub fn diagonal_neighbours(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.diag_neighbours[sq.index()])
+}
+
+/// The squares strictly between two squares on one rank or file (empty otherwise).
+pub fn between(a: Square, b: Square) -> Bitboard {
+    for dir in 0..4 {
+        let r = ray(a, dir);
+        if r.contains(b) {
+            return r & !ray(b, dir) & !Bitboard::from_square(b);
+        }
+    }
+    Bitboard::EMPTY
+}
+
+/// Squares a piece attacks from `sq` given the occupancy: for a cannon, its capture targets.
+pub fn attacks(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
+    match piece.role {
+        Role::General => general_attacks(sq),
+        Role::Advisor => advisor_attacks(sq),
+        Role::Elephant => elephant_attacks(sq, occ),
+        Role::Horse => horse_attacks(sq, occ),
+        Role::Chariot => chariot_attacks(sq, occ),
+        Role::Cannon => cannon_attacks(sq, occ),
+        Role::Soldier => soldier_attacks(piece.color, sq),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+    fn bb(list: &[&str]) -> Bitboard {
+        list.iter().map(|s| sq(s)).collect()
+    }
+
+    #[test]
+    fn file_bits_gathers_every_rank() {
+        for f in 0..9u32 {
+            for m in 0..1024usize {
+                let mut occ = Bitboard::EMPTY;
+                for r in 0..10 {
+                    if m >> r & 1 != 0 {
+                        occ.set(Square::new((r * 9 + f) as u8).unwrap());
+                    }
+                }
+                // Noise on other files must not leak in.
+                let noise = !Bitboard::file(crate::square::File::new(f as u8).unwrap());
+                assert_eq!(file_bits(occ | (noise & Bitboard(0x5555_5555_5555_5555_5555_5555_5555_5555)), f), m);
+            }
+        }
+    }
+
+    #[test]
+    fn sliders() {
+        let occ = bb(&["e0", "e3", "e6", "e9", "b4", "h4"]);
+        assert_eq!(chariot_attacks(sq("e4"), occ), bb(&["e3", "e5", "e6", "a4", "b4", "c4", "d4", "f4", "g4", "h4"]) & !bb(&["a4"]));
+        assert_eq!(cannon_attacks(sq("e4"), occ), bb(&["e0", "e9"]));
+        assert_eq!(cannon_attacks(sq("e3"), occ), bb(&["e9"]));
+    }
+
+    #[test]
+    fn leapers() {
+        assert_eq!(general_attacks(sq("e0")), bb(&["d0", "f0", "e1"]));
+        assert_eq!(advisor_attacks(sq("e8")), bb(&["d9", "f9", "d7", "f7"]));
+        assert_eq!(elephant_attacks(sq("c4"), Bitboard::EMPTY), bb(&["a2", "e2"]));
+        assert_eq!(elephant_attacks(sq("e2"), bb(&["d1"])), bb(&["c4", "g4", "g0"]));
+        assert_eq!(horse_attacks(sq("b0"), bb(&["b1"])), bb(&["d1"]));
+        assert_eq!(soldier_attacks(Color::Red, sq("e3")), bb(&["e4"]));
+        assert_eq!(soldier_attacks(Color::Red, sq("e5")), bb(&["e6", "d5", "f5"]));
+        assert_eq!(soldier_attacks(Color::Black, sq("a4")), bb(&["a3", "b4"]));
+        assert_eq!(soldier_attacks(Color::Red, sq("a9")), bb(&["b9"]));
+    }
+
+    #[test]
+    fn reverse_horse_matches_forward() {
+        let occs = [Bitboard::EMPTY, bb(&["e1", "d4", "f5", "c2", "g7", "e5"])];
+        for occ in occs {
+            for target in Square::all() {
+                let expect: Bitboard = Square::all()
+                    .filter(|&h| horse_attacks(h, occ).contains(target))
+                    .collect();
+                assert_eq!(horse_attackers_of(target, occ), expect, "{target}");
+            }
+        }
+    }
+
+    #[test]
+    fn between_squares() {
+        assert_eq!(between(sq("e0"), sq("e4")), bb(&["e1", "e2", "e3"]));
+        assert_eq!(between(sq("a3"), sq("d3")), bb(&["b3", "c3"]));
+        assert_eq!(between(sq("a3"), sq("d4")), Bitboard::EMPTY);
+    }
+}

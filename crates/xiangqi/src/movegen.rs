@@ -1,0 +1,407 @@
+//! Legal move generation.
+//!
+//! Moves are generated legal, not pseudo-legal-then-filtered: before generating, the
+//! generator works out which points can matter for the safety of the side to move's general
+//! (the rays from the general that hold an enemy chariot, cannon or the enemy general, and the
+//! horse legs next to it that an enemy horse is waiting behind). A move that neither leaves
+//! nor enters those points cannot expose the general, so whole target sets are accepted at
+//! once; only the few moves that touch them are tested by looking at the general's attackers
+//! with the move applied. Counting (perft) then needs no per-move work for most moves.
+
+use core::ops::{Deref, DerefMut};
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::square::Square;
+use crate::types::{Color, Move, Role};
+
+/// The legal moves of a position: a fixed-capacity list (no position has more than 128).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MoveList::CAPACITY],
+    len: usize,
+}
+
+impl MoveList {
+    pub const CAPACITY: usize = 128;
+
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::new(Square::A0, Square::A0); MoveList::CAPACITY],
+            len: 0,
+        }
+    }
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MoveList::CAPACITY);
+        if self.len < MoveList::CAPACITY {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+    pub fn swap_remove(&mut self, i: usize) -> Move {
+        let m = self.moves[i];
+        self.len -= 1;
+        self.moves[i] = self.moves[self.len];
+        m
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+    #[inline(always)]
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl DerefMut for MoveList {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl core::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = core::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Receives generated moves.
+trait Sink {
+    fn add(&mut self, m: Move);
+    /// Every square of `to` is a legal target for the piece on `from`.
+    fn add_many(&mut self, from: Square, to: Bitboard);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+    #[inline(always)]
+    fn add_many(&mut self, from: Square, to: Bitboard) {
+        for t in to {
+            self.push(Move::new(from, t));
+        }
+    }
+}
+
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn add(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn add_many(&mut self, _from: Square, to: Bitboard) {
+        self.0 += to.count() as usize;
+    }
+}
+
+/// What one generation pass needs to know about the general's safety.
+struct Safety {
+    us: Color,
+    general: Square,
+    occ: Bitboard,
+    /// Pieces whose departure may expose the general: on `lines`, or on a horse leg next to
+    /// the general with an enemy horse behind it. Everything, when in check.
+    sensitive_from: Bitboard,
+    /// Targets that need a test even when the mover is not sensitive: `lines` (a piece
+    /// moving there can become a cannon's screen). Everything, when in check.
+    sensitive_to: Bitboard,
+}
+
+impl Position {
+    fn safety(&self) -> Safety {
+        let us = self.turn();
+        let them = !us;
+        let b = self.board();
+        let k = self.general(us);
+        let occ = b.occupied();
+        let enemy = b.by_color(them);
+        let sliders = (b.by_role(Role::Chariot) | b.by_role(Role::Cannon)) & enemy;
+        let file_sliders = sliders | b.by_role(Role::General) & enemy;
+        let mut lines = Bitboard::EMPTY;
+        for dir in 0..4 {
+            let r = attacks::ray(k, dir);
+            let s = if dir < 2 { file_sliders } else { sliders };
+            if (r & s).any() {
+                lines |= r;
+            }
+        }
+        let mut legs = Bitboard::EMPTY;
+        let horses = b.by_role(Role::Horse) & enemy;
+        if (horses & HORSE_ZONE[k.index()]).any() {
+            for i in 0..4 {
+                let (leg, from) = attacks::horse_attackers_through(k, i);
+                if let Some(leg) = leg {
+                    if (from & horses).any() {
+                        legs.set(leg);
+                    }
+                }
+            }
+        }
+        let in_check = b.general_attackers(k, them, occ).any();
+        if in_check {
+            Safety {
+                us,
+                general: k,
+                occ,
+                sensitive_from: Bitboard::FULL,
+                sensitive_to: Bitboard::FULL,
+            }
+        } else {
+            Safety {
+                us,
+                general: k,
+                occ,
+                lines,
+                sensitive_from: lines | legs,
+                sensitive_to: lines,
+            }
+        }
+    }
+
+    /// Whether the general of the side to move (on `k` after the move) is safe when the
+    /// occupancy is `occ` and any enemy piece on `to` has been captured.
+    #[inline(always)]
+    fn general_safe(&self, us: Color, k: Square, occ: Bitboard, to: Square) -> bool {
+        let b = self.board();
+        let enemy = b.by_color(!us).without(to);
+        let rk = (b.by_role(Role::Chariot) | b.by_role(Role::General)) & enemy;
+        if (attacks::chariot_attacks(k, occ) & rk).any() {
+            return false;
+        }
+        let cannons = b.by_role(Role::Cannon) & enemy;
+        if cannons.any() && (attacks::cannon_attacks(k, occ) & cannons).any() {
+            return false;
+        }
+        let horses = b.by_role(Role::Horse) & enemy;
+        if (horses & HORSE_ZONE[k.index()]).any()
+            && (attacks::horse_attackers_of(k, occ) & horses).any()
+        {
+            return false;
+        }
+        (attacks::soldier_attackers_of(!us, k) & b.by_role(Role::Soldier) & enemy).is_empty()
+    }
+
+    #[inline(always)]
+    fn emit<S: Sink>(&self, s: &Safety, from: Square, targets: Bitboard, sink: &mut S) {
+        if s.sensitive_from.contains(from) {
+            let occ = s.occ.without(from);
+            for to in targets {
+                if self.general_safe(s.us, s.general, occ.with(to), to) {
+                    sink.add(Move::new(from, to));
+                }
+            }
+        } else {
+            sink.add_many(from, targets & !s.sensitive_to);
+            let occ = s.occ.without(from);
+            for to in targets & s.sensitive_to {
+                if self.general_safe(s.us, s.general, occ.with(to), to) {
+                    sink.add(Move::new(from, to));
+                }
+            }
+        }
+    }
+
+    fn generate<S: Sink>(&self, sink: &mut S) {
+        let s = self.safety();
+        let b = self.board();
+        let us = s.us;
+        let occ = s.occ;
+        let own = b.by_color(us);
+        let enemy = b.by_color(!us);
+        let not_own = !own;
+
+        for from in b.by_role(Role::Chariot) & own {
+            self.emit(&s, from, attacks::chariot_attacks(from, occ) & not_own, sink);
+        }
+        for from in b.by_role(Role::Cannon) & own {
+            let t = attacks::slide_quiets(from, occ) | attacks::cannon_attacks(from, occ) & enemy;
+            self.emit(&s, from, t, sink);
+        }
+        for from in b.by_role(Role::Horse) & own {
+            self.emit(&s, from, attacks::horse_attacks(from, occ) & not_own, sink);
+        }
+        for from in b.by_role(Role::Soldier) & own {
+            self.emit(&s, from, attacks::soldier_attacks(us, from) & not_own, sink);
+        }
+        for from in b.by_role(Role::Elephant) & own {
+            self.emit(&s, from, attacks::elephant_attacks(from, occ) & not_own, sink);
+        }
+        for from in b.by_role(Role::Advisor) & own {
+            self.emit(&s, from, attacks::advisor_attacks(from) & not_own, sink);
+        }
+        // The general: every target is tested.
+        let k = s.general;
+        let occ_k = occ.without(k);
+        for to in attacks::general_attacks(k) & not_own {
+            if self.general_safe(us, to, occ_k.with(to), to) {
+                sink.add(Move::new(k, to));
+            }
+        }
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// Fills `list` with the legal moves (clearing it first).
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate(list);
+    }
+
+    /// The number of legal moves, counted without listing them.
+    pub fn count_legal_moves(&self) -> usize {
+        let mut c = Counter(0);
+        self.generate(&mut c);
+        c.0
+    }
+
+    /// Whether the side to move has no legal move (a loss: checkmate or stalemate).
+    pub fn has_no_legal_move(&self) -> bool {
+        self.count_legal_moves() == 0
+    }
+    /// Checkmate: in check with no legal move.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && self.has_no_legal_move()
+    }
+    /// Stalemate: not in check, with no legal move (a loss in Xiangqi).
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && self.has_no_legal_move()
+    }
+
+    /// The targets the piece on `from` could move to if the safety of its own general were
+    /// no concern (pseudo-legal targets); empty if `from` holds no piece of the side to move.
+    pub fn pseudo_targets(&self, from: Square) -> Bitboard {
+        let b = self.board();
+        let Some(piece) = b.piece_at(from) else {
+            return Bitboard::EMPTY;
+        };
+        let occ = b.occupied();
+        let own = b.by_color(piece.color);
+        let enemy = b.by_color(!piece.color);
+        match piece.role {
+            Role::Cannon => {
+                attacks::slide_quiets(from, occ) | attacks::cannon_attacks(from, occ) & enemy
+            }
+            _ => attacks::attacks(piece, from, occ) & !own,
+        }
+    }
+
+    /// Whether `m` is legal in this position.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let from = m.from();
+        let to = m.to();
+        match self.piece_at(from) {
+            Some(p) if p.color == self.turn() => {
+                if !self.pseudo_targets(from).contains(to) {
+                    return false;
+                }
+                let occ = self.board().occupied().without(from).with(to);
+                let k = if p.role == Role::General {
+                    to
+                } else {
+                    self.general(p.color)
+                };
+                self.general_safe(p.color, k, occ, to)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the move would leave the enemy general attacked (gives check). `m` must be legal.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        after.is_check()
+    }
+}
+
+const fn build_horse_zone() -> [Bitboard; 90] {
+    // Squares within a horse's jump of each square: a cheap pre-filter.
+    let mut t = [Bitboard::EMPTY; 90];
+    let jumps = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)];
+    let mut sq = 0;
+    while sq < 90 {
+        let f = (sq % 9) as i32;
+        let r = (sq / 9) as i32;
+        let mut i = 0;
+        let mut bits = 0u128;
+        while i < 8 {
+            let (df, dr) = jumps[i];
+            let (nf, nr) = (f + df, r + dr);
+            if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
+                bits |= 1u128 << (nr * 9 + nf);
+            }
+            i += 1;
+        }
+        t[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    t
+}
+static HORSE_ZONE: [Bitboard; 90] = build_horse_zone();
+
+/// Counts leaf nodes `depth` plies deep. The last ply's moves are counted without being
+/// played (bulk counting), as the fastest programs do.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves() as u64,
+        _ => {
+            let moves = pos.legal_moves();
+            let mut n = 0;
+            for &m in moves.iter() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                n += perft(&child, depth - 1);
+            }
+            n
+        }
+    }
+}
+
+/// Counts leaf nodes by playing every move down to depth 0 (measures move making too).
+pub fn perft_no_bulk(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    let mut n = 0;
+    for &m in moves.iter() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        n += perft_no_bulk(&child, depth - 1);
+    }
+    n
+}
