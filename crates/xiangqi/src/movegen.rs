@@ -179,7 +179,6 @@ impl Position {
                 us,
                 general: k,
                 occ,
-                lines,
                 sensitive_from: lines | legs,
                 sensitive_to: lines,
             }
