@@ -1,0 +1,6 @@
+//! Xiangqi game records: one in-memory model ([`GameRecord`]) and readers and writers for the
+//! formats players keep their games in.
+
+pub mod model;
+
+pub use model::{GameRecord, GameResult, MoveNode};
