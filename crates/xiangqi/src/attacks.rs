@@ -48,46 +48,26 @@ const fn line_attacks(pos: i32, occ: u32, len: i32) -> (u16, u16) {
     (slide, cannon)
 }
 
-const fn build_rank_tables() -> ([[u16; 512]; 9], [[u16; 512]; 9]) {
-    let mut slide = [[0u16; 512]; 9];
-    let mut cannon = [[0u16; 512]; 9];
-    let mut f = 0;
-    while f < 9 {
+/// Line tables: for a slider at a position on a rank (or file) and the line's occupancy,
+/// the chariot targets in the low 16 bits and the cannon capture targets in the high 16 bits.
+/// Padded to 16 positions so that masked indices need no bounds checks.
+const fn build_line_table<const N: usize>(len: i32) -> [[u32; N]; 16] {
+    let mut t = [[0u32; N]; 16];
+    let mut pos = 0;
+    while pos < len {
         let mut occ = 0;
-        while occ < 512 {
-            let (s, c) = line_attacks(f as i32, occ as u32, 9);
-            slide[f][occ] = s;
-            cannon[f][occ] = c;
+        while occ < N {
+            let (s, c) = line_attacks(pos, occ as u32, len);
+            t[pos as usize][occ] = s as u32 | (c as u32) << 16;
             occ += 1;
         }
-        f += 1;
+        pos += 1;
     }
-    (slide, cannon)
+    t
 }
 
-const fn build_file_tables() -> ([[u16; 1024]; 10], [[u16; 1024]; 10]) {
-    let mut slide = [[0u16; 1024]; 10];
-    let mut cannon = [[0u16; 1024]; 10];
-    let mut r = 0;
-    while r < 10 {
-        let mut occ = 0;
-        while occ < 1024 {
-            let (s, c) = line_attacks(r as i32, occ as u32, 10);
-            slide[r][occ] = s;
-            cannon[r][occ] = c;
-            occ += 1;
-        }
-        r += 1;
-    }
-    (slide, cannon)
-}
-
-const RANK_TABLES: ([[u16; 512]; 9], [[u16; 512]; 9]) = build_rank_tables();
-const FILE_TABLES: ([[u16; 1024]; 10], [[u16; 1024]; 10]) = build_file_tables();
-static RANK_SLIDE: [[u16; 512]; 9] = RANK_TABLES.0;
-static RANK_CANNON: [[u16; 512]; 9] = RANK_TABLES.1;
-static FILE_SLIDE: [[u16; 1024]; 10] = FILE_TABLES.0;
-static FILE_CANNON: [[u16; 1024]; 10] = FILE_TABLES.1;
+static RANK_LINES: [[u32; 512]; 16] = build_line_table::<512>(9);
+static FILE_LINES: [[u32; 1024]; 16] = build_line_table::<1024>(10);
 
 const fn build_file_spread() -> [u128; 1024] {
     let mut t = [0u128; 1024];
@@ -121,29 +101,57 @@ fn file_bits(occ: Bitboard, file: u32) -> usize {
     // the partial products never overlap, so nothing carries.
     let lo = ((x as u64) & 0x8040_2010_0804_0201).wrapping_mul(0x0101_0101_0101_0101) >> 56;
     let hi = ((x >> 72) as u32 & 1) | (((x >> 81) as u32 & 1) << 1);
-    lo as usize | (hi as usize) << 8
+    (lo as usize | (hi as usize) << 8) & 0x3ff
+}
+
+/// Chariot targets (low half) and cannon capture targets (high half) of a slider on `sq`,
+/// as (rank mask, file mask) pairs of the raw line tables.
+#[inline(always)]
+fn line_masks(sq: Square, occ: Bitboard) -> (u32, u32, u32, u32) {
+    let f = sq.file().index() as u32;
+    let r = sq.rank().index() as u32;
+    let rank = RANK_LINES[(f & 15) as usize][rank_bits(occ, r)];
+    let file = FILE_LINES[(r & 15) as usize][file_bits(occ, f)];
+    (rank, file, r * 9, f)
+}
+
+#[inline(always)]
+fn spread(rank: u32, file: u32, rank_shift: u32, file_shift: u32) -> Bitboard {
+    Bitboard(((rank & 0x1ff) as u128) << rank_shift | FILE_SPREAD[(file & 0x3ff) as usize] << file_shift)
 }
 
 /// Squares a chariot on `sq` attacks: empty points up to and including the first piece in
 /// each direction.
 #[inline(always)]
 pub fn chariot_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let f = sq.file().index() as u32;
-    let r = sq.rank().index() as u32;
-    let rank = (RANK_SLIDE[f as usize][rank_bits(occ, r)] as u128) << (r * 9);
-    let file = FILE_SPREAD[FILE_SLIDE[r as usize][file_bits(occ, f)] as usize] << f;
-    Bitboard(rank | file)
+    let (rank, file, rs, fs) = line_masks(sq, occ);
+    spread(rank, file, rs, fs)
 }
 
 /// Squares a cannon on `sq` can capture on (if an enemy stands there): the first piece
 /// beyond the first piece in each direction.
 #[inline(always)]
 pub fn cannon_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let f = sq.file().index() as u32;
-    let r = sq.rank().index() as u32;
-    let rank = (RANK_CANNON[f as usize][rank_bits(occ, r)] as u128) << (r * 9);
-    let file = FILE_SPREAD[FILE_CANNON[r as usize][file_bits(occ, f)] as usize] << f;
-    Bitboard(rank | file)
+    let (rank, file, rs, fs) = line_masks(sq, occ);
+    spread(rank >> 16, file >> 16, rs, fs)
+}
+
+/// A cannon's moves in one lookup: `(quiet targets, capture targets)`, the captures not yet
+/// restricted to enemy pieces.
+#[inline(always)]
+pub fn cannon_moves(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    let (rank, file, rs, fs) = line_masks(sq, occ);
+    (
+        spread(rank, file, rs, fs) & !occ,
+        spread(rank >> 16, file >> 16, rs, fs),
+    )
+}
+
+/// Chariot attacks and cannon capture targets from `sq` in one lookup.
+#[inline(always)]
+pub fn slider_attacks(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    let (rank, file, rs, fs) = line_masks(sq, occ);
+    (spread(rank, file, rs, fs), spread(rank >> 16, file >> 16, rs, fs))
 }
 
 /// Empty squares a chariot or cannon on `sq` can move to without capturing.
@@ -152,24 +160,32 @@ pub fn slide_quiets(sq: Square, occ: Bitboard) -> Bitboard {
     chariot_attacks(sq, occ) & !occ
 }
 
-const NO_SQ: u8 = 0xff;
+/// Leg/eye entry for a direction that leaves the board: any valid index will do, since the
+/// targets through it are empty.
+const NO_SQ: u8 = 0;
+
+/// Table index of a square: masked so the compiler can drop bounds checks (tables have 128 rows).
+#[inline(always)]
+fn ix(sq: Square) -> usize {
+    sq.index() & 127
+}
 
 struct LeaperTables {
-    general: [u128; 90],
-    advisor: [u128; 90],
-    soldier: [[u128; 90]; 2],
-    soldier_from: [[u128; 90]; 2],
+    general: [u128; 128],
+    advisor: [u128; 128],
+    soldier: [[u128; 128]; 2],
+    soldier_from: [[u128; 128]; 2],
     /// Orthogonal neighbour (horse leg) and the two targets through it.
-    horse_leg: [[u8; 4]; 90],
-    horse_to: [[u128; 4]; 90],
+    horse_leg: [[u8; 4]; 128],
+    horse_to: [[u128; 4]; 128],
     /// Diagonal neighbour and the two horse squares that attack through it.
-    horse_rev_leg: [[u8; 4]; 90],
-    horse_from: [[u128; 4]; 90],
+    horse_rev_leg: [[u8; 4]; 128],
+    horse_from: [[u128; 4]; 128],
     /// Elephant eye and target (same half of the board only).
-    elephant_eye: [[u8; 4]; 90],
-    elephant_to: [[u128; 4]; 90],
-    rays: [[u128; 4]; 90],
-    diag_neighbours: [u128; 90],
+    elephant_eye: [[u8; 4]; 128],
+    elephant_to: [[u128; 4]; 128],
+    rays: [[u128; 4]; 128],
+    diag_neighbours: [u128; 128],
 }
 
 const ORTH: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
@@ -177,18 +193,18 @@ const DIAG: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 const fn build_leapers() -> LeaperTables {
     let mut t = LeaperTables {
-        general: [0; 90],
-        advisor: [0; 90],
-        soldier: [[0; 90]; 2],
-        soldier_from: [[0; 90]; 2],
-        horse_leg: [[NO_SQ; 4]; 90],
-        horse_to: [[0; 4]; 90],
-        horse_rev_leg: [[NO_SQ; 4]; 90],
-        horse_from: [[0; 4]; 90],
-        elephant_eye: [[NO_SQ; 4]; 90],
-        elephant_to: [[0; 4]; 90],
-        rays: [[0; 4]; 90],
-        diag_neighbours: [0; 90],
+        general: [0; 128],
+        advisor: [0; 128],
+        soldier: [[0; 128]; 2],
+        soldier_from: [[0; 128]; 2],
+        horse_leg: [[NO_SQ; 4]; 128],
+        horse_to: [[0; 4]; 128],
+        horse_rev_leg: [[NO_SQ; 4]; 128],
+        horse_from: [[0; 4]; 128],
+        elephant_eye: [[NO_SQ; 4]; 128],
+        elephant_to: [[0; 4]; 128],
+        rays: [[0; 4]; 128],
+        diag_neighbours: [0; 128],
     };
     let mut sq = 0;
     while sq < 90 {
@@ -289,38 +305,36 @@ static LEAPERS: LeaperTables = build_leapers();
 /// Orthogonal steps of a general on `sq`, inside the palace.
 #[inline(always)]
 pub fn general_attacks(sq: Square) -> Bitboard {
-    Bitboard(LEAPERS.general[sq.index()])
+    Bitboard(LEAPERS.general[ix(sq)])
 }
 
 /// Diagonal steps of an advisor on `sq`, inside the palace.
 #[inline(always)]
 pub fn advisor_attacks(sq: Square) -> Bitboard {
-    Bitboard(LEAPERS.advisor[sq.index()])
+    Bitboard(LEAPERS.advisor[ix(sq)])
 }
 
 /// Squares a soldier of `color` on `sq` attacks.
 #[inline(always)]
 pub fn soldier_attacks(color: Color, sq: Square) -> Bitboard {
-    Bitboard(LEAPERS.soldier[color.index()][sq.index()])
+    Bitboard(LEAPERS.soldier[color.index()][ix(sq)])
 }
 
 /// Squares from which a soldier of `color` would attack `sq`.
 #[inline(always)]
 pub fn soldier_attackers_of(color: Color, sq: Square) -> Bitboard {
-    Bitboard(LEAPERS.soldier_from[color.index()][sq.index()])
+    Bitboard(LEAPERS.soldier_from[color.index()][ix(sq)])
 }
 
 /// Squares a horse on `sq` attacks, given the occupancy (a blocked leg stops two targets).
 #[inline(always)]
 pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let legs = &LEAPERS.horse_leg[sq.index()];
-    let to = &LEAPERS.horse_to[sq.index()];
+    let legs = &LEAPERS.horse_leg[ix(sq)];
+    let to = &LEAPERS.horse_to[ix(sq)];
     let mut bb = 0u128;
     for i in 0..4 {
-        let leg = legs[i];
-        if leg != NO_SQ && occ.0 >> leg & 1 == 0 {
-            bb |= to[i];
-        }
+        let free = (occ.0 >> (legs[i] & 127)) as u32 & 1 ^ 1;
+        bb |= to[i] & (free as u128).wrapping_neg();
     }
     Bitboard(bb)
 }
@@ -328,14 +342,12 @@ pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 /// Squares from which a horse would attack `sq`, given the occupancy.
 #[inline(always)]
 pub fn horse_attackers_of(sq: Square, occ: Bitboard) -> Bitboard {
-    let legs = &LEAPERS.horse_rev_leg[sq.index()];
-    let from = &LEAPERS.horse_from[sq.index()];
+    let legs = &LEAPERS.horse_rev_leg[ix(sq)];
+    let to = &LEAPERS.horse_from[ix(sq)];
     let mut bb = 0u128;
     for i in 0..4 {
-        let leg = legs[i];
-        if leg != NO_SQ && occ.0 >> leg & 1 == 0 {
-            bb |= from[i];
-        }
+        let free = (occ.0 >> (legs[i] & 127)) as u32 & 1 ^ 1;
+        bb |= to[i] & (free as u128).wrapping_neg();
     }
     Bitboard(bb)
 }
@@ -343,14 +355,12 @@ pub fn horse_attackers_of(sq: Square, occ: Bitboard) -> Bitboard {
 /// Squares an elephant on `sq` can move to, given the occupancy (a blocked eye stops it).
 #[inline(always)]
 pub fn elephant_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    let eyes = &LEAPERS.elephant_eye[sq.index()];
-    let to = &LEAPERS.elephant_to[sq.index()];
+    let legs = &LEAPERS.elephant_eye[ix(sq)];
+    let to = &LEAPERS.elephant_to[ix(sq)];
     let mut bb = 0u128;
     for i in 0..4 {
-        let eye = eyes[i];
-        if eye != NO_SQ && occ.0 >> eye & 1 == 0 {
-            bb |= to[i];
-        }
+        let free = (occ.0 >> (legs[i] & 127)) as u32 & 1 ^ 1;
+        bb |= to[i] & (free as u128).wrapping_neg();
     }
     Bitboard(bb)
 }
@@ -359,23 +369,21 @@ pub fn elephant_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 /// and that neighbour.
 #[inline(always)]
 pub(crate) fn horse_attackers_through(sq: Square, i: usize) -> (Option<Square>, Bitboard) {
-    let leg = LEAPERS.horse_rev_leg[sq.index()][i];
-    (
-        Square::new(leg),
-        Bitboard(LEAPERS.horse_from[sq.index()][i]),
-    )
+    let from = Bitboard(LEAPERS.horse_from[ix(sq)][i]);
+    let leg = LEAPERS.horse_rev_leg[ix(sq)][i];
+    (if from.any() { Square::new(leg) } else { None }, from)
 }
 
 /// The squares beyond `sq` in direction `dir` (0 north, 1 south, 2 east, 3 west).
 #[inline(always)]
 pub fn ray(sq: Square, dir: usize) -> Bitboard {
-    Bitboard(LEAPERS.rays[sq.index()][dir])
+    Bitboard(LEAPERS.rays[ix(sq)][dir])
 }
 
 /// The up to four diagonal neighbours of `sq`.
 #[inline(always)]
 pub fn diagonal_neighbours(sq: Square) -> Bitboard {
-    Bitboard(LEAPERS.diag_neighbours[sq.index()])
+    Bitboard(LEAPERS.diag_neighbours[ix(sq)])
 }
 
 /// The squares strictly between two squares on one rank or file (empty otherwise).
@@ -471,3 +479,4 @@ mod tests {
         assert_eq!(between(sq("a3"), sq("d4")), Bitboard::EMPTY);
     }
 }
+

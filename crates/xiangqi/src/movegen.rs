@@ -127,15 +127,20 @@ struct Safety {
     us: Color,
     general: Square,
     occ: Bitboard,
-    /// Pieces whose departure may expose the general: on `lines`, or on a horse leg next to
-    /// the general with an enemy horse behind it. Everything, when in check.
-    sensitive_from: Bitboard,
-    /// Targets that need a test even when the mover is not sensitive: `lines` (a piece
-    /// moving there can become a cannon's screen). Everything, when in check.
-    sensitive_to: Bitboard,
+    in_check: bool,
+    /// Rays from the general that hold an enemy chariot, cannon or general (file only).
+    /// A move that leaves or enters them may open or close a line onto the general.
+    lines: Bitboard,
+    /// Horse legs next to the general with an enemy horse behind them.
+    legs: Bitboard,
+    /// Enemy pieces that attack along lines: chariots and the general (on its file).
+    enemy_rk: Bitboard,
+    enemy_cannons: Bitboard,
+    enemy_horses: Bitboard,
 }
 
 impl Position {
+    #[inline(always)]
     fn safety(&self) -> Safety {
         let us = self.turn();
         let them = !us;
@@ -143,8 +148,12 @@ impl Position {
         let k = self.general(us);
         let occ = b.occupied();
         let enemy = b.by_color(them);
-        let sliders = (b.by_role(Role::Chariot) | b.by_role(Role::Cannon)) & enemy;
-        let file_sliders = sliders | b.by_role(Role::General) & enemy;
+        let chariots = b.by_role(Role::Chariot) & enemy;
+        let cannons = b.by_role(Role::Cannon) & enemy;
+        let horses = b.by_role(Role::Horse) & enemy;
+        let enemy_general = b.by_role(Role::General) & enemy;
+        let sliders = chariots | cannons;
+        let file_sliders = sliders | enemy_general;
         let mut lines = Bitboard::EMPTY;
         for dir in 0..4 {
             let r = attacks::ray(k, dir);
@@ -154,34 +163,40 @@ impl Position {
             }
         }
         let mut legs = Bitboard::EMPTY;
-        let horses = b.by_role(Role::Horse) & enemy;
-        if (horses & HORSE_ZONE[k.index()]).any() {
+        let mut in_check = false;
+        if (horses & HORSE_ZONE[k.index() & 127]).any() {
             for i in 0..4 {
                 let (leg, from) = attacks::horse_attackers_through(k, i);
                 if let Some(leg) = leg {
                     if (from & horses).any() {
-                        legs.set(leg);
+                        if occ.contains(leg) {
+                            legs.set(leg);
+                        } else {
+                            in_check = true;
+                        }
                     }
                 }
             }
         }
-        let in_check = b.general_attackers(k, them, occ).any();
-        if in_check {
-            Safety {
-                us,
-                general: k,
-                occ,
-                sensitive_from: Bitboard::FULL,
-                sensitive_to: Bitboard::FULL,
-            }
-        } else {
-            Safety {
-                us,
-                general: k,
-                occ,
-                sensitive_from: lines | legs,
-                sensitive_to: lines,
-            }
+        let enemy_rk = chariots | enemy_general;
+        if !in_check && lines.any() {
+            let (rk, c) = attacks::slider_attacks(k, occ);
+            in_check = (rk & enemy_rk).any() || (c & cannons).any();
+        }
+        if !in_check {
+            in_check =
+                (attacks::soldier_attackers_of(them, k) & b.by_role(Role::Soldier) & enemy).any();
+        }
+        Safety {
+            us,
+            general: k,
+            occ,
+            in_check,
+            lines,
+            legs,
+            enemy_rk,
+            enemy_cannons: cannons,
+            enemy_horses: horses,
         }
     }
 
@@ -192,15 +207,13 @@ impl Position {
         let b = self.board();
         let enemy = b.by_color(!us).without(to);
         let rk = (b.by_role(Role::Chariot) | b.by_role(Role::General)) & enemy;
-        if (attacks::chariot_attacks(k, occ) & rk).any() {
-            return false;
-        }
         let cannons = b.by_role(Role::Cannon) & enemy;
-        if cannons.any() && (attacks::cannon_attacks(k, occ) & cannons).any() {
+        let (r, c) = attacks::slider_attacks(k, occ);
+        if (r & rk).any() || (c & cannons).any() {
             return false;
         }
         let horses = b.by_role(Role::Horse) & enemy;
-        if (horses & HORSE_ZONE[k.index()]).any()
+        if (horses & HORSE_ZONE[k.index() & 127]).any()
             && (attacks::horse_attackers_of(k, occ) & horses).any()
         {
             return false;
@@ -208,20 +221,58 @@ impl Position {
         (attacks::soldier_attackers_of(!us, k) & b.by_role(Role::Soldier) & enemy).is_empty()
     }
 
+    /// Safety of a non-general move when not in check: only lines through the general and
+    /// horse legs next to it can change.
     #[inline(always)]
-    fn emit<S: Sink>(&self, s: &Safety, from: Square, targets: Bitboard, sink: &mut S) {
-        if s.sensitive_from.contains(from) {
-            let occ = s.occ.without(from);
-            for to in targets {
-                if self.general_safe(s.us, s.general, occ.with(to), to) {
+    fn line_or_leg_safe(&self, s: &Safety, from: Square, to: Square) -> bool {
+        let occ = s.occ.without(from).with(to);
+        let keep = !Bitboard::from_square(to);
+        if (s.lines & (Bitboard::from_square(from) | Bitboard::from_square(to))).any() {
+            let (r, c) = attacks::slider_attacks(s.general, occ);
+            if (r & s.enemy_rk & keep).any() || (c & s.enemy_cannons & keep).any() {
+                return false;
+            }
+        }
+        if s.legs.contains(from) {
+            return (attacks::horse_attackers_of(s.general, occ) & s.enemy_horses & keep)
+                .is_empty();
+        }
+        true
+    }
+
+    /// Emits the moves of the pieces `pieces`, whose targets `targets(from)` gives.
+    #[inline(always)]
+    fn emit_role<S: Sink>(
+        &self,
+        s: &Safety,
+        pieces: Bitboard,
+        targets: impl Fn(Square) -> Bitboard,
+        sink: &mut S,
+    ) {
+        if s.in_check {
+            for from in pieces {
+                let occ = s.occ.without(from);
+                for to in targets(from) {
+                    if self.general_safe(s.us, s.general, occ.with(to), to) {
+                        sink.add(Move::new(from, to));
+                    }
+                }
+            }
+            return;
+        }
+        let sensitive = s.lines | s.legs;
+        for from in pieces & !sensitive {
+            let t = targets(from);
+            sink.add_many(from, t & !s.lines);
+            for to in t & s.lines {
+                if self.line_or_leg_safe(s, from, to) {
                     sink.add(Move::new(from, to));
                 }
             }
-        } else {
-            sink.add_many(from, targets & !s.sensitive_to);
-            let occ = s.occ.without(from);
-            for to in targets & s.sensitive_to {
-                if self.general_safe(s.us, s.general, occ.with(to), to) {
+        }
+        for from in pieces & sensitive {
+            for to in targets(from) {
+                if self.line_or_leg_safe(s, from, to) {
                     sink.add(Move::new(from, to));
                 }
             }
@@ -237,25 +288,26 @@ impl Position {
         let enemy = b.by_color(!us);
         let not_own = !own;
 
-        for from in b.by_role(Role::Chariot) & own {
-            self.emit(&s, from, attacks::chariot_attacks(from, occ) & not_own, sink);
-        }
-        for from in b.by_role(Role::Cannon) & own {
-            let t = attacks::slide_quiets(from, occ) | attacks::cannon_attacks(from, occ) & enemy;
-            self.emit(&s, from, t, sink);
-        }
-        for from in b.by_role(Role::Horse) & own {
-            self.emit(&s, from, attacks::horse_attacks(from, occ) & not_own, sink);
-        }
-        for from in b.by_role(Role::Soldier) & own {
-            self.emit(&s, from, attacks::soldier_attacks(us, from) & not_own, sink);
-        }
-        for from in b.by_role(Role::Elephant) & own {
-            self.emit(&s, from, attacks::elephant_attacks(from, occ) & not_own, sink);
-        }
-        for from in b.by_role(Role::Advisor) & own {
-            self.emit(&s, from, attacks::advisor_attacks(from) & not_own, sink);
-        }
+        let chariots = b.by_role(Role::Chariot) & own;
+        self.emit_role(&s, chariots, |f| attacks::chariot_attacks(f, occ) & not_own, sink);
+        let cannons = b.by_role(Role::Cannon) & own;
+        self.emit_role(
+            &s,
+            cannons,
+            |f| {
+                let (quiets, captures) = attacks::cannon_moves(f, occ);
+                quiets | captures & enemy
+            },
+            sink,
+        );
+        let horses = b.by_role(Role::Horse) & own;
+        self.emit_role(&s, horses, |f| attacks::horse_attacks(f, occ) & not_own, sink);
+        let soldiers = b.by_role(Role::Soldier) & own;
+        self.emit_role(&s, soldiers, |f| attacks::soldier_attacks(us, f) & not_own, sink);
+        let elephants = b.by_role(Role::Elephant) & own;
+        self.emit_role(&s, elephants, |f| attacks::elephant_attacks(f, occ) & not_own, sink);
+        let advisors = b.by_role(Role::Advisor) & own;
+        self.emit_role(&s, advisors, |f| attacks::advisor_attacks(f) & not_own, sink);
         // The general: every target is tested.
         let k = s.general;
         let occ_k = occ.without(k);
@@ -346,9 +398,9 @@ impl Position {
     }
 }
 
-const fn build_horse_zone() -> [Bitboard; 90] {
+const fn build_horse_zone() -> [Bitboard; 128] {
     // Squares within a horse's jump of each square: a cheap pre-filter.
-    let mut t = [Bitboard::EMPTY; 90];
+    let mut t = [Bitboard::EMPTY; 128];
     let jumps = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)];
     let mut sq = 0;
     while sq < 90 {
@@ -369,7 +421,7 @@ const fn build_horse_zone() -> [Bitboard; 90] {
     }
     t
 }
-static HORSE_ZONE: [Bitboard; 90] = build_horse_zone();
+static HORSE_ZONE: [Bitboard; 128] = build_horse_zone();
 
 /// Counts leaf nodes `depth` plies deep. The last ply's moves are counted without being
 /// played (bulk counting), as the fastest programs do.
