@@ -2,5 +2,7 @@
 //! formats players keep their games in.
 
 pub mod model;
+pub mod rawtree;
+pub mod xqf;
 
 pub use model::{GameRecord, GameResult, MoveNode};

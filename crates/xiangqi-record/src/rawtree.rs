@@ -1,0 +1,428 @@
+//! Shared machinery of the binary and text record readers (XQF, DhtmlXQ, CBF, CBR, CBL):
+//! the error type, a move tree as these formats store it (squares only, not yet checked
+//! against the rules), and its conversion into the record model with every move of every
+//! line checked for legality.
+//!
+//! The tree is kept in an arena (first child / next sibling indices), so that neither
+//! building it nor dropping it recurses: hostile input cannot overflow the stack.
+
+use core::fmt;
+
+use xiangqi::{Board, Color, Move, Piece, Position, PositionError, Setup, Square};
+
+use crate::model::MoveNode;
+
+/// Variations nested deeper than this are refused (converting them recurses once per level).
+pub const MAX_VARIATION_DEPTH: usize = 400;
+
+/// The record formats these readers handle.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// XQStudio's binary `.xqf`.
+    Xqf,
+    /// DhtmlXQ / UBB text record (`[DhtmlXQ_movelist]...`).
+    DhtmlXq,
+    /// XQBox / CCBridge XML record (`.cbf`).
+    Cbf,
+    /// CCBridge binary single game (`.cbr`).
+    Cbr,
+    /// CCBridge binary library of games (`.cbl`).
+    Cbl,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Xqf => "XQF",
+            Format::DhtmlXq => "DhtmlXQ",
+            Format::Cbf => "CBF",
+            Format::Cbr => "CBR",
+            Format::Cbl => "CBL",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What is wrong with a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The data does not start the way this format starts (wrong magic, not the expected markup).
+    NotThisFormat(String),
+    /// The data ends inside a structure.
+    Truncated { what: &'static str },
+    /// A square code that is off the board.
+    BadSquare { what: &'static str, value: u32 },
+    /// The start position the record sets up is not a legal position.
+    BadPosition { fen: String, reason: String },
+    /// Two pieces placed on one square in the set-up.
+    SquareTwice { square: Square },
+    /// A move that is not legal where it is played.
+    IllegalMove {
+        /// Ply number of the move in the game (1 = the first move from the start position).
+        ply: usize,
+        /// Whether the move is on the main line (false: inside a variation).
+        mainline: bool,
+        mv: Move,
+        fen: String,
+    },
+    /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
+    TooDeep,
+    /// Anything else, described.
+    Invalid(String),
+}
+
+/// An error reading a record: the format, where (game number in a library, byte offset), and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub format: Format,
+    /// 1-based game number inside a library (CBL), when the error is in one game.
+    pub game: Option<usize>,
+    /// Byte offset in the input (in the whole file, also for a game inside a library).
+    pub offset: Option<usize>,
+    pub kind: ErrorKind,
+}
+
+impl ReadError {
+    pub fn new(format: Format, offset: Option<usize>, kind: ErrorKind) -> ReadError {
+        ReadError {
+            format,
+            game: None,
+            offset,
+            kind,
+        }
+    }
+    pub(crate) fn at(format: Format, offset: usize, kind: ErrorKind) -> ReadError {
+        ReadError::new(format, Some(offset), kind)
+    }
+    pub(crate) fn invalid(format: Format, offset: usize, msg: impl Into<String>) -> ReadError {
+        ReadError::at(format, offset, ErrorKind::Invalid(msg.into()))
+    }
+    pub(crate) fn truncated(format: Format, offset: usize, what: &'static str) -> ReadError {
+        ReadError::at(format, offset, ErrorKind::Truncated { what })
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::NotThisFormat(s) => write!(f, "not this format: {s}"),
+            ErrorKind::Truncated { what } => write!(f, "data ends inside {what}"),
+            ErrorKind::BadSquare { what, value } => {
+                write!(
+                    f,
+                    "{what} holds square code {value}, which is off the board"
+                )
+            }
+            ErrorKind::BadPosition { fen, reason } => {
+                write!(f, "the start position {fen} is not legal: {reason}")
+            }
+            ErrorKind::SquareTwice { square } => {
+                write!(f, "the set-up puts two pieces on {square}")
+            }
+            ErrorKind::IllegalMove {
+                ply,
+                mainline,
+                mv,
+                fen,
+            } => write!(
+                f,
+                "illegal move {mv} at ply {ply} ({}) in position {fen}",
+                if *mainline {
+                    "main line"
+                } else {
+                    "in a variation"
+                }
+            ),
+            ErrorKind::TooDeep => {
+                write!(f, "variations nested more than {MAX_VARIATION_DEPTH} deep")
+            }
+            ErrorKind::Invalid(s) => f.write_str(s),
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.format.name())?;
+        if let Some(g) = self.game {
+            write!(f, " game {g}")?;
+        }
+        if let Some(o) = self.offset {
+            write!(f, " at byte {o} (0x{o:x})")?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+const NONE: u32 = u32::MAX;
+
+/// One move as a format stores it: two squares, a comment, and where it was read.
+#[derive(Clone, Debug)]
+pub(crate) struct RawNode {
+    pub from: Square,
+    pub to: Square,
+    pub comment: Option<String>,
+    /// Byte offset of the move's record in the input.
+    pub offset: usize,
+    first_child: u32,
+    next_sibling: u32,
+}
+
+/// A move tree: the root stands for the start position; a node's children are the moves
+/// that may follow it, the first child being the main continuation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RawTree {
+    nodes: Vec<RawNode>,
+    root_first: u32,
+    /// Comment on the start position.
+    pub root_comment: Option<String>,
+}
+
+/// A place where the next node read goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// First child of a node (`None`: of the root).
+    ChildOf(Option<usize>),
+    /// Next sibling of a node: an alternative to it.
+    SiblingOf(usize),
+}
+
+impl RawTree {
+    pub fn new() -> RawTree {
+        RawTree {
+            nodes: Vec::new(),
+            root_first: NONE,
+            root_comment: None,
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+    /// Adds a node at a slot; returns its index. Appending as a child of a node that has
+    /// children already adds it after the last of them.
+    pub fn add(&mut self, slot: Slot, node: (Square, Square, Option<String>, usize)) -> usize {
+        let idx = self.nodes.len();
+        self.nodes.push(RawNode {
+            from: node.0,
+            to: node.1,
+            comment: node.2,
+            offset: node.3,
+            first_child: NONE,
+            next_sibling: NONE,
+        });
+        let mut cur = match slot {
+            Slot::ChildOf(None) => {
+                if self.root_first == NONE {
+                    self.root_first = idx as u32;
+                    return idx;
+                }
+                self.root_first as usize
+            }
+            Slot::ChildOf(Some(p)) => {
+                if self.nodes[p].first_child == NONE {
+                    self.nodes[p].first_child = idx as u32;
+                    return idx;
+                }
+                self.nodes[p].first_child as usize
+            }
+            Slot::SiblingOf(s) => s,
+        };
+        // Walk to the last sibling (usually already there).
+        while self.nodes[cur].next_sibling != NONE {
+            cur = self.nodes[cur].next_sibling as usize;
+        }
+        self.nodes[cur].next_sibling = idx as u32;
+        idx
+    }
+    pub fn node(&self, i: usize) -> &RawNode {
+        &self.nodes[i]
+    }
+    /// The last node added at a slot's place, for appending comments.
+    pub fn node_mut(&mut self, i: usize) -> &mut RawNode {
+        &mut self.nodes[i]
+    }
+    fn first(&self) -> Option<usize> {
+        opt(self.root_first)
+    }
+    fn child(&self, i: usize) -> Option<usize> {
+        opt(self.nodes[i].first_child)
+    }
+    fn sibling(&self, i: usize) -> Option<usize> {
+        opt(self.nodes[i].next_sibling)
+    }
+    /// Number of branch points: nodes that are an alternative to an earlier sibling.
+    #[allow(dead_code)]
+    pub fn branches(&self) -> usize {
+        self.nodes.iter().filter(|n| n.next_sibling != NONE).count()
+    }
+}
+
+fn opt(v: u32) -> Option<usize> {
+    if v == NONE {
+        None
+    } else {
+        Some(v as usize)
+    }
+}
+
+/// Builds the start position from a board: the side to move is the colour of the piece on
+/// the first move's from-square when there is one (files often get the side wrong or leave
+/// it out), else `turn`.
+pub(crate) fn start_position(
+    format: Format,
+    board: Board,
+    turn: Color,
+    fullmoves: u32,
+    tree: &RawTree,
+    offset: usize,
+) -> Result<Position, ReadError> {
+    let mut turn = turn;
+    if let Some(first) = tree.first() {
+        if let Some(p) = board.piece_at(tree.node(first).from) {
+            turn = p.color;
+        }
+    }
+    let setup = Setup {
+        board,
+        turn,
+        halfmoves: 0,
+        fullmoves: fullmoves.max(1),
+    };
+    let fen = xiangqi::Fen(setup.clone()).to_string();
+    Position::from_setup(setup).map_err(|e: PositionError| {
+        ReadError::at(
+            format,
+            offset,
+            ErrorKind::BadPosition {
+                fen,
+                reason: e.to_string(),
+            },
+        )
+    })
+}
+
+/// Places a piece on a board being set up, refusing a square used twice.
+pub(crate) fn place(
+    format: Format,
+    offset: usize,
+    board: &mut Board,
+    sq: Square,
+    piece: Piece,
+) -> Result<(), ReadError> {
+    if board.piece_at(sq).is_some() {
+        return Err(ReadError::at(
+            format,
+            offset,
+            ErrorKind::SquareTwice { square: sq },
+        ));
+    }
+    board.put(sq, piece);
+    Ok(())
+}
+
+/// Converts a tree into the model's main line (with variations), checking every move.
+pub(crate) fn to_lines(
+    format: Format,
+    tree: &RawTree,
+    start: &Position,
+) -> Result<Vec<MoveNode>, ReadError> {
+    line(format, tree, start, tree.first(), false, 0, 1)
+}
+
+fn line(
+    format: Format,
+    tree: &RawTree,
+    start: &Position,
+    first: Option<usize>,
+    first_is_variation: bool,
+    depth: usize,
+    ply0: usize,
+) -> Result<Vec<MoveNode>, ReadError> {
+    let mut out = Vec::new();
+    let mut pos = start.clone();
+    let mut cur = first;
+    let mut ply = ply0;
+    let mut at_first = true;
+    while let Some(i) = cur {
+        let n = tree.node(i);
+        let m = Move::new(n.from, n.to);
+        if !pos.is_legal(m) {
+            return Err(ReadError::at(
+                format,
+                n.offset,
+                ErrorKind::IllegalMove {
+                    ply,
+                    mainline: depth == 0,
+                    mv: m,
+                    fen: pos.fen(),
+                },
+            ));
+        }
+        let mut node = MoveNode::new(m);
+        node.comment = n.comment.clone();
+        if !(at_first && first_is_variation) {
+            let mut s = tree.sibling(i);
+            while let Some(j) = s {
+                if depth + 1 > MAX_VARIATION_DEPTH {
+                    return Err(ReadError::at(
+                        format,
+                        tree.node(j).offset,
+                        ErrorKind::TooDeep,
+                    ));
+                }
+                node.variations
+                    .push(line(format, tree, &pos, Some(j), true, depth + 1, ply)?);
+                s = tree.sibling(j);
+            }
+        }
+        at_first = false;
+        pos.play_unchecked(m);
+        out.push(node);
+        cur = tree.child(i);
+        ply += 1;
+    }
+    Ok(out)
+}
+
+/// Decodes GBK/GB18030 text (XQF strings and comments), replacing undecodable bytes.
+pub(crate) fn gbk(bytes: &[u8]) -> String {
+    let (s, _) = encoding_rs::GB18030.decode_without_bom_handling(bytes);
+    s.into_owned()
+}
+
+/// Reads a little-endian u32 at `at`, if there are four bytes.
+pub(crate) fn le32(data: &[u8], at: usize) -> Option<u32> {
+    let b = data.get(at..at.checked_add(4)?)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Trims a string and drops it when empty.
+pub(crate) fn nonempty(s: String) -> Option<String> {
+    let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+    if t.is_empty() {
+        None
+    } else {
+        Some(t.to_owned())
+    }
+}
+
+/// Counts the variations (branch points) in a converted line, recursively.
+#[allow(dead_code)]
+pub fn count_variations(line: &[MoveNode]) -> usize {
+    line.iter()
+        .map(|n| {
+            n.variations.len()
+                + n.variations
+                    .iter()
+                    .map(|v| count_variations(v))
+                    .sum::<usize>()
+        })
+        .sum()
+}
