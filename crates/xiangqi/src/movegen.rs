@@ -13,7 +13,7 @@ use core::ops::{Deref, DerefMut};
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::square::Square;
+use crate::square::{File, Square};
 use crate::types::{Color, Move, Role};
 
 /// The legal moves of a position: a fixed-capacity list (no position has more than 128).
@@ -94,6 +94,8 @@ trait Sink {
     fn add(&mut self, m: Move);
     /// Every square of `to` is a legal target for the piece on `from`.
     fn add_many(&mut self, from: Square, to: Bitboard);
+    /// Every square `t` of `to` is a legal target for the piece on `t - delta`.
+    fn add_shifted(&mut self, to: Bitboard, delta: i32);
 }
 
 impl Sink for MoveList {
@@ -104,6 +106,13 @@ impl Sink for MoveList {
     #[inline(always)]
     fn add_many(&mut self, from: Square, to: Bitboard) {
         for t in to {
+            self.push(Move::new(from, t));
+        }
+    }
+    #[inline(always)]
+    fn add_shifted(&mut self, to: Bitboard, delta: i32) {
+        for t in to {
+            let from = Square::new_unchecked((t.index() as i32 - delta) as u8);
             self.push(Move::new(from, t));
         }
     }
@@ -118,6 +127,10 @@ impl Sink for Counter {
     }
     #[inline(always)]
     fn add_many(&mut self, _from: Square, to: Bitboard) {
+        self.0 += to.count() as usize;
+    }
+    #[inline(always)]
+    fn add_shifted(&mut self, to: Bitboard, _delta: i32) {
         self.0 += to.count() as usize;
     }
 }
@@ -227,10 +240,20 @@ impl Position {
     fn line_or_leg_safe(&self, s: &Safety, from: Square, to: Square) -> bool {
         let occ = s.occ.without(from).with(to);
         let keep = !Bitboard::from_square(to);
-        if (s.lines & (Bitboard::from_square(from) | Bitboard::from_square(to))).any() {
-            let (r, c) = attacks::slider_attacks(s.general, occ);
-            if (r & s.enemy_rk & keep).any() || (c & s.enemy_cannons & keep).any() {
-                return false;
+        let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
+        if (s.lines & touched).any() {
+            let file = Bitboard::file(s.general.file());
+            if (s.lines & file & touched).any() {
+                let (r, c) = attacks::file_slider_attacks(s.general, occ);
+                if (r & s.enemy_rk & keep).any() || (c & s.enemy_cannons & keep).any() {
+                    return false;
+                }
+            }
+            if (s.lines & !file & touched).any() {
+                let (r, c) = attacks::rank_slider_attacks(s.general, occ);
+                if (r & s.enemy_rk & keep).any() || (c & s.enemy_cannons & keep).any() {
+                    return false;
+                }
             }
         }
         if s.legs.contains(from) {
@@ -303,7 +326,34 @@ impl Position {
         let horses = b.by_role(Role::Horse) & own;
         self.emit_role(&s, horses, |f| attacks::horse_attacks(f, occ) & not_own, sink);
         let soldiers = b.by_role(Role::Soldier) & own;
-        self.emit_role(&s, soldiers, |f| attacks::soldier_attacks(us, f) & not_own, sink);
+        if s.in_check {
+            self.emit_role(&s, soldiers, |f| attacks::soldier_attacks(us, f) & not_own, sink);
+        } else {
+            // Soldiers that cannot expose the general move as one set, by shifting.
+            let sensitive = s.lines | s.legs;
+            self.emit_role(
+                &s,
+                soldiers & sensitive,
+                |f| attacks::soldier_attacks(us, f) & not_own,
+                sink,
+            );
+            let free = soldiers & !sensitive;
+            let (forward, delta, crossed) = match us {
+                Color::Red => (Bitboard(free.0 << 9), 9, free & Bitboard::BLACK_HALF),
+                Color::Black => (Bitboard(free.0 >> 9), -9, free & Bitboard::RED_HALF),
+            };
+            let left = Bitboard((crossed & !Bitboard::file(File::A)).0 >> 1);
+            let right = Bitboard((crossed & !Bitboard::file(File::I)).0 << 1);
+            for (targets, delta) in [(forward & !own, delta), (left & !own, -1), (right & !own, 1)] {
+                sink.add_shifted(targets & !s.lines, delta);
+                for to in targets & s.lines {
+                    let from = Square::new_unchecked((to.index() as i32 - delta) as u8);
+                    if self.line_or_leg_safe(&s, from, to) {
+                        sink.add(Move::new(from, to));
+                    }
+                }
+            }
+        }
         let elephants = b.by_role(Role::Elephant) & own;
         self.emit_role(&s, elephants, |f| attacks::elephant_attacks(f, occ) & not_own, sink);
         let advisors = b.by_role(Role::Advisor) & own;
