@@ -2,6 +2,8 @@
 //! formats players keep their games in.
 
 pub mod model;
+pub mod cbl;
+pub mod cbr;
 pub mod rawtree;
 pub mod xqf;
 
