@@ -92,7 +92,7 @@ mod tests {
     fn not_a_library() {
         let e = read(b"CCBridge Record\0").unwrap_err();
         assert!(
-            e.to_string().starts_with("CBL at byte 0: not this format"),
+            e.to_string().starts_with("CBL at byte 0 (0x0): not this format"),
             "{e}"
         );
     }

@@ -402,7 +402,7 @@ mod tests {
     fn not_xqf_is_named() {
         let e = read(b"PK\x03\x04 not an xqf").unwrap_err();
         assert!(matches!(e.kind, ErrorKind::NotThisFormat(_)));
-        assert!(e.to_string().starts_with("XQF at byte 0"), "{e}");
+        assert!(e.to_string().starts_with("XQF at byte 0 (0x0): not this format"), "{e}");
     }
 
     #[test]
