@@ -12,10 +12,12 @@
 //! assert_eq!(pos.fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
 //! ```
 
+pub mod adjudicate;
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod position;
@@ -27,6 +29,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use fen::{Fen, FenError, START_FEN};
+pub use game::{Game, Outcome, Reason, Rules};
 pub use movegen::{perft, perft_no_bulk, MoveList};
 pub use position::{Position, PositionError, Setup};
 pub use square::{File, Rank, Square};

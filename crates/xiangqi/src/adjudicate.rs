@@ -1,0 +1,939 @@
+//! Repetition rulings: perpetual check and perpetual chase (RULES.md §5-6).
+//!
+//! The pieces of a game carry an identity ([`PieceId`]) that travels with them as they move, so
+//! a chased piece is followed across a cycle by who it is, not by where it stands.
+//!
+//! [`History`] is the per-ply stack the rulings are made from. It is built for both users:
+//! [`crate::game::Game`] keeps one for a whole game, and a search can keep one for the line it
+//! is exploring. Pushing a move stores the position, the Zobrist key, whether the move gave
+//! check and how often the position has occurred since the last capture (a hash lookup, O(1)).
+//! What a move chased is worked out only when a repetition needs a ruling, and then cached.
+//!
+//! What counts as a chase (RULES.md §6), for a move by side S from position B to position A:
+//! a *threat* in a position is a pair (attacker, victim) where the attacker is an S piece other
+//! than the general or a soldier, the victim an enemy piece other than the general or a soldier
+//! on its own side of the river, the attacker attacks the victim's point and capturing it is
+//! legal for S (a pinned attacker threatens only what it may legally take). A threat *qualifies*
+//! when it is one of: a horse or cannon on a chariot, an advisor or elephant on a chariot, horse
+//! or cannon (always, protected or not); a piece on a piece of its own kind that cannot legally
+//! capture it back at once; any other threat whose victim has no legal recapture after being
+//! taken (false protectors — pinned pieces, a general that would face the other general, any
+//! recapture that leaves its own general attacked — do not count). The move *chases* the victims
+//! of the qualifying threats in A that did not qualify, between the same two pieces, in B.
+//! Comparing qualified threats rather than bare attacks makes a move chase when it takes away a
+//! victim's protection (by pinning the protector, for example) or turns an exchange offer into
+//! a one-sided attack, and keeps a piece that merely keeps attacking from chasing anew.
+
+use core::fmt;
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::position::Position;
+use crate::square::Square;
+use crate::types::{Color, Move, Piece, Role};
+
+/// The identity of a piece within one game: assigned from the start position (0, 1, ... in
+/// square order a0..i9) and carried along as the piece moves. A position has at most 32 pieces.
+pub type PieceId = u8;
+
+/// A set of piece identities (bit `id` set for each member).
+pub type PieceSet = u32;
+
+const NO_ID: u8 = 0xff;
+
+/// Which piece (by identity) stands on each point.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PieceIds {
+    ids: [u8; 90],
+}
+
+impl PieceIds {
+    /// Numbers the pieces of `board` in square order, a0 first.
+    pub fn new(board: &Board) -> PieceIds {
+        let mut ids = [NO_ID; 90];
+        for (n, (sq, _)) in board.pieces().enumerate() {
+            ids[sq.index()] = n as u8;
+        }
+        PieceIds { ids }
+    }
+    /// The identity of the piece on `sq`.
+    #[inline]
+    pub fn get(&self, sq: Square) -> Option<PieceId> {
+        match self.ids[sq.index()] {
+            NO_ID => None,
+            id => Some(id),
+        }
+    }
+    /// The square the piece `id` stands on.
+    pub fn square_of(&self, id: PieceId) -> Option<Square> {
+        self.ids
+            .iter()
+            .position(|&x| x == id)
+            .and_then(|i| Square::new(i as u8))
+    }
+    /// Moves the identity on `m.from()` to `m.to()` (a captured piece's identity disappears).
+    #[inline]
+    pub fn apply(&mut self, m: Move) {
+        let id = self.ids[m.from().index()];
+        self.ids[m.from().index()] = NO_ID;
+        self.ids[m.to().index()] = id;
+    }
+}
+
+impl fmt::Debug for PieceIds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut m = f.debug_map();
+        for (i, &id) in self.ids.iter().enumerate() {
+            if id != NO_ID {
+                m.entry(&Square::new(i as u8).expect("index below 90"), &id);
+            }
+        }
+        m.finish()
+    }
+}
+
+/// One piece threatening another (RULES.md §6): positions and identities of both.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Threat {
+    pub attacker: Piece,
+    pub attacker_square: Square,
+    pub attacker_id: PieceId,
+    pub victim: Piece,
+    pub victim_square: Square,
+    pub victim_id: PieceId,
+}
+
+/// `pos` with `side` to move (the placement unchanged).
+fn with_turn(pos: &Position, side: Color) -> Position {
+    let mut p = pos.clone();
+    if p.turn() != side {
+        p.play_null();
+    }
+    p
+}
+
+/// Soldiers of `color` that have not crossed the river.
+fn uncrossed_soldiers(board: &Board, color: Color) -> Bitboard {
+    let own_half = match color {
+        Color::Red => Bitboard::RED_HALF,
+        Color::Black => Bitboard::BLACK_HALF,
+    };
+    board.by_piece(Piece::new(color, Role::Soldier)) & own_half
+}
+
+/// The pieces that could take back on `victim` after the side to move in `us` captures it
+/// from `attacker`: `(legal, pseudo)` recaptures (pseudo: the piece attacks the point, legal
+/// or not).
+fn recapturers(us: &Position, attacker: Square, victim: Square) -> (Bitboard, Bitboard) {
+    let mut after = us.clone();
+    after.play_unchecked(Move::new(attacker, victim));
+    let defender = after.turn();
+    let b = after.board();
+    let pseudo = b.attackers_to(victim, defender, b.occupied());
+    let legal = pseudo
+        .into_iter()
+        .filter(|&d| after.is_legal(Move::new(d, victim)))
+        .collect();
+    (legal, pseudo)
+}
+
+/// A legal capture threat with what decides whether it is a chase.
+#[derive(Copy, Clone, Debug)]
+struct Assessed {
+    threat: Threat,
+    /// Whether it is a chase in itself (RULES.md §6 rules 3-5).
+    qualifies: bool,
+    /// The victim side's pieces that answer the threat legally: a victim of the same kind
+    /// that can take the attacker back (on its own square), and the legal recapturers.
+    defenders: Bitboard,
+    /// The same, counting pieces that attack the point but may not legally capture there.
+    pseudo_defenders: Bitboard,
+}
+
+/// Every legal capture threat of `side` in `pos` (RULES.md §6 rules 1 and 6), assessed.
+fn assess_threats(pos: &Position, ids: &PieceIds, side: Color) -> Vec<Assessed> {
+    let b = pos.board();
+    let occ = b.occupied();
+    let enemy = !side;
+    let victims = b.by_color(enemy)
+        & !b.by_role(Role::General)
+        & !uncrossed_soldiers(b, enemy);
+    let attackers = b.by_color(side) & !b.by_role(Role::General) & !b.by_role(Role::Soldier);
+    let mut out = Vec::new();
+    if victims.is_empty() || attackers.is_empty() {
+        return out;
+    }
+    let us = with_turn(pos, side);
+    let mut them: Option<Position> = None;
+    for a in attackers {
+        let attacker = b.piece_at(a).expect("attacker square is occupied");
+        let targets = attacks::attacks(attacker, a, occ) & victims;
+        for v in targets {
+            if !us.is_legal(Move::new(a, v)) {
+                continue; // rule 6.6: a pinned attacker threatens only what it may take
+            }
+            let victim = b.piece_at(v).expect("victim square is occupied");
+            let threat = Threat {
+                attacker,
+                attacker_square: a,
+                attacker_id: ids.get(a).unwrap_or(NO_ID),
+                victim,
+                victim_square: v,
+                victim_id: ids.get(v).unwrap_or(NO_ID),
+            };
+            let always = matches!(
+                (attacker.role, victim.role),
+                (Role::Horse | Role::Cannon, Role::Chariot)
+                    | (
+                        Role::Advisor | Role::Elephant,
+                        Role::Chariot | Role::Horse | Role::Cannon
+                    )
+            );
+            if always {
+                out.push(Assessed {
+                    threat,
+                    qualifies: true,
+                    defenders: Bitboard::EMPTY,
+                    pseudo_defenders: Bitboard::EMPTY,
+                });
+                continue;
+            }
+            let (mut defenders, mut pseudo_defenders) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            if attacker.role == victim.role {
+                // Rule 6.4: an offer to exchange when the victim can take back at once.
+                if attacks::attacks(victim, v, occ).contains(a) {
+                    pseudo_defenders.set(v);
+                    let them = them.get_or_insert_with(|| with_turn(pos, enemy));
+                    if them.is_legal(Move::new(v, a)) {
+                        defenders.set(v);
+                    }
+                }
+            }
+            if defenders.is_empty() {
+                // Rule 6.5: a chase only if no legal recapture.
+                let (legal, pseudo) = recapturers(&us, a, v);
+                defenders |= legal;
+                pseudo_defenders |= pseudo;
+            }
+            out.push(Assessed {
+                threat,
+                qualifies: defenders.is_empty(),
+                defenders,
+                pseudo_defenders,
+            });
+        }
+    }
+    out
+}
+
+/// The threats of `side` in `pos` that are chases in themselves (RULES.md §6 rules 1 and
+/// 3-6; rule 2, "new", compares two positions and is applied by [`chases`]).
+pub fn qualified_threats(pos: &Position, ids: &PieceIds, side: Color) -> Vec<Threat> {
+    assess_threats(pos, ids, side)
+        .into_iter()
+        .filter(|a| a.qualifies)
+        .map(|a| a.threat)
+        .collect()
+}
+
+/// The chases made by the move from `before` to `after` (RULES.md §6). A qualifying threat
+/// after the move is new when the attacker could not legally capture the victim before it
+/// (the mover attacks anew, uncovers the attack, or unpins the attacker), or when it could
+/// and the victim was defended, but a defender that still bears on the point may no longer
+/// legally take (the move pinned it: "undermining the root"). A defence lost because the move
+/// blocked a defender's line does not make a chase.
+pub fn chases(
+    before: &Position,
+    before_ids: &PieceIds,
+    after: &Position,
+    after_ids: &PieceIds,
+) -> Vec<Threat> {
+    let mover = before.turn();
+    let old = assess_threats(before, before_ids, mover);
+    let mut out = Vec::new();
+    for t in assess_threats(after, after_ids, mover) {
+        if !t.qualifies {
+            continue;
+        }
+        let prior = old.iter().find(|o| {
+            o.threat.attacker_id == t.threat.attacker_id && o.threat.victim_id == t.threat.victim_id
+        });
+        let new = match prior {
+            None => true,
+            Some(o) if o.qualifies => false,
+            Some(o) => (o.defenders & t.pseudo_defenders & !t.defenders).any(),
+        };
+        if new {
+            out.push(t.threat);
+        }
+    }
+    out
+}
+
+/// The identities chased by a list of threats.
+pub fn victim_set(threats: &[Threat]) -> PieceSet {
+    threats
+        .iter()
+        .filter(|t| t.victim_id < 32)
+        .fold(0, |acc, t| acc | 1u32 << t.victim_id)
+}
+
+/// Whether a position has no chariot, horse, cannon or soldier on either side (RULES.md §4.4).
+pub fn insufficient_material(board: &Board) -> bool {
+    (board.by_role(Role::Chariot)
+        | board.by_role(Role::Horse)
+        | board.by_role(Role::Cannon)
+        | board.by_role(Role::Soldier))
+    .is_empty()
+}
+
+/// Checks beyond this many by one side since the last capture do not advance the move-limit
+/// count (RULES.md §4.3).
+pub const COUNTED_CHECKS: u32 = 10;
+
+/// One ply of a [`History`]: the position after a move (or the start position).
+#[derive(Clone, Debug)]
+struct Entry {
+    pos: Position,
+    ids: PieceIds,
+    mv: Option<Move>,
+    captured: Option<Piece>,
+    gave_check: bool,
+    /// Index of the first entry of the no-capture window this entry belongs to.
+    window: u32,
+    /// The first entry of the window with the same key (this one if none earlier).
+    first_same: u32,
+    /// How often this entry's key has occurred in the window, this one included.
+    occurrences: u32,
+    /// The previous value of the key's slot in the index (restored on pop).
+    shadowed: Option<u32>,
+    /// Plies counted towards the move limit since the last capture.
+    limit_count: u32,
+    /// Checks given by Red and Black since the last capture.
+    checks: [u32; 2],
+    /// What the move chased (set on first use).
+    chased: OnceCell<Vec<Threat>>,
+}
+
+/// The per-ply stack a repetition is ruled from: positions, keys, checks and (on demand)
+/// chases, with piece identities. See the module documentation.
+#[derive(Clone, Debug)]
+pub struct History {
+    entries: Vec<Entry>,
+    /// Key -> index of the latest entry with that key.
+    index: HashMap<u64, u32>,
+}
+
+impl History {
+    /// A history starting at `start`. Its FEN's no-capture count starts the move-limit count.
+    pub fn new(start: Position) -> History {
+        let ids = PieceIds::new(start.board());
+        let limit_count = start.halfmoves();
+        let mut index = HashMap::new();
+        index.insert(start.key(), 0);
+        History {
+            entries: vec![Entry {
+                ids,
+                mv: None,
+                captured: None,
+                gave_check: start.is_check(),
+                window: 0,
+                first_same: 0,
+                occurrences: 1,
+                shadowed: None,
+                limit_count,
+                checks: [0, 0],
+                chased: OnceCell::from(Vec::new()),
+                pos: start,
+            }],
+            index,
+        }
+    }
+
+    /// Plays `m`, which must be legal in the current position; returns the captured piece.
+    pub fn push(&mut self, m: Move) -> Option<Piece> {
+        let prev = self.entries.last().expect("a history is never empty");
+        let mover = prev.pos.turn();
+        let mut pos = prev.pos.clone();
+        let captured = pos.play_unchecked(m);
+        let mut ids = prev.ids.clone();
+        ids.apply(m);
+        let gave_check = pos.is_check();
+        let n = self.entries.len() as u32;
+        let key = pos.key();
+        let (window, limit_count, checks) = if captured.is_some() {
+            (n, 0, [0, 0])
+        } else {
+            let mut checks = prev.checks;
+            let mut count = prev.limit_count + 1;
+            if gave_check {
+                checks[mover.index()] += 1;
+                if checks[mover.index()] > COUNTED_CHECKS {
+                    count = prev.limit_count;
+                }
+            }
+            (prev.window, count, checks)
+        };
+        let shadowed = self.index.insert(key, n);
+        let (first_same, occurrences) = match shadowed {
+            Some(i) if i >= window => {
+                let e = &self.entries[i as usize];
+                (e.first_same, e.occurrences + 1)
+            }
+            _ => (n, 1),
+        };
+        self.entries.push(Entry {
+            pos,
+            ids,
+            mv: Some(m),
+            captured,
+            gave_check,
+            window,
+            first_same,
+            occurrences,
+            shadowed,
+            limit_count,
+            checks,
+            chased: OnceCell::new(),
+        });
+        captured
+    }
+
+    /// Takes back the last move; `None` at the start position.
+    pub fn pop(&mut self) -> Option<Move> {
+        if self.entries.len() <= 1 {
+            return None;
+        }
+        let e = self.entries.pop().expect("checked above");
+        let key = e.pos.key();
+        match e.shadowed {
+            Some(i) => self.index.insert(key, i),
+            None => self.index.remove(&key),
+        };
+        e.mv
+    }
+
+    /// The number of moves played.
+    pub fn len(&self) -> usize {
+        self.entries.len() - 1
+    }
+    /// Whether no move has been played.
+    pub fn is_empty(&self) -> bool {
+        self.entries.len() == 1
+    }
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.entries[0].pos
+    }
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.last().pos
+    }
+    /// The position after `ply` moves (0 = the start).
+    pub fn position_at(&self, ply: usize) -> &Position {
+        &self.entries[ply].pos
+    }
+    /// The piece identities after `ply` moves.
+    pub fn ids_at(&self, ply: usize) -> &PieceIds {
+        &self.entries[ply].ids
+    }
+    /// The current piece identities.
+    pub fn ids(&self) -> &PieceIds {
+        &self.last().ids
+    }
+    /// Move number `ply` (1-based: the first move played is 1).
+    pub fn move_at(&self, ply: usize) -> Option<Move> {
+        self.entries.get(ply).and_then(|e| e.mv)
+    }
+    /// The moves played, in order.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.entries[1..].iter().map(|e| e.mv.expect("every entry after the first has a move"))
+    }
+    /// The piece captured by move `ply`.
+    pub fn captured_at(&self, ply: usize) -> Option<Piece> {
+        self.entries.get(ply).and_then(|e| e.captured)
+    }
+    /// Whether move `ply` left the opponent's general attacked.
+    pub fn gave_check(&self, ply: usize) -> bool {
+        self.entries[ply].gave_check
+    }
+    /// How often the current position (placement and side to move) has occurred since the
+    /// last capture, this time included. O(1).
+    pub fn occurrences(&self) -> u32 {
+        self.last().occurrences
+    }
+    /// The ply after which the current position first occurred since the last capture.
+    pub fn first_occurrence(&self) -> usize {
+        self.last().first_same as usize
+    }
+    /// Plies counted towards the move limit (RULES.md §4.3): plies since the last capture,
+    /// less checks beyond the tenth by one side.
+    pub fn move_limit_count(&self) -> u32 {
+        self.last().limit_count
+    }
+    /// Checks given by `color` since the last capture.
+    pub fn checks_since_capture(&self, color: Color) -> u32 {
+        self.last().checks[color.index()]
+    }
+
+    fn last(&self) -> &Entry {
+        self.entries.last().expect("a history is never empty")
+    }
+
+    /// The chases made by move `ply` (1-based), worked out on first use and cached.
+    pub fn chases_at(&self, ply: usize) -> &[Threat] {
+        let e = &self.entries[ply];
+        e.chased.get_or_init(|| {
+            if ply == 0 {
+                return Vec::new();
+            }
+            let b = &self.entries[ply - 1];
+            chases(&b.pos, &b.ids, &e.pos, &e.ids)
+        })
+    }
+
+    /// The identities chased by move `ply`.
+    pub fn chased_at(&self, ply: usize) -> PieceSet {
+        victim_set(self.chases_at(ply))
+    }
+
+    /// The ruling on the current position if it has occurred `occurrences` times or more since
+    /// the last capture: the verdict only (for a search). `chase_rule` off rules chases idle.
+    /// For a search, call with `occurrences = 2` to rule on any repetition inside the tree.
+    pub fn repetition_verdict(&self, occurrences: u32, chase_rule: bool) -> Option<Verdict> {
+        if self.occurrences() < occurrences.max(2) {
+            return None;
+        }
+        let first = self.first_occurrence();
+        let last = self.len();
+        let mut grade = [Grade::None; 2];
+        for color in Color::ALL {
+            grade[color.index()] = self.grade_side(first, last, color, chase_rule);
+        }
+        Some(verdict_of(grade))
+    }
+
+    /// The offence of `color` over the cycle of moves `first+1..=last`.
+    fn grade_side(&self, first: usize, last: usize, color: Color, chase_rule: bool) -> Grade {
+        let plies = (first + 1..=last).filter(|&p| self.entries[p - 1].pos.turn() == color);
+        let mut all_check = true;
+        let mut common: PieceSet = !0;
+        let mut any = false;
+        for p in plies.clone() {
+            any = true;
+            if !self.entries[p].gave_check {
+                all_check = false;
+                break;
+            }
+        }
+        if !any {
+            return Grade::None;
+        }
+        if all_check {
+            return Grade::Check;
+        }
+        if !chase_rule {
+            return Grade::None;
+        }
+        for p in plies {
+            // A move that checks and also chases counts as a chase here (the data agree:
+            // see docs/RULES-STATUS.md); a side checking on every move was ruled above.
+            common &= self.chased_at(p);
+            if common == 0 {
+                return Grade::None;
+            }
+        }
+        Grade::Chase
+    }
+
+    /// The full ruling, with its explanation, on the cycle from the position after move
+    /// `first` to the position after move `last` (the same position), under `chase_rule`.
+    pub fn rule_cycle(&self, first: usize, last: usize, chase_rule: bool) -> RepetitionRuling {
+        let occurrences = self.entries[last].occurrences;
+        let mut sides = Vec::new();
+        let mut grade = [Grade::None; 2];
+        for color in Color::ALL {
+            let g = self.grade_side(first, last, color, chase_rule);
+            grade[color.index()] = g;
+            let mut moves = Vec::new();
+            for p in first + 1..=last {
+                let before = &self.entries[p - 1];
+                if before.pos.turn() != color {
+                    continue;
+                }
+                let m = self.entries[p].mv.expect("a move");
+                let piece = before.pos.piece_at(m.from()).expect("the mover stands on from");
+                moves.push(CycleMove {
+                    ply: p,
+                    mv: m,
+                    piece,
+                    check: self.entries[p].gave_check,
+                    chases: if chase_rule {
+                        self.chases_at(p).to_vec()
+                    } else {
+                        Vec::new()
+                    },
+                });
+            }
+            let offence = match g {
+                Grade::None => None,
+                Grade::Check => Some(Offence::PerpetualCheck),
+                Grade::Chase => {
+                    let common = moves.iter().fold(!0u32, |acc, m| acc & victim_set(&m.chases));
+                    let mut victims = Vec::new();
+                    for id in 0..32u8 {
+                        if common & (1 << id) == 0 {
+                            continue;
+                        }
+                        let mut chasers: Vec<(PieceId, Piece)> = Vec::new();
+                        let mut squares: Vec<Square> = Vec::new();
+                        let mut piece = None;
+                        for m in &moves {
+                            for t in m.chases.iter().filter(|t| t.victim_id == id) {
+                                piece = Some(t.victim);
+                                if !chasers.iter().any(|c| c.0 == t.attacker_id) {
+                                    chasers.push((t.attacker_id, t.attacker));
+                                }
+                                if !squares.contains(&t.victim_square) {
+                                    squares.push(t.victim_square);
+                                }
+                            }
+                        }
+                        victims.push(ChasedPiece {
+                            id,
+                            piece: piece.expect("a common victim is chased by some move"),
+                            squares,
+                            chasers: chasers.into_iter().map(|c| c.1).collect(),
+                        });
+                    }
+                    Some(Offence::PerpetualChase { victims })
+                }
+            };
+            sides.push(SideConduct {
+                color,
+                moves,
+                offence,
+            });
+        }
+        let verdict = verdict_of(grade);
+        let black = sides.pop().expect("two sides");
+        let red = sides.pop().expect("two sides");
+        RepetitionRuling {
+            first,
+            last,
+            occurrences,
+            red,
+            black,
+            verdict,
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Grade {
+    None,
+    Chase,
+    Check,
+}
+
+fn verdict_of(grade: [Grade; 2]) -> Verdict {
+    let (r, b) = (grade[0], grade[1]);
+    if r == b {
+        Verdict {
+            winner: None,
+            reason: RepetitionReason::Draw,
+        }
+    } else {
+        let (loser, g) = if r > b { (Color::Red, r) } else { (Color::Black, b) };
+        Verdict {
+            winner: Some(!loser),
+            reason: if g == Grade::Check {
+                RepetitionReason::PerpetualCheck
+            } else {
+                RepetitionReason::PerpetualChase
+            },
+        }
+    }
+}
+
+/// Why a repetition ended the game.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum RepetitionReason {
+    /// The loser checked perpetually.
+    PerpetualCheck,
+    /// The loser chased perpetually.
+    PerpetualChase,
+    /// Nobody (or both sides equally) broke a rule: a draw.
+    Draw,
+}
+
+/// The result of a repetition: the winner (none for a draw) and why.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Verdict {
+    pub winner: Option<Color>,
+    pub reason: RepetitionReason,
+}
+
+/// A move of the cycle, as the ruling saw it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct CycleMove {
+    /// The move's number in the game (1 = the first move played).
+    pub ply: usize,
+    pub mv: Move,
+    /// The piece that moved.
+    pub piece: Piece,
+    /// Whether it left the opponent's general attacked.
+    pub check: bool,
+    /// What it newly chased.
+    pub chases: Vec<Threat>,
+}
+
+/// A piece chased on every move of a perpetual chase.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ChasedPiece {
+    pub id: PieceId,
+    pub piece: Piece,
+    /// Where it stood when chased (more than one point when it moved during the cycle).
+    pub squares: Vec<Square>,
+    /// The pieces that chased it.
+    pub chasers: Vec<Piece>,
+}
+
+/// The rule a side broke.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Offence {
+    PerpetualCheck,
+    PerpetualChase { victims: Vec<ChasedPiece> },
+}
+
+/// What one side did over the cycle.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SideConduct {
+    pub color: Color,
+    pub moves: Vec<CycleMove>,
+    pub offence: Option<Offence>,
+}
+
+/// A ruling on a repetition, with what each side did: displays as a plain-language account.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RepetitionRuling {
+    /// The position after move `first` (0 = the start position) ...
+    pub first: usize,
+    /// ... occurred again after move `last`.
+    pub last: usize,
+    /// How often it has occurred since the last capture.
+    pub occurrences: u32,
+    pub red: SideConduct,
+    pub black: SideConduct,
+    pub verdict: Verdict,
+}
+
+impl RepetitionRuling {
+    pub fn side(&self, color: Color) -> &SideConduct {
+        match color {
+            Color::Red => &self.red,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [rest @ .., last] => format!("{}, and {last}", rest.join(", ")),
+    }
+}
+
+/// "the black chariot", "the two black chariots", "the black chariot and the black cannon".
+fn name_pieces(pieces: &[Piece]) -> String {
+    let mut names = Vec::new();
+    let mut seen: Vec<Piece> = Vec::new();
+    for p in pieces {
+        if seen.contains(p) {
+            continue;
+        }
+        seen.push(*p);
+        let n = pieces.iter().filter(|q| *q == p).count();
+        names.push(match n {
+            1 => format!("the {} {}", p.color, p.role),
+            2 => format!("the two {} {}s", p.color, p.role),
+            _ => format!("the {} {}s", p.color, p.role),
+        });
+    }
+    join(&names)
+}
+
+fn describe_span(moves: &[CycleMove]) -> String {
+    match moves {
+        [] => "no move".to_string(),
+        [m] => format!("move {} ({})", m.ply, m.mv),
+        [a, .., b] => format!("move {} ({}) to move {} ({})", a.ply, a.mv, b.ply, b.mv),
+    }
+}
+
+fn describe_offence(side: &SideConduct, offence: &Offence) -> String {
+    let span = describe_span(&side.moves);
+    let every = if side.moves.len() == 1 {
+        format!("on {span}")
+    } else {
+        format!("on every {} move from {span}", side.color)
+    };
+    match offence {
+        Offence::PerpetualCheck => format!("{} gave check {every}", side.color),
+        Offence::PerpetualChase { victims } => {
+            let mut parts = Vec::new();
+            for v in victims {
+                let squares: Vec<String> = v.squares.iter().map(|s| s.to_string()).collect();
+                let at = if squares.len() == 1 {
+                    format!("on {}", squares[0])
+                } else {
+                    format!("as it moved ({})", squares.join(", "))
+                };
+                parts.push(format!(
+                    "{} chased the {} {} {at}",
+                    name_pieces(&v.chasers),
+                    v.piece.color,
+                    v.piece.role
+                ));
+            }
+            format!("{} {every}", join(&parts))
+        }
+    }
+}
+
+/// What a side did that was not perpetual: "red gave check on 2 of its 3 moves and chased ...".
+fn describe_conduct(side: &SideConduct) -> String {
+    let total = side.moves.len();
+    let checks = side.moves.iter().filter(|m| m.check).count();
+    let chasing = side
+        .moves
+        .iter()
+        .filter(|m| !m.check && !m.chases.is_empty())
+        .count();
+    let mut parts = Vec::new();
+    if checks > 0 {
+        parts.push(format!("checked on {checks} of {total} moves"));
+    }
+    if chasing > 0 {
+        let mut chased: Vec<Piece> = Vec::new();
+        let mut seen_ids = Vec::new();
+        for m in side.moves.iter().filter(|m| !m.check) {
+            for t in &m.chases {
+                if !seen_ids.contains(&t.victim_id) {
+                    seen_ids.push(t.victim_id);
+                    chased.push(t.victim);
+                }
+            }
+        }
+        let what = if chasing == total {
+            " but never the same piece on every move"
+        } else {
+            ""
+        };
+        parts.push(format!(
+            "chased {} on {chasing} of {total} moves{what}",
+            name_pieces(&chased)
+        ));
+    }
+    if parts.is_empty() {
+        format!("{} neither checked nor chased", side.color)
+    } else {
+        format!("{} {}", side.color, join(&parts))
+    }
+}
+
+impl fmt::Display for RepetitionRuling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let occurred = format!(
+            "the position after move {} occurred for the {} time since the last capture (first {})",
+            self.last,
+            ordinal(self.occurrences),
+            if self.first == 0 {
+                "at the start".to_string()
+            } else {
+                format!("after move {}", self.first)
+            }
+        );
+        match self.verdict.winner {
+            Some(winner) => {
+                let loser = self.side(!winner);
+                let offence = loser.offence.as_ref().expect("the loser broke a rule");
+                let what = match offence {
+                    Offence::PerpetualCheck => "perpetual check",
+                    Offence::PerpetualChase { .. } => "perpetual chase",
+                };
+                write!(
+                    f,
+                    "{} loses by {what}: {}. ",
+                    capitalize(loser.color.name()),
+                    describe_offence(loser, offence)
+                )?;
+                let other = self.side(winner);
+                match &other.offence {
+                    Some(o) => write!(
+                        f,
+                        "{} too: {}, a lesser offence. ",
+                        capitalize(&format!(
+                            "{} {}",
+                            other.color,
+                            match o {
+                                Offence::PerpetualCheck => "checked perpetually",
+                                Offence::PerpetualChase { .. } => "chased perpetually",
+                            }
+                        )),
+                        describe_offence(other, o)
+                    )?,
+                    None => write!(f, "{}. ", capitalize(&describe_conduct(other)))?,
+                }
+                write!(f, "{}.", capitalize(&occurred))
+            }
+            None => {
+                write!(f, "Draw by repetition: {occurred}. ")?;
+                match (&self.red.offence, &self.black.offence) {
+                    (Some(r), Some(b)) => {
+                        let both = match r {
+                            Offence::PerpetualCheck => "both sides checked perpetually",
+                            Offence::PerpetualChase { .. } => "both sides chased perpetually",
+                        };
+                        write!(
+                            f,
+                            "{}, so neither loses: {}; {}.",
+                            capitalize(both),
+                            describe_offence(&self.red, r),
+                            describe_offence(&self.black, b)
+                        )
+                    }
+                    _ => write!(
+                        f,
+                        "Neither side checked or chased on every move: {}; {}.",
+                        describe_conduct(&self.red),
+                        describe_conduct(&self.black)
+                    ),
+                }
+            }
+        }
+    }
+}

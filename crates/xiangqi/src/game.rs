@@ -1,0 +1,476 @@
+//! A game: a start position, the moves played, and how (and why) it has ended (RULES.md §4-5).
+//!
+//! ```
+//! use xiangqi::game::{Game, Reason};
+//! use xiangqi::{Color, Position};
+//!
+//! // Red's cannon chases Black's chariot up and down the a and b files (RULES.md §6.3).
+//! let pos = Position::from_fen("2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1").unwrap();
+//! let mut game = Game::new(pos);
+//! for m in "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2".split(' ') {
+//!     game.push_uci(m).unwrap();
+//! }
+//! let outcome = game.outcome().unwrap();
+//! assert_eq!(outcome.winner, Some(Color::Black));
+//! assert_eq!(outcome.reason, Reason::PerpetualChase);
+//! assert!(game.ruling().unwrap().to_string().starts_with("Red loses by perpetual chase"));
+//! ```
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::adjudicate::{self, History, RepetitionReason, RepetitionRuling};
+use crate::position::Position;
+use crate::types::{Color, Move, Piece};
+use crate::uci::{IllegalMoveError, UciError, UciMove};
+
+/// Why a game ended.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Reason {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move is not in check and has no legal move (a loss in Xiangqi).
+    Stalemate,
+    /// The loser checked on every move of a repetition cycle.
+    PerpetualCheck,
+    /// The loser chased one piece on every move of a repetition cycle.
+    PerpetualChase,
+    /// A repetition in which neither side (or both sides alike) broke a rule: a draw.
+    Repetition,
+    /// The natural move limit: a draw.
+    MoveLimit,
+    /// Neither side can attack any more: a draw.
+    InsufficientMaterial,
+    /// A player resigned.
+    Resignation,
+    /// The players agreed a draw.
+    Agreement,
+    /// A player ran out of time.
+    Time,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 10] = [
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::PerpetualCheck,
+        Reason::PerpetualChase,
+        Reason::Repetition,
+        Reason::MoveLimit,
+        Reason::InsufficientMaterial,
+        Reason::Resignation,
+        Reason::Agreement,
+        Reason::Time,
+    ];
+
+    /// The kebab-case name used on the command line: `perpetual-chase`, `move-limit`, ...
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::PerpetualCheck => "perpetual-check",
+            Reason::PerpetualChase => "perpetual-chase",
+            Reason::Repetition => "repetition",
+            Reason::MoveLimit => "move-limit",
+            Reason::InsufficientMaterial => "insufficient-material",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "agreement",
+            Reason::Time => "time",
+        }
+    }
+    /// The name in plain words: "perpetual chase", "move limit", ...
+    pub const fn words(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::PerpetualCheck => "perpetual check",
+            Reason::PerpetualChase => "perpetual chase",
+            Reason::Repetition => "repetition",
+            Reason::MoveLimit => "move limit",
+            Reason::InsufficientMaterial => "insufficient material",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "agreement",
+            Reason::Time => "time",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The string is not a reason name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseReasonError(pub String);
+
+impl fmt::Display for ParseReasonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a reason (", self.0)?;
+        for (i, r) in Reason::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(r.as_str())?;
+        }
+        f.write_str(")")
+    }
+}
+impl std::error::Error for ParseReasonError {}
+
+impl FromStr for Reason {
+    type Err = ParseReasonError;
+    fn from_str(s: &str) -> Result<Reason, ParseReasonError> {
+        Reason::ALL
+            .iter()
+            .copied()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| ParseReasonError(s.to_string()))
+    }
+}
+
+/// How a game ended: the winner (`None` for a draw) and the reason.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    /// `red-wins`, `black-wins` or `draw`.
+    pub const fn verdict(&self) -> &'static str {
+        match self.winner {
+            Some(Color::Red) => "red-wins",
+            Some(Color::Black) => "black-wins",
+            None => "draw",
+        }
+    }
+}
+
+/// `red-wins perpetual-chase`, the form `xiangqi judge` prints.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.verdict(), self.reason)
+    }
+}
+
+/// Options of the rules that vary between events.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Rules {
+    /// The occurrence of a position at which a repetition is ruled on (RULES.md §5.1):
+    /// 3 by default; 2 is allowed (values below 2 are read as 2).
+    pub repetitions: u32,
+    /// The natural move limit in plies without capture (RULES.md §4.3), 120 by default;
+    /// `None` for no limit.
+    pub move_limit: Option<u32>,
+    /// Whether perpetual chasing loses (RULES.md §5.3). Off, only perpetual check is punished.
+    pub chase_rule: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            repetitions: 3,
+            move_limit: Some(120),
+            chase_rule: true,
+        }
+    }
+}
+
+impl Rules {
+    pub fn with_repetitions(mut self, n: u32) -> Rules {
+        self.repetitions = n;
+        self
+    }
+    pub fn with_move_limit(mut self, plies: Option<u32>) -> Rules {
+        self.move_limit = plies;
+        self
+    }
+    pub fn with_chase_rule(mut self, on: bool) -> Rules {
+        self.chase_rule = on;
+        self
+    }
+}
+
+/// The account behind an [`Outcome`]: what happened, in terms a player can check.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Detail {
+    /// The side to move has no legal move.
+    NoLegalMove { loser: Color, in_check: bool },
+    /// A repetition was ruled on.
+    Repetition(RepetitionRuling),
+    /// The move limit was reached.
+    MoveLimit {
+        /// Plies since the last capture.
+        plies: usize,
+        /// Plies counted (checks beyond the tenth by one side do not count).
+        counted: u32,
+        limit: u32,
+    },
+    /// Neither side has a chariot, horse, cannon or soldier.
+    InsufficientMaterial,
+    Resignation { loser: Color },
+    Agreement,
+    Time { loser: Color },
+}
+
+/// An outcome with its explanation; `Display` gives a plain-language account.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Ruling {
+    pub outcome: Outcome,
+    pub detail: Detail,
+}
+
+fn cap(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+impl fmt::Display for Ruling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.detail {
+            Detail::NoLegalMove { loser, in_check } => {
+                if *in_check {
+                    write!(
+                        f,
+                        "{} wins by checkmate: {loser} is in check and has no legal move.",
+                        cap(!*loser)
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{} wins by stalemate: {loser} is not in check but has no legal move, \
+                         which loses in Xiangqi.",
+                        cap(!*loser)
+                    )
+                }
+            }
+            Detail::Repetition(r) => r.fmt(f),
+            Detail::MoveLimit {
+                plies,
+                counted,
+                limit,
+            } => {
+                write!(f, "Draw by the move limit: {plies} moves without a capture")?;
+                if *counted as usize != *plies {
+                    write!(
+                        f,
+                        " ({counted} counted: checks beyond a side's tenth since the last capture do not count)"
+                    )?;
+                }
+                write!(f, " reached the limit of {limit}.")
+            }
+            Detail::InsufficientMaterial => f.write_str(
+                "Draw by insufficient material: neither side has a chariot, horse, cannon or soldier left.",
+            ),
+            Detail::Resignation { loser } => {
+                write!(f, "{} wins: {loser} resigned.", cap(!*loser))
+            }
+            Detail::Agreement => f.write_str("Draw by agreement."),
+            Detail::Time { loser } => {
+                write!(f, "{} wins on time: {loser} ran out of time.", cap(!*loser))
+            }
+        }
+    }
+}
+
+/// A game: a start position and the moves played, judged by [`Rules`].
+#[derive(Clone, Debug)]
+pub struct Game {
+    history: History,
+    rules: Rules,
+    /// A result declared by the players or the clock, and the number of moves then played.
+    declared: Option<(Ruling, usize)>,
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new(Position::new())
+    }
+}
+
+impl Game {
+    /// A game from `start` under the default rules.
+    pub fn new(start: Position) -> Game {
+        Game::with_rules(start, Rules::default())
+    }
+    pub fn with_rules(start: Position, rules: Rules) -> Game {
+        Game {
+            history: History::new(start),
+            rules,
+            declared: None,
+        }
+    }
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        self.history.start()
+    }
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.history.position()
+    }
+    /// The moves played.
+    pub fn moves(&self) -> Vec<Move> {
+        self.history.moves().collect()
+    }
+    /// The number of moves played.
+    pub fn len(&self) -> usize {
+        self.history.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.history.is_empty()
+    }
+    /// The per-ply history the rulings are made from.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Plays `m` after checking it is legal; returns the captured piece.
+    ///
+    /// Moves may be played after the game has ended (the outcome by rule is always that of the
+    /// current position; a declared result such as [`Game::resign`] stays until withdrawn or
+    /// until the moves before it are taken back).
+    pub fn push(&mut self, m: Move) -> Result<Option<Piece>, IllegalMoveError> {
+        UciMove::from_move(m).to_move(self.position())?;
+        Ok(self.push_unchecked(m))
+    }
+    /// Reads a coordinate move (`h2e2` or `H2-E2`) and plays it if legal.
+    pub fn push_uci(&mut self, s: &str) -> Result<Option<Piece>, UciError> {
+        let m = self.position().parse_uci(s)?;
+        Ok(self.push_unchecked(m))
+    }
+    /// Plays a move that must be legal (an illegal one leaves the game in an unspecified,
+    /// memory-safe state).
+    pub fn push_unchecked(&mut self, m: Move) -> Option<Piece> {
+        self.history.push(m)
+    }
+    /// Takes back the last move (and any result declared after it).
+    pub fn pop(&mut self) -> Option<Move> {
+        let m = self.history.pop()?;
+        if matches!(self.declared, Some((_, n)) if n > self.history.len()) {
+            self.declared = None;
+        }
+        Some(m)
+    }
+
+    /// `color` resigns.
+    pub fn resign(&mut self, color: Color) {
+        self.declare(Some(!color), Reason::Resignation, Detail::Resignation { loser: color });
+    }
+    /// The players agree a draw.
+    pub fn agree_draw(&mut self) {
+        self.declare(None, Reason::Agreement, Detail::Agreement);
+    }
+    /// `color` lost on time.
+    pub fn flag(&mut self, color: Color) {
+        self.declare(Some(!color), Reason::Time, Detail::Time { loser: color });
+    }
+    /// Withdraws a declared result.
+    pub fn clear_declared(&mut self) {
+        self.declared = None;
+    }
+    fn declare(&mut self, winner: Option<Color>, reason: Reason, detail: Detail) {
+        self.declared = Some((
+            Ruling {
+                outcome: Outcome { winner, reason },
+                detail,
+            },
+            self.history.len(),
+        ));
+    }
+
+    /// `None` while the game goes on; else the winner and the reason. With no repeated position
+    /// this costs a legal-move count and a few table lookups; the history is walked only when
+    /// the current position has occurred often enough for a repetition ruling.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some((r, _)) = &self.declared {
+            return Some(r.outcome);
+        }
+        let pos = self.position();
+        if pos.has_no_legal_move() {
+            let reason = if pos.is_check() {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            };
+            return Some(Outcome {
+                winner: Some(!pos.turn()),
+                reason,
+            });
+        }
+        if adjudicate::insufficient_material(pos.board()) {
+            return Some(Outcome {
+                winner: None,
+                reason: Reason::InsufficientMaterial,
+            });
+        }
+        if let Some(v) = self
+            .history
+            .repetition_verdict(self.rules.repetitions, self.rules.chase_rule)
+        {
+            return Some(Outcome {
+                winner: v.winner,
+                reason: match v.reason {
+                    RepetitionReason::PerpetualCheck => Reason::PerpetualCheck,
+                    RepetitionReason::PerpetualChase => Reason::PerpetualChase,
+                    RepetitionReason::Draw => Reason::Repetition,
+                },
+            });
+        }
+        if self.move_limit_reached() {
+            return Some(Outcome {
+                winner: None,
+                reason: Reason::MoveLimit,
+            });
+        }
+        None
+    }
+
+    fn move_limit_reached(&self) -> bool {
+        matches!(self.rules.move_limit, Some(limit) if self.history.move_limit_count() >= limit)
+    }
+
+    /// The outcome with its explanation (`None` while the game goes on).
+    pub fn ruling(&self) -> Option<Ruling> {
+        let outcome = self.outcome()?;
+        if let Some((r, _)) = &self.declared {
+            return Some(r.clone());
+        }
+        let pos = self.position();
+        let detail = match outcome.reason {
+            Reason::Checkmate | Reason::Stalemate => Detail::NoLegalMove {
+                loser: pos.turn(),
+                in_check: outcome.reason == Reason::Checkmate,
+            },
+            Reason::InsufficientMaterial => Detail::InsufficientMaterial,
+            Reason::PerpetualCheck | Reason::PerpetualChase | Reason::Repetition => {
+                Detail::Repetition(self.history.rule_cycle(
+                    self.history.first_occurrence(),
+                    self.history.len(),
+                    self.rules.chase_rule,
+                ))
+            }
+            Reason::MoveLimit => {
+                let plies = pos.halfmoves() as usize;
+                Detail::MoveLimit {
+                    plies,
+                    counted: self.history.move_limit_count(),
+                    limit: self.rules.move_limit.unwrap_or(0),
+                }
+            }
+            Reason::Resignation | Reason::Agreement | Reason::Time => {
+                unreachable!("declared results returned above")
+            }
+        };
+        Some(Ruling { outcome, detail })
+    }
+}
