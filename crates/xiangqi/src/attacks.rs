@@ -117,7 +117,18 @@ fn line_masks(sq: Square, occ: Bitboard) -> (u32, u32, u32, u32) {
 
 #[inline(always)]
 fn spread(rank: u32, file: u32, rank_shift: u32, file_shift: u32) -> Bitboard {
-    Bitboard(((rank & 0x1ff) as u128) << rank_shift | FILE_SPREAD[(file & 0x3ff) as usize] << file_shift)
+    Bitboard(rank_spread(rank, rank_shift).0 | file_spread(file, file_shift).0)
+}
+
+#[inline(always)]
+fn rank_spread(rank: u32, rank_shift: u32) -> Bitboard {
+    Bitboard(((rank & 0x1ff) as u128) << (rank_shift & 127))
+}
+
+#[inline(always)]
+fn file_spread(file: u32, file_shift: u32) -> Bitboard {
+    // file_shift is the file index (< 9): masking it lets the compiler use a short shift.
+    Bitboard(FILE_SPREAD[(file & 0x3ff) as usize] << (file_shift & 15))
 }
 
 /// Squares a chariot on `sq` attacks: empty points up to and including the first piece in
@@ -152,6 +163,24 @@ pub fn cannon_moves(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
 pub fn slider_attacks(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
     let (rank, file, rs, fs) = line_masks(sq, occ);
     (spread(rank, file, rs, fs), spread(rank >> 16, file >> 16, rs, fs))
+}
+
+/// Chariot attacks and cannon capture targets from `sq` along its file only.
+#[inline(always)]
+pub fn file_slider_attacks(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    let f = sq.file().index() as u32;
+    let r = sq.rank().index() as u32;
+    let file = FILE_LINES[(r & 15) as usize][file_bits(occ, f)];
+    (file_spread(file, f), file_spread(file >> 16, f))
+}
+
+/// Chariot attacks and cannon capture targets from `sq` along its rank only.
+#[inline(always)]
+pub fn rank_slider_attacks(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+    let f = sq.file().index() as u32;
+    let r = sq.rank().index() as u32;
+    let rank = RANK_LINES[(f & 15) as usize][rank_bits(occ, r)];
+    (rank_spread(rank, r * 9), rank_spread(rank >> 16, r * 9))
 }
 
 /// Empty squares a chariot or cannon on `sq` can move to without capturing.
