@@ -51,7 +51,7 @@ pub fn read_library(bytes: &[u8]) -> Result<Library, CblError> {
     let mut games = Vec::with_capacity(offsets.len());
     for (i, &start) in offsets.iter().enumerate() {
         let end = offsets.get(i + 1).copied().unwrap_or(bytes.len());
-        let game = cbr::read_game(&bytes[start..end], start, Format::Cbl).map_err(|mut e| {
+        let game = cbr::read_game(&bytes[start..end], start, Format::Cbl, None).map_err(|mut e| {
             e.game = Some(i + 1);
             e
         });
@@ -92,7 +92,8 @@ mod tests {
     fn not_a_library() {
         let e = read(b"CCBridge Record\0").unwrap_err();
         assert!(
-            e.to_string().starts_with("CBL at byte 0 (0x0): not this format"),
+            e.to_string()
+                .starts_with("CBL at byte 0 (0x0): not this format"),
             "{e}"
         );
     }

@@ -40,9 +40,17 @@ pub fn looks_like(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// Reads a `.cbr` file.
+/// Reads a `.cbr` file. Any illegal move (main line or variation) is an error.
 pub fn read(bytes: &[u8]) -> Result<GameRecord, CbrError> {
-    read_game(bytes, 0, Format::Cbr)
+    read_game(bytes, 0, Format::Cbr, None)
+}
+
+/// Like [`read`], but an illegal move only ends its line; the errors for what was left out
+/// are returned beside the record.
+pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<CbrError>), CbrError> {
+    let mut dropped = Vec::new();
+    let rec = read_game(bytes, 0, Format::Cbr, Some(&mut dropped))?;
+    Ok((rec, dropped))
 }
 
 struct Layout {
@@ -162,7 +170,12 @@ fn piece_of(code: u8) -> Option<Piece> {
 
 /// Reads one game record starting at `data[0]`; `base` is its offset in the file (for
 /// error messages) and `format` the format to name in errors.
-pub(crate) fn read_game(data: &[u8], base: usize, format: Format) -> Result<GameRecord, ReadError> {
+pub(crate) fn read_game(
+    data: &[u8],
+    base: usize,
+    format: Format,
+    dropped: Option<&mut Vec<ReadError>>,
+) -> Result<GameRecord, ReadError> {
     if !data.starts_with(MAGIC) {
         let shown: Vec<String> = data.iter().take(16).map(|b| format!("{b:02x}")).collect();
         return Err(ReadError::at(
@@ -235,7 +248,7 @@ pub(crate) fn read_game(data: &[u8], base: usize, format: Format) -> Result<Game
         &tree,
         base + layout.board,
     )?;
-    let moves = to_lines(format, &tree, &start)?;
+    let moves = to_lines(format, &tree, &start, dropped)?;
     let result = match data[layout.result] {
         1 => GameResult::RedWins,
         2 => GameResult::BlackWins,

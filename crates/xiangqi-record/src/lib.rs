@@ -2,8 +2,12 @@
 //! formats players keep their games in.
 
 pub mod model;
+pub mod pgn;
+pub mod encoding;
+pub mod detect;
 pub mod cbl;
 pub mod cbr;
+pub mod dhtmlxq;
 pub mod rawtree;
 pub mod xqf;
 

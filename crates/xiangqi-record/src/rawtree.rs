@@ -328,67 +328,93 @@ pub(crate) fn place(
 }
 
 /// Converts a tree into the model's main line (with variations), checking every move.
+/// Strict (`dropped` is `None`): the first illegal move is the error. Lenient: an illegal
+/// move ends its line instead (the move, what follows it and its alternatives are left out)
+/// and the error is added to `dropped`.
 pub(crate) fn to_lines(
     format: Format,
     tree: &RawTree,
     start: &Position,
+    dropped: Option<&mut Vec<ReadError>>,
 ) -> Result<Vec<MoveNode>, ReadError> {
-    line(format, tree, start, tree.first(), false, 0, 1)
+    let mut conv = Converter {
+        format,
+        tree,
+        dropped,
+    };
+    conv.line(start, tree.first(), false, 0, 1)
 }
 
-fn line(
+struct Converter<'a> {
     format: Format,
-    tree: &RawTree,
-    start: &Position,
-    first: Option<usize>,
-    first_is_variation: bool,
-    depth: usize,
-    ply0: usize,
-) -> Result<Vec<MoveNode>, ReadError> {
-    let mut out = Vec::new();
-    let mut pos = start.clone();
-    let mut cur = first;
-    let mut ply = ply0;
-    let mut at_first = true;
-    while let Some(i) = cur {
-        let n = tree.node(i);
-        let m = Move::new(n.from, n.to);
-        if !pos.is_legal(m) {
-            return Err(ReadError::at(
-                format,
-                n.offset,
-                ErrorKind::IllegalMove {
-                    ply,
-                    mainline: depth == 0,
-                    mv: m,
-                    fen: pos.fen(),
-                },
-            ));
-        }
-        let mut node = MoveNode::new(m);
-        node.comment = n.comment.clone();
-        if !(at_first && first_is_variation) {
-            let mut s = tree.sibling(i);
-            while let Some(j) = s {
-                if depth + 1 > MAX_VARIATION_DEPTH {
-                    return Err(ReadError::at(
-                        format,
-                        tree.node(j).offset,
-                        ErrorKind::TooDeep,
-                    ));
+    tree: &'a RawTree,
+    dropped: Option<&'a mut Vec<ReadError>>,
+}
+
+impl Converter<'_> {
+    fn line(
+        &mut self,
+        start: &Position,
+        first: Option<usize>,
+        first_is_variation: bool,
+        depth: usize,
+        ply0: usize,
+    ) -> Result<Vec<MoveNode>, ReadError> {
+        let tree = self.tree;
+        let mut out = Vec::new();
+        let mut pos = start.clone();
+        let mut cur = first;
+        let mut ply = ply0;
+        let mut at_first = true;
+        while let Some(i) = cur {
+            let n = tree.node(i);
+            let m = Move::new(n.from, n.to);
+            if !pos.is_legal(m) {
+                let err = ReadError::at(
+                    self.format,
+                    n.offset,
+                    ErrorKind::IllegalMove {
+                        ply,
+                        mainline: depth == 0,
+                        mv: m,
+                        fen: pos.fen(),
+                    },
+                );
+                match self.dropped.as_deref_mut() {
+                    Some(d) => {
+                        d.push(err);
+                        break;
+                    }
+                    None => return Err(err),
                 }
-                node.variations
-                    .push(line(format, tree, &pos, Some(j), true, depth + 1, ply)?);
-                s = tree.sibling(j);
             }
+            let mut node = MoveNode::new(m);
+            node.comment = n.comment.clone();
+            if !(at_first && first_is_variation) {
+                let mut s = tree.sibling(i);
+                while let Some(j) = s {
+                    if depth + 1 > MAX_VARIATION_DEPTH {
+                        return Err(ReadError::at(
+                            self.format,
+                            tree.node(j).offset,
+                            ErrorKind::TooDeep,
+                        ));
+                    }
+                    let v = self.line(&pos, Some(j), true, depth + 1, ply)?;
+                    if !v.is_empty() {
+                        node.variations.push(v);
+                    }
+                    s = tree.sibling(j);
+                }
+            }
+            at_first = false;
+            pos.play_unchecked(m);
+            out.push(node);
+            cur = tree.child(i);
+            ply += 1;
         }
-        at_first = false;
-        pos.play_unchecked(m);
-        out.push(node);
-        cur = tree.child(i);
-        ply += 1;
+        Ok(out)
     }
-    Ok(out)
 }
 
 /// Decodes GBK/GB18030 text (XQF strings and comments), replacing undecodable bytes.

@@ -187,8 +187,21 @@ pub fn read_header(bytes: &[u8]) -> Result<XqfHeader, XqfError> {
     })
 }
 
-/// Reads an XQF file: tags, set-up position, comments and the whole variation tree.
+/// Reads an XQF file: tags, set-up position, comments and the whole variation tree. Any
+/// illegal move (main line or variation) is an error.
 pub fn read(bytes: &[u8]) -> Result<GameRecord, XqfError> {
+    read_impl(bytes, None)
+}
+
+/// Like [`read`], but an illegal move only ends its line: the record keeps everything before
+/// it, and the errors for what was left out are returned beside it.
+pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<XqfError>), XqfError> {
+    let mut dropped = Vec::new();
+    let rec = read_impl(bytes, Some(&mut dropped))?;
+    Ok((rec, dropped))
+}
+
+fn read_impl(bytes: &[u8], dropped: Option<&mut Vec<XqfError>>) -> Result<GameRecord, XqfError> {
     let header = read_header(bytes)?;
     let h = &bytes[..HEADER_LEN];
     let version = header.version;
@@ -233,7 +246,7 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, XqfError> {
         Color::Red
     };
     let start = start_position(F, board, turn, 1, &tree, 16)?;
-    let moves = to_lines(F, &tree, &start)?;
+    let moves = to_lines(F, &tree, &start, dropped)?;
 
     let mut rec = GameRecord {
         start,
@@ -402,7 +415,11 @@ mod tests {
     fn not_xqf_is_named() {
         let e = read(b"PK\x03\x04 not an xqf").unwrap_err();
         assert!(matches!(e.kind, ErrorKind::NotThisFormat(_)));
-        assert!(e.to_string().starts_with("XQF at byte 0 (0x0): not this format"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("XQF at byte 0 (0x0): not this format"),
+            "{e}"
+        );
     }
 
     #[test]
