@@ -2,6 +2,9 @@
 //! formats players keep their games in.
 
 pub mod model;
+pub mod pgn;
+pub mod encoding;
+pub mod detect;
 pub mod cbl;
 pub mod cbr;
 pub mod dhtmlxq;

@@ -1,0 +1,1080 @@
+//! PGN for Xiangqi: a streaming reader (many games per file) and a writer in ICCS, WXF or
+//! Chinese notation.
+//!
+//! Reading is lenient, because real files are messy: tags with multi-line values, FEN tags
+//! with a missing or malformed side field (the side is then taken from the first move),
+//! results as `1-0`/`0-1`/`1/2-1/2`/`*` or as the Chinese words 红胜/黑胜/和棋/未知, junk
+//! after the result (skipped up to the next tag line), comments `{...}` and `; ...`,
+//! variations `(...)`, NAGs `$n` and `!`/`?` marks, move numbers glued to moves or
+//! parentheses, CR, LF and CR LF line ends. The movetext notation comes from the `Format`
+//! tag and, when that is missing or wrong, from the moves themselves (each move is read in
+//! the game's notation first and in whichever notation it looks like after that; WinBoard's
+//! coordinate SAN `Che2`/`Cxe6` is read too). Input bytes are decoded by
+//! [`crate::encoding::decode`] (UTF-8 with or without BOM, UTF-16 with BOM, GBK/GB18030).
+//!
+//! Each problem is a [`PgnError`] naming the game (1-based) and the line; the reader then
+//! goes on with the next game.
+//!
+//! Writing is strict: tags in the record's order, then `Result`, `FEN` (when the start is not
+//! the standard one) and `Format`; movetext in the chosen notation with move numbers,
+//! comments, NAGs and variations, wrapped at 80 columns; the result token; a blank line.
+
+use core::fmt;
+
+use xiangqi::notation::{half_width, Notation, ReadMoveError};
+use xiangqi::{fen, Color, Move, Position, Role, Setup, Square};
+
+use crate::model::{GameRecord, GameResult, MoveNode};
+
+/// Variations nested deeper than this are refused.
+pub const MAX_DEPTH: usize = 200;
+
+/// What went wrong in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PgnErrorKind {
+    /// The `FEN` tag is not a legal position.
+    BadFen { fen: String, reason: String },
+    /// A move that cannot be read or played.
+    BadMove {
+        token: String,
+        ply: usize,
+        reason: String,
+    },
+    /// A token that is neither a move nor anything else PGN knows.
+    UnknownToken(String),
+    /// A tag line that cannot be read.
+    BadTag(String),
+    /// A comment that is never closed.
+    UnterminatedComment,
+    /// A variation before any move, or nested too deep.
+    BadVariation(&'static str),
+    /// Nothing that looks like a game.
+    NoGame,
+}
+
+impl fmt::Display for PgnErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnErrorKind::BadFen { fen, reason } => write!(f, "bad FEN \"{fen}\": {reason}"),
+            PgnErrorKind::BadMove { token, ply, reason } => {
+                write!(f, "move '{token}' (ply {ply}): {reason}")
+            }
+            PgnErrorKind::UnknownToken(t) => write!(f, "'{t}' is not a move, result or annotation"),
+            PgnErrorKind::BadTag(t) => write!(f, "unreadable tag: {t}"),
+            PgnErrorKind::UnterminatedComment => f.write_str("comment '{' is never closed"),
+            PgnErrorKind::BadVariation(s) => write!(f, "bad variation: {s}"),
+            PgnErrorKind::NoGame => f.write_str("no PGN game found"),
+        }
+    }
+}
+
+/// A problem in one game of a PGN file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError {
+    /// 1-based number of the game in the file.
+    pub game: usize,
+    /// 1-based line of the problem.
+    pub line: usize,
+    pub kind: PgnErrorKind,
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {}, line {}: {}", self.game, self.line, self.kind)
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+/// Reads a result word: PGN tokens and the Chinese words of some converters.
+pub fn parse_result(s: &str) -> Option<GameResult> {
+    let t = s.trim();
+    Some(match t {
+        "1-0" | "红胜" | "紅勝" | "红先胜" | "黑负" | "黑先负" => GameResult::RedWins,
+        "0-1" | "黑胜" | "黑勝" | "黑先胜" | "红负" | "红先负" => GameResult::BlackWins,
+        "1/2-1/2" | "½-½" | "和棋" | "和" | "红先和" | "黑先和" | "1/2" => {
+            GameResult::Draw
+        }
+        "*" | "未知" | "" | "?" => GameResult::Unknown,
+        _ => return None,
+    })
+}
+
+/// Reads a FEN leniently. Returns the position and whether the side to move was given
+/// (`false`: missing or malformed, like hbsxcjp's ` -b`; Red is assumed).
+pub fn parse_fen_lenient(s: &str) -> Result<(Position, bool), String> {
+    let fields: Vec<&str> = s.split_whitespace().collect();
+    let placement = fields.first().ok_or_else(|| "empty FEN".to_string())?;
+    let board = fen::parse_board(placement).map_err(|e| e.to_string())?;
+    let (turn, known) = match fields.get(1).copied() {
+        Some("w" | "W" | "r" | "R") => (Color::Red, true),
+        Some("b" | "B") => (Color::Black, true),
+        _ => (Color::Red, false),
+    };
+    let num = |i: usize| fields.get(i).and_then(|v| v.parse::<u32>().ok());
+    let setup = Setup {
+        board,
+        turn,
+        halfmoves: num(4).unwrap_or(0),
+        fullmoves: num(5).unwrap_or(1).max(1),
+    };
+    match Position::from_setup(setup.clone()) {
+        Ok(p) => Ok((p, known)),
+        Err(e) if !known => {
+            // Red to move is impossible (Black in check): Black it is.
+            let mut s2 = setup;
+            s2.turn = Color::Black;
+            Position::from_setup(s2)
+                .map(|p| (p, false))
+                .map_err(|_| e.to_string())
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn is_space_at(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => 1,
+        0xE3 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80) => 3, // U+3000
+        0xEF if b.get(i + 1) == Some(&0xBB) && b.get(i + 2) == Some(&0xBF) => 3, // U+FEFF
+        _ => 0,
+    }
+}
+
+fn is_delim(c: u8) -> bool {
+    matches!(c, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'"')
+}
+
+/// A streaming PGN reader over decoded text: an iterator of games.
+pub struct PgnReader<'a> {
+    s: &'a str,
+    i: usize,
+    line: usize,
+    game: usize,
+    notation: Option<Notation>,
+}
+
+impl<'a> PgnReader<'a> {
+    pub fn new(text: &'a str) -> PgnReader<'a> {
+        PgnReader {
+            s: text,
+            i: 0,
+            line: 1,
+            game: 0,
+            notation: None,
+        }
+    }
+
+    /// The notation the last game's moves were (mostly) written in.
+    pub fn notation(&self) -> Option<Notation> {
+        self.notation
+    }
+
+    /// The current line (1-based).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    fn b(&self) -> &'a [u8] {
+        self.s.as_bytes()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b().get(self.i).copied()
+    }
+
+    fn bump(&mut self) {
+        let b = self.b();
+        match b[self.i] {
+            b'\n' => self.line += 1,
+            b'\r' if b.get(self.i + 1) != Some(&b'\n') => self.line += 1,
+            _ => {}
+        }
+        self.i += 1;
+    }
+
+    fn skip_ws(&mut self) {
+        let b = self.b();
+        while self.i < b.len() {
+            let n = is_space_at(b, self.i);
+            if n == 0 {
+                break;
+            }
+            if n == 1 {
+                self.bump();
+            } else {
+                self.i += n;
+            }
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while let Some(c) = self.peek() {
+            self.bump();
+            if c == b'\n' || (c == b'\r' && self.peek() != Some(b'\n')) {
+                break;
+            }
+        }
+    }
+
+    /// Whether the rest of the current line (from `i`) starts a tag.
+    fn at_line_start_tag(&self) -> bool {
+        self.peek() == Some(b'[')
+    }
+
+    /// Skips to the next line whose first non-blank character is `[` (or the end).
+    fn skip_to_next_game(&mut self) {
+        loop {
+            self.skip_line();
+            let save = (self.i, self.line);
+            // Leading blanks on the line.
+            while matches!(self.peek(), Some(b' ' | b'\t')) {
+                self.bump();
+            }
+            match self.peek() {
+                None => return,
+                Some(b'[') => return,
+                _ => {
+                    let _ = save;
+                }
+            }
+        }
+    }
+
+    fn read_token(&mut self) -> &'a str {
+        let b = self.b();
+        let start = self.i;
+        while self.i < b.len() && !is_delim(b[self.i]) && is_space_at(b, self.i) == 0 {
+            self.i += 1;
+        }
+        &self.s[start..self.i]
+    }
+
+    /// Reads `[Name "value"]` (the `[` is current). Lenient: unquoted values up to `]`.
+    fn read_tag(&mut self) -> Result<(String, String), PgnErrorKind> {
+        self.bump(); // [
+        self.skip_ws();
+        let b = self.b();
+        let start = self.i;
+        while self.i < b.len() && !matches!(b[self.i], b'"' | b']') && is_space_at(b, self.i) == 0 {
+            self.i += 1;
+        }
+        let name = self.s[start..self.i].to_string();
+        self.skip_ws();
+        let mut value = String::new();
+        match self.peek() {
+            Some(b'"') => {
+                self.bump();
+                let mut seg = self.i;
+                loop {
+                    match self.peek() {
+                        None => {
+                            return Err(PgnErrorKind::BadTag(format!(
+                                "[{name} \"{value}: no closing quote"
+                            )))
+                        }
+                        Some(b'\\') if matches!(self.b().get(self.i + 1), Some(b'"' | b'\\')) => {
+                            value.push_str(&self.s[seg..self.i]);
+                            self.bump();
+                            value.push(self.b()[self.i] as char);
+                            self.bump();
+                            seg = self.i;
+                        }
+                        Some(b'"') => {
+                            value.push_str(&self.s[seg..self.i]);
+                            self.bump();
+                            break;
+                        }
+                        Some(_) => self.bump(),
+                    }
+                }
+                // Up to the closing bracket on this line.
+                while let Some(c) = self.peek() {
+                    if c == b']' {
+                        self.bump();
+                        break;
+                    }
+                    if c == b'\n' || c == b'\r' || c == b'[' {
+                        break;
+                    }
+                    self.bump();
+                }
+            }
+            _ => {
+                let start = self.i;
+                while let Some(c) = self.peek() {
+                    if c == b']' || c == b'\n' || c == b'\r' {
+                        break;
+                    }
+                    self.bump();
+                }
+                value = self.s[start..self.i].trim().to_string();
+                if self.peek() == Some(b']') {
+                    self.bump();
+                } else if name.is_empty() {
+                    return Err(PgnErrorKind::BadTag(format!("[{value}")));
+                }
+            }
+        }
+        if name.is_empty() {
+            return Err(PgnErrorKind::BadTag(format!("[ \"{value}\"]: no tag name")));
+        }
+        Ok((name, normalize_newlines(&value)))
+    }
+
+    fn read_comment(&mut self) -> Result<String, PgnErrorKind> {
+        self.bump(); // {
+        let start = self.i;
+        while let Some(c) = self.peek() {
+            if c == b'}' {
+                let text = &self.s[start..self.i];
+                self.bump();
+                return Ok(normalize_newlines(text.trim_matches(is_blank)));
+            }
+            self.bump();
+        }
+        Err(PgnErrorKind::UnterminatedComment)
+    }
+
+    fn next_game(&mut self) -> Option<Result<GameRecord, PgnError>> {
+        // Find the start of a game: a tag line, or movetext at the very start of the file.
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None => return None,
+                Some(b'[') => break,
+                Some(b'%') => self.skip_line(),
+                Some(_) if self.game == 0 && self.i_looks_like_movetext() => break,
+                Some(_) => self.skip_to_next_game(),
+            }
+        }
+        self.game += 1;
+        let game_line = self.line;
+        let mut g = GameBuilder::new();
+        // Tags.
+        while self.at_line_start_tag() {
+            let line = self.line;
+            match self.read_tag() {
+                Ok((k, v)) => g.tags.push((k, v)),
+                Err(kind) => {
+                    let e = self.error(line, kind);
+                    self.skip_to_next_game();
+                    return Some(Err(e));
+                }
+            }
+            self.skip_ws();
+        }
+        let _ = game_line;
+        match self.movetext(&mut g) {
+            Ok(()) => {}
+            Err((line, kind)) => {
+                let e = self.error(line, kind);
+                self.skip_to_next_game();
+                return Some(Err(e));
+            }
+        }
+        self.notation = g.notation;
+        Some(Ok(g.finish()))
+    }
+
+    fn error(&self, line: usize, kind: PgnErrorKind) -> PgnError {
+        PgnError {
+            game: self.game,
+            line,
+            kind,
+        }
+    }
+
+    /// At the very start: does the first token look like movetext (a move number, a move or a
+    /// comment)?
+    fn i_looks_like_movetext(&self) -> bool {
+        let rest = &self.s[self.i..];
+        let tok: String = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !matches!(c, '{' | '(' | '['))
+            .collect();
+        rest.starts_with('{')
+            || (tok.ends_with('.')
+                && tok
+                    .trim_end_matches('.')
+                    .chars()
+                    .all(|c| c.is_ascii_digit())
+                && !tok.starts_with('.'))
+            || Notation::guess(strip_number(&tok)).is_some()
+    }
+
+    fn movetext(&mut self, g: &mut GameBuilder) -> Result<(), (usize, PgnErrorKind)> {
+        g.start(self)?;
+        loop {
+            self.skip_ws();
+            let line = self.line;
+            let Some(c) = self.peek() else {
+                break;
+            };
+            match c {
+                b'[' => {
+                    if g.frames.len() == 1 {
+                        break; // the next game's tags: this game had no result token
+                    }
+                    // A bracket inside a variation: not PGN; skip it as junk.
+                    self.bump();
+                }
+                b'{' => {
+                    let text = self.read_comment().map_err(|k| (line, k))?;
+                    g.comment(text);
+                }
+                b';' => {
+                    self.bump();
+                    let start = self.i;
+                    while !matches!(self.peek(), None | Some(b'\n' | b'\r')) {
+                        self.bump();
+                    }
+                    let text = self.s[start..self.i].trim().to_string();
+                    g.comment(text);
+                }
+                b'(' => {
+                    self.bump();
+                    g.open().map_err(|k| (line, k))?;
+                }
+                b')' => {
+                    self.bump();
+                    g.close();
+                }
+                b'}' | b']' | b'"' => self.bump(),
+                _ => {
+                    let tok = self.read_token();
+                    if tok.is_empty() {
+                        self.bump();
+                        continue;
+                    }
+                    if self.token(g, tok, line)? {
+                        // Result at the top level: the game ends here.
+                        break;
+                    }
+                }
+            }
+        }
+        while g.frames.len() > 1 {
+            g.close();
+        }
+        Ok(())
+    }
+
+    /// Handles one movetext token; `Ok(true)` when it is the game's result.
+    fn token(
+        &mut self,
+        g: &mut GameBuilder,
+        tok: &str,
+        line: usize,
+    ) -> Result<bool, (usize, PgnErrorKind)> {
+        if let Some(rest) = tok.strip_prefix('$') {
+            if let Ok(n) = rest.parse::<u8>() {
+                g.nag(n);
+                return Ok(false);
+            }
+        }
+        if let Some(r) = parse_result(tok).filter(|_| !tok.is_empty()) {
+            if g.frames.len() == 1 {
+                g.result_token = Some(r);
+                return Ok(true);
+            }
+            return Ok(false);
+        }
+        let tok = strip_number(tok);
+        if tok.is_empty() || tok.chars().all(|c| c == '.' || c == '…') {
+            return Ok(false);
+        }
+        // Stand-alone annotation marks.
+        if let Some(n) = glyph_nag(tok) {
+            g.nag(n);
+            return Ok(false);
+        }
+        // Annotation marks glued to the move.
+        let core = tok.trim_end_matches(['!', '?']);
+        let glyph = glyph_nag(&tok[core.len()..]);
+        g.play(core, line)?;
+        if let Some(n) = glyph {
+            g.nag(n);
+        }
+        Ok(false)
+    }
+}
+
+fn is_blank(c: char) -> bool {
+    c.is_whitespace() || c == '\u{3000}'
+}
+
+fn normalize_newlines(s: &str) -> String {
+    if s.contains('\r') {
+        s.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        s.to_string()
+    }
+}
+
+/// Strips a move number glued to the front (`12.`, `12...`, `12…`) when something follows.
+fn strip_number(tok: &str) -> &str {
+    let digits = tok.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return tok;
+    }
+    let rest = &tok[digits..];
+    let dots = rest.len() - rest.trim_start_matches(['.', '…']).len();
+    if dots == 0 {
+        return tok;
+    }
+    let after = &rest[dots..];
+    if after.is_empty() {
+        return "";
+    }
+    // `33.4` (WXF: the middle soldier of file 3) is a move, not a number and a digit.
+    if after.chars().count() < 2 {
+        return tok;
+    }
+    after
+}
+
+fn glyph_nag(s: &str) -> Option<u8> {
+    Some(match s {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        _ => return None,
+    })
+}
+
+struct Frame {
+    line: Vec<MoveNode>,
+    /// The position before the line's last move.
+    before_last: Position,
+    /// The position after the line's last move.
+    pos: Position,
+    /// A comment before the line's first move (variations only): joined to it.
+    pending: Option<String>,
+}
+
+struct GameBuilder {
+    tags: Vec<(String, String)>,
+    start: Position,
+    /// The start position with the other side to move, when the FEN did not say who moves.
+    start_alt: Option<Position>,
+    comment: Option<String>,
+    frames: Vec<Frame>,
+    result_token: Option<GameResult>,
+    notation: Option<Notation>,
+    format_tag: Option<Notation>,
+    plies: usize,
+}
+
+impl GameBuilder {
+    fn new() -> GameBuilder {
+        GameBuilder {
+            tags: Vec::new(),
+            start: Position::new(),
+            start_alt: None,
+            comment: None,
+            frames: Vec::new(),
+            result_token: None,
+            notation: None,
+            format_tag: None,
+            plies: 0,
+        }
+    }
+
+    /// Sets up the start position and notation from the tags.
+    fn start(&mut self, r: &PgnReader) -> Result<(), (usize, PgnErrorKind)> {
+        if let Some((_, fen)) = self
+            .tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
+        {
+            let fen = fen.trim().to_string();
+            if !fen.is_empty() {
+                let (pos, known) = parse_fen_lenient(&fen).map_err(|reason| {
+                    (
+                        r.line,
+                        PgnErrorKind::BadFen {
+                            fen: fen.clone(),
+                            reason,
+                        },
+                    )
+                })?;
+                if !known {
+                    let mut s = pos.to_setup();
+                    s.turn = !s.turn;
+                    self.start_alt = Position::from_setup(s).ok();
+                }
+                self.start = pos;
+            }
+        }
+        if let Some((_, f)) = self
+            .tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("Format"))
+        {
+            self.format_tag = Notation::from_format_tag(f);
+        }
+        self.frames.push(Frame {
+            line: Vec::new(),
+            before_last: self.start.clone(),
+            pos: self.start.clone(),
+            pending: None,
+        });
+        Ok(())
+    }
+
+    fn top(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("a frame")
+    }
+
+    fn comment(&mut self, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        let root = self.frames.len() == 1;
+        let f = self.frames.last_mut().expect("a frame");
+        let slot = match f.line.last_mut() {
+            Some(n) => &mut n.comment,
+            None if root => &mut self.comment,
+            None => &mut f.pending,
+        };
+        match slot {
+            Some(c) => {
+                c.push('\n');
+                c.push_str(&text);
+            }
+            None => *slot = Some(text),
+        }
+    }
+
+    fn nag(&mut self, n: u8) {
+        if let Some(node) = self.top().line.last_mut() {
+            node.nags.push(n);
+        }
+    }
+
+    fn open(&mut self) -> Result<(), PgnErrorKind> {
+        if self.frames.len() > MAX_DEPTH {
+            return Err(PgnErrorKind::BadVariation("nested too deep"));
+        }
+        let f = self.top();
+        if f.line.is_empty() {
+            return Err(PgnErrorKind::BadVariation("a variation before any move"));
+        }
+        let start = f.before_last.clone();
+        self.frames.push(Frame {
+            line: Vec::new(),
+            before_last: start.clone(),
+            pos: start,
+            pending: None,
+        });
+        Ok(())
+    }
+
+    fn close(&mut self) {
+        if self.frames.len() < 2 {
+            return; // an unmatched ')': ignored
+        }
+        let child = self.frames.pop().expect("two frames");
+        if child.line.is_empty() {
+            return;
+        }
+        if let Some(node) = self.top().line.last_mut() {
+            node.variations.push(child.line);
+        }
+    }
+
+    fn read_move(&self, pos: &Position, tok: &str) -> Result<(Move, Notation), ReadMoveError> {
+        let first = self.notation.or(self.format_tag);
+        let mut err = None;
+        if let Some(n) = first {
+            match n.read(pos, tok) {
+                Ok(m) => return Ok((m, n)),
+                Err(e @ ReadMoveError::Move(_)) => return Err(e),
+                Err(e) => err = Some(e),
+            }
+        }
+        let t: String = tok.chars().map(half_width).collect();
+        if let Some(n) = Notation::guess(&t).filter(|&n| Some(n) != first) {
+            return n.read(pos, tok).map(|m| (m, n));
+        }
+        if let Some(m) = read_san(pos, &t) {
+            return Ok((m, first.unwrap_or(Notation::Iccs)));
+        }
+        Err(err.unwrap_or_else(|| {
+            ReadMoveError::Parse(xiangqi::notation::ParseNotationError {
+                input: tok.to_string(),
+                notation: "any",
+                reason: "not a move in ICCS, WXF or Chinese notation",
+            })
+        }))
+    }
+
+    fn play(&mut self, tok: &str, line: usize) -> Result<(), (usize, PgnErrorKind)> {
+        let depth = self.frames.len();
+        let ply = if depth == 1 {
+            self.top().line.len() + 1
+        } else {
+            0
+        };
+        let pos = self.top().pos.clone();
+        let res = self.read_move(&pos, tok);
+        let (m, n) = match res {
+            Ok(x) => x,
+            Err(e) => {
+                // The FEN did not say who moves: maybe it is the other side.
+                if depth == 1 && self.top().line.is_empty() {
+                    if let Some(alt) = self.start_alt.take() {
+                        if let Ok(x) = self.read_move(&alt, tok) {
+                            self.start = alt.clone();
+                            let f = self.top();
+                            f.pos = alt.clone();
+                            f.before_last = alt;
+                            return self.push_move(x.0, x.1);
+                        }
+                    }
+                }
+                let kind = match e {
+                    ReadMoveError::Parse(_)
+                        if Notation::guess(tok).is_none() && read_san(&pos, tok).is_none() =>
+                    {
+                        PgnErrorKind::UnknownToken(tok.to_string())
+                    }
+                    e => PgnErrorKind::BadMove {
+                        token: tok.to_string(),
+                        ply,
+                        reason: e.to_string(),
+                    },
+                };
+                return Err((line, kind));
+            }
+        };
+        self.push_move(m, n)
+    }
+
+    fn push_move(&mut self, m: Move, n: Notation) -> Result<(), (usize, PgnErrorKind)> {
+        if self.notation.is_none() {
+            self.notation = Some(n);
+        }
+        self.start_alt = None;
+        self.plies += 1;
+        let f = self.frames.last_mut().expect("a frame");
+        f.before_last.clone_from(&f.pos);
+        f.pos.play_unchecked(m);
+        let mut node = MoveNode::new(m);
+        node.comment = f.pending.take();
+        f.line.push(node);
+        Ok(())
+    }
+
+    fn finish(mut self) -> GameRecord {
+        let root = self
+            .frames
+            .drain(..)
+            .next()
+            .map(|f| f.line)
+            .unwrap_or_default();
+        let tag_result = self
+            .tags
+            .iter()
+            .find(|(k, _)| k == "Result")
+            .and_then(|(_, v)| parse_result(v));
+        let result = match self.result_token {
+            Some(GameResult::Unknown) | None => tag_result.unwrap_or(GameResult::Unknown),
+            Some(r) => r,
+        };
+        self.tags.retain(|(k, _)| {
+            !(k == "Result" || k.eq_ignore_ascii_case("FEN") || k.eq_ignore_ascii_case("Format"))
+        });
+        GameRecord {
+            tags: self.tags,
+            start: self.start,
+            comment: self.comment,
+            moves: root,
+            result,
+        }
+    }
+}
+
+/// WinBoard's coordinate SAN with ranks 0-9 (`Che2`, `Cbg7`, `Cxe6`, `Hg2`, `g5`, `Ecxe2+`).
+fn read_san(pos: &Position, tok: &str) -> Option<Move> {
+    let t = tok.trim_end_matches(['+', '#', '!', '?']);
+    let b = t.as_bytes();
+    if b.len() < 2 || !b.is_ascii() {
+        return None;
+    }
+    let to: Square = t[b.len() - 2..].parse().ok()?;
+    if !b[b.len() - 2].is_ascii_lowercase() {
+        return None;
+    }
+    let mut head = &t[..b.len() - 2];
+    let role = match head.as_bytes().first() {
+        Some(c) if c.is_ascii_uppercase() => {
+            let r = match c {
+                b'K' => Role::General,
+                b'A' => Role::Advisor,
+                b'E' | b'B' => Role::Elephant,
+                b'H' | b'N' => Role::Horse,
+                b'R' => Role::Chariot,
+                b'C' => Role::Cannon,
+                b'P' => Role::Soldier,
+                _ => return None,
+            };
+            head = &head[1..];
+            r
+        }
+        _ => Role::Soldier,
+    };
+    let head = head.trim_end_matches('x');
+    let (mut dfile, mut drank) = (None, None);
+    for c in head.chars() {
+        match c {
+            'a'..='i' => dfile = Some(c as u8 - b'a'),
+            '0'..='9' => drank = Some(c as u8 - b'0'),
+            _ => return None,
+        }
+    }
+    let mut found = None;
+    for &m in pos.legal_moves().iter() {
+        if m.to() != to || pos.board().role_at(m.from()) != Some(role) {
+            continue;
+        }
+        if dfile.is_some_and(|f| m.from().file().index() != f)
+            || drank.is_some_and(|r| m.from().rank().index() != r)
+        {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(m);
+    }
+    found
+}
+
+impl Iterator for PgnReader<'_> {
+    type Item = Result<GameRecord, PgnError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_game()
+    }
+}
+
+/// Reads every game of a PGN text. A text with no game at all gives one [`PgnErrorKind::NoGame`].
+pub fn read_all(text: &str) -> Vec<Result<GameRecord, PgnError>> {
+    let v: Vec<_> = PgnReader::new(text).collect();
+    if v.is_empty() {
+        return vec![Err(PgnError {
+            game: 1,
+            line: 1,
+            kind: PgnErrorKind::NoGame,
+        })];
+    }
+    v
+}
+
+/// Decodes bytes (see [`crate::encoding::decode`]) and reads every game.
+pub fn read_bytes(bytes: &[u8]) -> Vec<Result<GameRecord, PgnError>> {
+    let (text, _) = crate::encoding::decode(bytes);
+    read_all(&text)
+}
+
+/// Whether decoded text looks like PGN: a tag line, or movetext, near the start.
+pub fn looks_like(text: &str) -> bool {
+    let mut r = PgnReader::new(text);
+    r.skip_ws();
+    match r.peek() {
+        Some(b'[') => {
+            // `[Name "value"]` or `[Name value]`: a name of letters, digits or `_`.
+            let rest = &text[r.i + 1..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            !name.is_empty() && rest[name.len()..].trim_start().starts_with(['"', ']'])
+                || rest[name.len()..].starts_with(' ')
+        }
+        Some(_) => r.i_looks_like_movetext(),
+        None => false,
+    }
+}
+
+fn escape_tag(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes text with line wrapping between tokens.
+struct Wrap<'a> {
+    out: &'a mut String,
+    col: usize,
+    width: usize,
+}
+
+impl Wrap<'_> {
+    fn token(&mut self, t: &str) {
+        let len = t.chars().count();
+        if self.col > 0 {
+            if self.col + 1 + len > self.width {
+                self.out.push('\n');
+                self.col = 0;
+            } else {
+                self.out.push(' ');
+                self.col += 1;
+            }
+        }
+        self.out.push_str(t);
+        match t.rfind('\n') {
+            Some(i) => self.col = t[i + 1..].chars().count(),
+            None => self.col += len,
+        }
+    }
+}
+
+/// Writes one game as PGN in `notation`. Every move of every line must be legal (as the
+/// reader guarantees).
+pub fn write_game(out: &mut String, game: &GameRecord, notation: Notation) {
+    for (k, v) in &game.tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", escape_tag(v)));
+    }
+    out.push_str(&format!("[Result \"{}\"]\n", game.result.as_pgn()));
+    if game.start.fen() != xiangqi::START_FEN {
+        out.push_str(&format!("[FEN \"{}\"]\n", game.start.fen()));
+    }
+    out.push_str(&format!("[Format \"{}\"]\n\n", notation.name()));
+    let mut tokens: Vec<String> = Vec::new();
+    if let Some(c) = &game.comment {
+        tokens.push(comment_text(c));
+    }
+    write_line(&mut tokens, &game.start, &game.moves, notation);
+    tokens.push(game.result.as_pgn().to_string());
+    let mut w = Wrap {
+        out,
+        col: 0,
+        width: 80,
+    };
+    for t in &tokens {
+        w.token(t);
+    }
+    w.out.push_str("\n\n");
+}
+
+fn comment_text(c: &str) -> String {
+    format!("{{{}}}", c.replace('}', "\u{FF5D}"))
+}
+
+fn write_line(tokens: &mut Vec<String>, start: &Position, line: &[MoveNode], notation: Notation) {
+    let mut pos = start.clone();
+    let mut need_number = true;
+    for node in line {
+        let n = pos.fullmoves();
+        let mv = notation.write(&pos, node.mv);
+        if pos.turn() == Color::Red {
+            tokens.push(format!("{n}."));
+        } else if need_number {
+            tokens.push(format!("{n}..."));
+        }
+        tokens.push(mv);
+        need_number = false;
+        for nag in &node.nags {
+            tokens.push(format!("${nag}"));
+        }
+        if let Some(c) = &node.comment {
+            tokens.push(comment_text(c));
+            need_number = true;
+        }
+        for v in &node.variations {
+            let first = tokens.len();
+            write_line(tokens, &pos, v, notation);
+            if tokens.len() > first {
+                tokens[first].insert(0, '(');
+                tokens.last_mut().expect("non-empty").push(')');
+            }
+            need_number = true;
+        }
+        pos.play_unchecked(node.mv);
+    }
+}
+
+/// Writes games as PGN.
+pub fn write_games<'a>(
+    games: impl IntoIterator<Item = &'a GameRecord>,
+    notation: Notation,
+) -> String {
+    let mut s = String::new();
+    for g in games {
+        write_game(&mut s, g, notation);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_tokens() {
+        assert_eq!(strip_number("1."), "");
+        assert_eq!(strip_number("12..."), "");
+        assert_eq!(strip_number("1.h2e2"), "h2e2");
+        assert_eq!(strip_number("33.4"), "33.4");
+        assert_eq!(strip_number("15.C2.5"), "C2.5");
+        assert_eq!(strip_number("h2e2"), "h2e2");
+        assert_eq!(parse_result("红胜"), Some(GameResult::RedWins));
+        assert_eq!(parse_result("未知"), Some(GameResult::Unknown));
+        assert_eq!(parse_result("和棋"), Some(GameResult::Draw));
+        assert_eq!(parse_result("黑胜"), Some(GameResult::BlackWins));
+    }
+
+    #[test]
+    fn reads_a_simple_game() {
+        let pgn = "[Event \"x\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. h0g2 {good} i9h9 (2... c9e7 3. a0a1) 3. i0h0 $1 1-0\n";
+        let games = read_all(pgn);
+        assert_eq!(games.len(), 1);
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(g.moves.len(), 5);
+        assert_eq!(g.result, GameResult::RedWins);
+        assert_eq!(g.moves[2].comment.as_deref(), Some("good"));
+        assert_eq!(g.moves[3].variations.len(), 1);
+        assert_eq!(g.moves[3].variations[0].len(), 2);
+        assert_eq!(g.moves[4].nags, vec![1]);
+        assert_eq!(g.tags, vec![("Event".to_string(), "x".to_string())]);
+        for n in [Notation::Iccs, Notation::Wxf, Notation::Chinese] {
+            let text = write_games([g], n);
+            let back = read_all(&text);
+            assert_eq!(back.len(), 1, "{text}");
+            assert_eq!(back[0].as_ref().unwrap(), g, "{text}");
+        }
+    }
+
+    #[test]
+    fn errors_name_game_and_line() {
+        let pgn = "[Event \"a\"]\n\n1. h2e2 h9g7 *\n\n[Event \"b\"]\n\n1. h2e2\nh9h0 *\n\n[Event \"c\"]\n1. C2.5 *\n";
+        let games = read_all(pgn);
+        assert_eq!(games.len(), 3);
+        assert!(games[0].is_ok());
+        let e = games[1].as_ref().unwrap_err();
+        assert_eq!((e.game, e.line), (2, 8), "{e}");
+        assert!(e.to_string().contains("h9h0"), "{e}");
+        assert!(games[2].is_ok());
+    }
+
+    #[test]
+    fn side_from_first_move() {
+        let pgn = "[FEN \"9/3kaN3/9/9/9/9/9/9/9/4K4 -b\"]\n1. f8e6 d8d7 *";
+        let g = read_all(pgn).remove(0).unwrap();
+        assert_eq!(g.start.turn(), Color::Red);
+        let pgn = "[FEN \"9/3kaN3/9/9/9/9/9/9/9/4K4\"]\n1... d8d7 *";
+        let g = read_all(pgn).remove(0).unwrap();
+        assert_eq!(g.start.turn(), Color::Black);
+    }
+
+    #[test]
+    fn san_of_winboard() {
+        let pgn = "[Variant \"xiangqi\"]\n1. Che2 {+0,10/7} Cbg7 2. Cxe6 Cxg3 *";
+        let g = read_all(pgn).remove(0).unwrap();
+        let ms: Vec<String> = g.mainline().map(|m| m.to_string()).collect();
+        assert_eq!(ms, ["h2e2", "b7g7", "e2e6", "g7g3"]);
+    }
+}
