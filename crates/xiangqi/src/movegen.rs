@@ -215,7 +215,7 @@ impl Position {
 
     /// Whether the general of the side to move (on `k` after the move) is safe when the
     /// occupancy is `occ` and any enemy piece on `to` has been captured.
-    #[inline(always)]
+    #[inline(never)]
     fn general_safe(&self, us: Color, k: Square, occ: Bitboard, to: Square) -> bool {
         let b = self.board();
         let enemy = b.by_color(!us).without(to);
@@ -236,7 +236,7 @@ impl Position {
 
     /// Safety of a non-general move when not in check: only lines through the general and
     /// horse legs next to it can change.
-    #[inline(always)]
+    #[inline(never)]
     fn line_or_leg_safe(&self, s: &Safety, from: Square, to: Square) -> bool {
         let occ = s.occ.without(from).with(to);
         let keep = !Bitboard::from_square(to);
@@ -263,6 +263,17 @@ impl Position {
         true
     }
 
+    /// Emits the moves to `targets` from `from` that leave the general safe (full test).
+    #[inline(never)]
+    fn emit_tested<S: Sink>(&self, s: &Safety, from: Square, targets: Bitboard, sink: &mut S) {
+        let occ = s.occ.without(from);
+        for to in targets {
+            if self.general_safe(s.us, s.general, occ.with(to), to) {
+                sink.add(Move::new(from, to));
+            }
+        }
+    }
+
     /// Emits the moves of the pieces `pieces`, whose targets `targets(from)` gives.
     #[inline(always)]
     fn emit_role<S: Sink>(
@@ -274,12 +285,7 @@ impl Position {
     ) {
         if s.in_check {
             for from in pieces {
-                let occ = s.occ.without(from);
-                for to in targets(from) {
-                    if self.general_safe(s.us, s.general, occ.with(to), to) {
-                        sink.add(Move::new(from, to));
-                    }
-                }
+                self.emit_tested(s, from, targets(from), sink);
             }
             return;
         }
