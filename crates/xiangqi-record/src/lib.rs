@@ -5,6 +5,7 @@ pub mod model;
 pub mod pgn;
 pub mod encoding;
 pub mod detect;
+pub mod cbf;
 pub mod cbl;
 pub mod cbr;
 pub mod dhtmlxq;
