@@ -124,20 +124,41 @@ fn uncrossed_soldiers(board: &Board, color: Color) -> Bitboard {
     board.by_piece(Piece::new(color, Role::Soldier)) & own_half
 }
 
-/// The pieces that could take back on `victim` after the side to move in `us` captures it
-/// from `attacker`: `(legal, pseudo)` recaptures (pseudo: the piece attacks the point, legal
-/// or not).
-fn recapturers(us: &Position, attacker: Square, victim: Square) -> (Bitboard, Bitboard) {
+/// Whether the defending side to move in `pos` may make `m` as a defence: legal, or illegal
+/// only because its general stays attacked by pieces in `checkers` (attacking it already
+/// before the threatened capture: the defender is in check from the move being judged, and a
+/// threat is about the next move, after the check has been answered). A general's own move
+/// must be legal.
+fn defence_ok(pos: &Position, m: Move, checkers: Bitboard) -> bool {
+    if pos.is_legal(m) {
+        return true;
+    }
+    if checkers.is_empty() {
+        return false;
+    }
+    let defender = pos.turn();
+    if pos.board().role_at(m.from()) == Some(Role::General) {
+        return false;
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    let b = after.board();
+    let k = after.general(defender);
+    (b.general_attackers(k, !defender, b.occupied()) & !checkers).is_empty()
+}
+
+/// The pieces that could legally take back on `victim` after the side to move in `us`
+/// captures it from `attacker`. `checkers` are the pieces already attacking the defender's
+/// general (see `defence_ok`).
+fn recapturers(us: &Position, attacker: Square, victim: Square, checkers: Bitboard) -> Bitboard {
     let mut after = us.clone();
     after.play_unchecked(Move::new(attacker, victim));
     let defender = after.turn();
     let b = after.board();
-    let pseudo = b.attackers_to(victim, defender, b.occupied());
-    let legal = pseudo
+    b.attackers_to(victim, defender, b.occupied())
         .into_iter()
-        .filter(|&d| after.is_legal(Move::new(d, victim)))
-        .collect();
-    (legal, pseudo)
+        .filter(|&d| defence_ok(&after, Move::new(d, victim), checkers.without(attacker)))
+        .collect()
 }
 
 /// A legal capture threat with what decides whether it is a chase.
@@ -149,8 +170,6 @@ struct Assessed {
     /// The victim side's pieces that answer the threat legally: a victim of the same kind
     /// that can take the attacker back (on its own square), and the legal recapturers.
     defenders: Bitboard,
-    /// The same, counting pieces that attack the point but may not legally capture there.
-    pseudo_defenders: Bitboard,
 }
 
 /// Every legal capture threat of `side` in `pos` (RULES.md §6 rules 1 and 6), assessed.
@@ -158,9 +177,7 @@ fn assess_threats(pos: &Position, ids: &PieceIds, side: Color) -> Vec<Assessed> 
     let b = pos.board();
     let occ = b.occupied();
     let enemy = !side;
-    let victims = b.by_color(enemy)
-        & !b.by_role(Role::General)
-        & !uncrossed_soldiers(b, enemy);
+    let victims = b.by_color(enemy) & !b.by_role(Role::General) & !uncrossed_soldiers(b, enemy);
     let attackers = b.by_color(side) & !b.by_role(Role::General) & !b.by_role(Role::Soldier);
     let mut out = Vec::new();
     if victims.is_empty() || attackers.is_empty() {
@@ -168,6 +185,8 @@ fn assess_threats(pos: &Position, ids: &PieceIds, side: Color) -> Vec<Assessed> 
     }
     let us = with_turn(pos, side);
     let mut them: Option<Position> = None;
+    // Pieces already giving check (when `side` has just moved): see `defence_ok`.
+    let checkers = b.general_attackers(b.general(enemy).expect("a general"), side, occ);
     for a in attackers {
         let attacker = b.piece_at(a).expect("attacker square is occupied");
         let targets = attacks::attacks(attacker, a, occ) & victims;
@@ -197,36 +216,40 @@ fn assess_threats(pos: &Position, ids: &PieceIds, side: Color) -> Vec<Assessed> 
                     threat,
                     qualifies: true,
                     defenders: Bitboard::EMPTY,
-                    pseudo_defenders: Bitboard::EMPTY,
                 });
                 continue;
             }
-            let (mut defenders, mut pseudo_defenders) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            let mut defenders = Bitboard::EMPTY;
             if attacker.role == victim.role {
                 // Rule 6.4: an offer to exchange when the victim can take back at once.
                 if attacks::attacks(victim, v, occ).contains(a) {
-                    pseudo_defenders.set(v);
                     let them = them.get_or_insert_with(|| with_turn(pos, enemy));
-                    if them.is_legal(Move::new(v, a)) {
+                    if defence_ok(them, Move::new(v, a), checkers.without(a)) {
                         defenders.set(v);
                     }
                 }
             }
             if defenders.is_empty() {
                 // Rule 6.5: a chase only if no legal recapture.
-                let (legal, pseudo) = recapturers(&us, a, v);
-                defenders |= legal;
-                pseudo_defenders |= pseudo;
+                defenders |= recapturers(&us, a, v, checkers);
             }
             out.push(Assessed {
                 threat,
                 qualifies: defenders.is_empty(),
                 defenders,
-                pseudo_defenders,
             });
         }
     }
     out
+}
+
+/// Whether the piece on `from` attacks the point `to` (legality aside).
+fn bears_on(pos: &Position, from: Square, to: Square) -> bool {
+    let b = pos.board();
+    match b.piece_at(from) {
+        Some(p) => attacks::attacks(p, from, b.occupied()).contains(to),
+        None => false,
+    }
 }
 
 /// The threats of `side` in `pos` that are chases in themselves (RULES.md §6 rules 1 and
@@ -242,9 +265,11 @@ pub fn qualified_threats(pos: &Position, ids: &PieceIds, side: Color) -> Vec<Thr
 /// The chases made by the move from `before` to `after` (RULES.md §6). A qualifying threat
 /// after the move is new when the attacker could not legally capture the victim before it
 /// (the mover attacks anew, uncovers the attack, or unpins the attacker), or when it could
-/// and the victim was defended, but a defender that still bears on the point may no longer
-/// legally take (the move pinned it: "undermining the root"). A defence lost because the move
-/// blocked a defender's line does not make a chase.
+/// but the victim was defended and the move took a defence away ("undermining the root":
+/// pinning the defender, blocking its line, or moving a cannon's screen). A defence does not
+/// count as taken away when the defender was bearing on the attacker itself and the move shut
+/// that line: such a move defends the attacker, and the victim's defence, which ran through
+/// the attacker's point, went with it.
 pub fn chases(
     before: &Position,
     before_ids: &PieceIds,
@@ -264,7 +289,17 @@ pub fn chases(
         let new = match prior {
             None => true,
             Some(o) if o.qualifies => false,
-            Some(o) => (o.defenders & t.pseudo_defenders & !t.defenders).any(),
+            Some(o) => {
+                // The victim lost a defence. It counts unless the lost defender was bearing on
+                // the attacker itself and the move shut that line: then the move defended the
+                // attacker, and the defence of the victim (through the attacker's point) went
+                // with it.
+                let lost = o.defenders & !t.defenders;
+                let a_before = o.threat.attacker_square;
+                let a_after = t.threat.attacker_square;
+                lost.into_iter()
+                    .any(|d| !(bears_on(before, d, a_before) && !bears_on(after, d, a_after)))
+            }
         };
         if new {
             out.push(t.threat);
@@ -450,7 +485,9 @@ impl History {
     }
     /// The moves played, in order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.entries[1..].iter().map(|e| e.mv.expect("every entry after the first has a move"))
+        self.entries[1..]
+            .iter()
+            .map(|e| e.mv.expect("every entry after the first has a move"))
     }
     /// The piece captured by move `ply`.
     pub fn captured_at(&self, ply: usize) -> Option<Piece> {
@@ -469,10 +506,22 @@ impl History {
     pub fn first_occurrence(&self) -> usize {
         self.last().first_same as usize
     }
+    /// [`History::occurrences`] of the position after move `ply`.
+    pub fn occurrences_at(&self, ply: usize) -> u32 {
+        self.entries[ply].occurrences
+    }
+    /// [`History::first_occurrence`] of the position after move `ply`.
+    pub fn first_occurrence_at(&self, ply: usize) -> usize {
+        self.entries[ply].first_same as usize
+    }
     /// Plies counted towards the move limit (RULES.md §4.3): plies since the last capture,
     /// less checks beyond the tenth by one side.
     pub fn move_limit_count(&self) -> u32 {
         self.last().limit_count
+    }
+    /// [`History::move_limit_count`] after move `ply`.
+    pub fn move_limit_count_at(&self, ply: usize) -> u32 {
+        self.entries[ply].limit_count
     }
     /// Checks given by `color` since the last capture.
     pub fn checks_since_capture(&self, color: Color) -> u32 {
@@ -504,11 +553,21 @@ impl History {
     /// the last capture: the verdict only (for a search). `chase_rule` off rules chases idle.
     /// For a search, call with `occurrences = 2` to rule on any repetition inside the tree.
     pub fn repetition_verdict(&self, occurrences: u32, chase_rule: bool) -> Option<Verdict> {
-        if self.occurrences() < occurrences.max(2) {
+        self.repetition_verdict_at(self.len(), occurrences, chase_rule)
+    }
+
+    /// [`History::repetition_verdict`] on the position after move `ply`.
+    pub fn repetition_verdict_at(
+        &self,
+        ply: usize,
+        occurrences: u32,
+        chase_rule: bool,
+    ) -> Option<Verdict> {
+        if self.entries[ply].occurrences < occurrences.max(2) {
             return None;
         }
-        let first = self.first_occurrence();
-        let last = self.len();
+        let first = self.first_occurrence_at(ply);
+        let last = ply;
         let mut grade = [Grade::None; 2];
         for color in Color::ALL {
             grade[color.index()] = self.grade_side(first, last, color, chase_rule);
@@ -565,7 +624,10 @@ impl History {
                     continue;
                 }
                 let m = self.entries[p].mv.expect("a move");
-                let piece = before.pos.piece_at(m.from()).expect("the mover stands on from");
+                let piece = before
+                    .pos
+                    .piece_at(m.from())
+                    .expect("the mover stands on from");
                 moves.push(CycleMove {
                     ply: p,
                     mv: m,
@@ -582,7 +644,9 @@ impl History {
                 Grade::None => None,
                 Grade::Check => Some(Offence::PerpetualCheck),
                 Grade::Chase => {
-                    let common = moves.iter().fold(!0u32, |acc, m| acc & victim_set(&m.chases));
+                    let common = moves
+                        .iter()
+                        .fold(!0u32, |acc, m| acc & victim_set(&m.chases));
                     let mut victims = Vec::new();
                     for id in 0..32u8 {
                         if common & (1 << id) == 0 {
@@ -647,7 +711,11 @@ fn verdict_of(grade: [Grade; 2]) -> Verdict {
             reason: RepetitionReason::Draw,
         }
     } else {
-        let (loser, g) = if r > b { (Color::Red, r) } else { (Color::Black, b) };
+        let (loser, g) = if r > b {
+            (Color::Red, r)
+        } else {
+            (Color::Black, b)
+        };
         Verdict {
             winner: Some(!loser),
             reason: if g == Grade::Check {

@@ -197,7 +197,10 @@ impl Rules {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Detail {
     /// The side to move has no legal move.
-    NoLegalMove { loser: Color, in_check: bool },
+    NoLegalMove {
+        loser: Color,
+        in_check: bool,
+    },
     /// A repetition was ruled on.
     Repetition(RepetitionRuling),
     /// The move limit was reached.
@@ -210,9 +213,13 @@ pub enum Detail {
     },
     /// Neither side has a chariot, horse, cannon or soldier.
     InsufficientMaterial,
-    Resignation { loser: Color },
+    Resignation {
+        loser: Color,
+    },
     Agreement,
-    Time { loser: Color },
+    Time {
+        loser: Color,
+    },
 }
 
 /// An outcome with its explanation; `Display` gives a plain-language account.
@@ -278,12 +285,22 @@ impl fmt::Display for Ruling {
 }
 
 /// A game: a start position and the moves played, judged by [`Rules`].
+///
+/// A game that has ended stays ended: moves played after the end (which [`Game::push`]
+/// allows, as records and the reference data do) do not re-open it. If such moves reach a new
+/// ending by rule (a longer repetition cycle, say), the latest ruling is the game's: the
+/// reference data rule so (docs/RULES-STATUS.md). A declared result (resignation, agreement,
+/// time) stands unless an ending by rule came first. [`Game::pop`] takes back moves and any
+/// ending reached by them.
 #[derive(Clone, Debug)]
 pub struct Game {
     history: History,
     rules: Rules,
     /// A result declared by the players or the clock, and the number of moves then played.
     declared: Option<(Ruling, usize)>,
+    /// For each ply (0 = the start): the latest ending by rule reached so far, as the number
+    /// of moves after which it was reached and the outcome.
+    ends: Vec<Option<(usize, Outcome)>>,
 }
 
 impl Default for Game {
@@ -298,17 +315,28 @@ impl Game {
         Game::with_rules(start, Rules::default())
     }
     pub fn with_rules(start: Position, rules: Rules) -> Game {
-        Game {
+        let mut g = Game {
             history: History::new(start),
             rules,
             declared: None,
-        }
+            ends: Vec::new(),
+        };
+        let e = g.judge_at(0).map(|o| (0, o));
+        g.ends.push(e);
+        g
     }
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
+    /// Changes the rules and judges the game again from the start (walks the whole game).
     pub fn set_rules(&mut self, rules: Rules) {
         self.rules = rules;
+        self.ends.clear();
+        let mut latest = None;
+        for p in 0..=self.history.len() {
+            latest = self.judge_at(p).map(|o| (p, o)).or(latest);
+            self.ends.push(latest);
+        }
     }
     /// The start position.
     pub fn start(&self) -> &Position {
@@ -333,12 +361,13 @@ impl Game {
     pub fn history(&self) -> &History {
         &self.history
     }
+    /// The number of moves after which the game ended (by rule or declared), if it has.
+    pub fn ended_at(&self) -> Option<usize> {
+        self.first_end().map(|(p, _)| p)
+    }
 
-    /// Plays `m` after checking it is legal; returns the captured piece.
-    ///
-    /// Moves may be played after the game has ended (the outcome by rule is always that of the
-    /// current position; a declared result such as [`Game::resign`] stays until withdrawn or
-    /// until the moves before it are taken back).
+    /// Plays `m` after checking it is legal; returns the captured piece. Moves may be played
+    /// after the game has ended; they do not change its outcome.
     pub fn push(&mut self, m: Move) -> Result<Option<Piece>, IllegalMoveError> {
         UciMove::from_move(m).to_move(self.position())?;
         Ok(self.push_unchecked(m))
@@ -349,14 +378,21 @@ impl Game {
         Ok(self.push_unchecked(m))
     }
     /// Plays a move that must be legal (an illegal one leaves the game in an unspecified,
-    /// memory-safe state).
+    /// memory-safe state). While the game goes on, this judges the new position: a legal-move
+    /// count and O(1) look-ups, plus a ruling when the position repeats often enough.
     pub fn push_unchecked(&mut self, m: Move) -> Option<Piece> {
-        self.history.push(m)
+        let captured = self.history.push(m);
+        let n = self.history.len();
+        let latest = self.judge_at(n).map(|o| (n, o)).or(self.ended());
+        self.ends.push(latest);
+        captured
     }
-    /// Takes back the last move (and any result declared after it).
+    /// Takes back the last move (and any result reached or declared after it).
     pub fn pop(&mut self) -> Option<Move> {
         let m = self.history.pop()?;
-        if matches!(self.declared, Some((_, n)) if n > self.history.len()) {
+        self.ends.pop();
+        let n = self.history.len();
+        if matches!(self.declared, Some((_, p)) if p > n) {
             self.declared = None;
         }
         Some(m)
@@ -364,7 +400,11 @@ impl Game {
 
     /// `color` resigns.
     pub fn resign(&mut self, color: Color) {
-        self.declare(Some(!color), Reason::Resignation, Detail::Resignation { loser: color });
+        self.declare(
+            Some(!color),
+            Reason::Resignation,
+            Detail::Resignation { loser: color },
+        );
     }
     /// The players agree a draw.
     pub fn agree_draw(&mut self) {
@@ -388,14 +428,40 @@ impl Game {
         ));
     }
 
-    /// `None` while the game goes on; else the winner and the reason. With no repeated position
-    /// this costs a legal-move count and a few table lookups; the history is walked only when
-    /// the current position has occurred often enough for a repetition ruling.
-    pub fn outcome(&self) -> Option<Outcome> {
-        if let Some((r, _)) = &self.declared {
-            return Some(r.outcome);
+    /// The latest ending by rule.
+    fn ended(&self) -> Option<(usize, Outcome)> {
+        *self.ends.last().expect("one entry per ply")
+    }
+
+    /// Whether an ending by rule came at or before the declared result.
+    fn rule_first(&self) -> bool {
+        match (self.ends.iter().flatten().next(), &self.declared) {
+            (Some((e, _)), Some((_, d))) => e <= d,
+            (_, None) => true,
+            (None, Some(_)) => false,
         }
-        let pos = self.position();
+    }
+
+    /// The game's end: the declared result, unless an ending by rule came first; else the
+    /// latest ending by rule.
+    fn first_end(&self) -> Option<(usize, Outcome)> {
+        match &self.declared {
+            Some((r, d)) if !self.rule_first() => Some((*d, r.outcome)),
+            _ => self.ended(),
+        }
+    }
+
+    /// `None` while the game goes on; else the winner and the reason. O(1): the game is judged
+    /// as moves are pushed.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.first_end().map(|(_, o)| o)
+    }
+
+    /// Judges the position after move `ply` on its own (RULES.md §4-5), in this order: no
+    /// legal move, insufficient material, repetition, move limit.
+    fn judge_at(&self, ply: usize) -> Option<Outcome> {
+        let h = &self.history;
+        let pos = h.position_at(ply);
         if pos.has_no_legal_move() {
             let reason = if pos.is_check() {
                 Reason::Checkmate
@@ -413,9 +479,7 @@ impl Game {
                 reason: Reason::InsufficientMaterial,
             });
         }
-        if let Some(v) = self
-            .history
-            .repetition_verdict(self.rules.repetitions, self.rules.chase_rule)
+        if let Some(v) = h.repetition_verdict_at(ply, self.rules.repetitions, self.rules.chase_rule)
         {
             return Some(Outcome {
                 winner: v.winner,
@@ -426,7 +490,7 @@ impl Game {
                 },
             });
         }
-        if self.move_limit_reached() {
+        if matches!(self.rules.move_limit, Some(limit) if h.move_limit_count_at(ply) >= limit) {
             return Some(Outcome {
                 winner: None,
                 reason: Reason::MoveLimit,
@@ -435,17 +499,16 @@ impl Game {
         None
     }
 
-    fn move_limit_reached(&self) -> bool {
-        matches!(self.rules.move_limit, Some(limit) if self.history.move_limit_count() >= limit)
-    }
-
     /// The outcome with its explanation (`None` while the game goes on).
     pub fn ruling(&self) -> Option<Ruling> {
-        let outcome = self.outcome()?;
+        let (ply, outcome) = self.first_end()?;
         if let Some((r, _)) = &self.declared {
-            return Some(r.clone());
+            if !self.rule_first() {
+                return Some(r.clone());
+            }
         }
-        let pos = self.position();
+        let h = &self.history;
+        let pos = h.position_at(ply);
         let detail = match outcome.reason {
             Reason::Checkmate | Reason::Stalemate => Detail::NoLegalMove {
                 loser: pos.turn(),
@@ -453,23 +516,19 @@ impl Game {
             },
             Reason::InsufficientMaterial => Detail::InsufficientMaterial,
             Reason::PerpetualCheck | Reason::PerpetualChase | Reason::Repetition => {
-                Detail::Repetition(self.history.rule_cycle(
-                    self.history.first_occurrence(),
-                    self.history.len(),
+                Detail::Repetition(h.rule_cycle(
+                    h.first_occurrence_at(ply),
+                    ply,
                     self.rules.chase_rule,
                 ))
             }
-            Reason::MoveLimit => {
-                let plies = pos.halfmoves() as usize;
-                Detail::MoveLimit {
-                    plies,
-                    counted: self.history.move_limit_count(),
-                    limit: self.rules.move_limit.unwrap_or(0),
-                }
-            }
-            Reason::Resignation | Reason::Agreement | Reason::Time => {
-                unreachable!("declared results returned above")
-            }
+            Reason::MoveLimit => Detail::MoveLimit {
+                plies: pos.halfmoves() as usize,
+                counted: h.move_limit_count_at(ply),
+                limit: self.rules.move_limit.unwrap_or(0),
+            },
+            // Declared results were returned above.
+            Reason::Resignation | Reason::Agreement | Reason::Time => return None,
         };
         Some(Ruling { outcome, detail })
     }

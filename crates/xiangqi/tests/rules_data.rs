@@ -112,7 +112,10 @@ fn data_position(case: &Case) -> Position {
 /// Plays a case; returns the game (panics on bad data: the data is trusted to be legal).
 fn play(case: &Case, reps: u32, view: View, extra_cycle: bool) -> Game {
     let start = data_position(case);
-    let mut game = Game::with_rules(view.position(&start), Rules::default().with_repetitions(reps));
+    let mut game = Game::with_rules(
+        view.position(&start),
+        Rules::default().with_repetitions(reps),
+    );
     let mut plain = Game::with_rules(start, Rules::default().with_repetitions(reps));
     for (i, s) in case.moves.iter().enumerate() {
         let m = plain
@@ -120,17 +123,34 @@ fn play(case: &Case, reps: u32, view: View, extra_cycle: bool) -> Game {
             .parse_uci(s)
             .unwrap_or_else(|e| panic!("{}:{}: move {} ({s}): {e}", case.file, case.line, i + 1));
         plain.push_unchecked(m);
-        game.push(view.mv(m))
-            .unwrap_or_else(|e| panic!("{}:{}: {view:?} move {}: {e}", case.file, case.line, i + 1));
+        game.push(view.mv(m)).unwrap_or_else(|e| {
+            panic!("{}:{}: {view:?} move {}: {e}", case.file, case.line, i + 1)
+        });
     }
     if extra_cycle {
-        let h = game.history();
-        if h.occurrences() >= 2 {
-            let cycle: Vec<Move> = (h.first_occurrence() + 1..=h.len())
-                .map(|p| h.move_at(p).expect("a move"))
-                .collect();
-            for m in cycle {
-                game.push(m).expect("repeating a cycle is legal");
+        // Under the default of 3: the moves up to the 2nd-occurrence ruling, then that
+        // ruling's cycle once more (moves played after the ruling are dropped).
+        let two = Game::with_rules(game.start().clone(), Rules::default().with_repetitions(2));
+        let mut two = two;
+        for m in game.moves() {
+            two.push_unchecked(m);
+        }
+        if let Some(end) = two.ended_at() {
+            let h = two.history();
+            if h.occurrences_at(end) >= 2 {
+                let first = h.first_occurrence_at(end);
+                let mut g3 = Game::with_rules(
+                    game.start().clone(),
+                    Rules::default().with_repetitions(reps),
+                );
+                for p in 1..=end {
+                    g3.push_unchecked(h.move_at(p).expect("a move"));
+                }
+                for p in first + 1..=end {
+                    g3.push(h.move_at(p).expect("a move"))
+                        .expect("repeating a cycle is legal");
+                }
+                return g3;
             }
         }
     }
@@ -178,7 +198,10 @@ fn run_file(file: &'static str, verbose: bool) -> (usize, Tally) {
             let g3 = play(case, 3, View::Plain, true);
             if !matches(&case.verdict, g3.outcome(), View::Plain) {
                 ok = false;
-                notes.push(format!("at 3 occurrences (cycle appended): {}", describe(&g3)));
+                notes.push(format!(
+                    "at 3 occurrences (cycle appended): {}",
+                    describe(&g3)
+                ));
             }
         }
         if verbose {
@@ -195,7 +218,10 @@ fn run_file(file: &'static str, verbose: bool) -> (usize, Tally) {
             tally.passed += 1;
         } else {
             if !verbose {
-                println!("{file}:{} FAIL [{}] expected {}", case.line, case.name, case.verdict);
+                println!(
+                    "{file}:{} FAIL [{}] expected {}",
+                    case.line, case.name, case.verdict
+                );
             }
             for n in notes {
                 println!("    {n}");
@@ -247,5 +273,9 @@ fn rulings_are_symmetric() {
             }
         }
     }
-    assert!(problems.is_empty(), "asymmetric rulings:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "asymmetric rulings:\n{}",
+        problems.join("\n")
+    );
 }
