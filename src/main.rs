@@ -5,9 +5,12 @@ use std::time::Instant;
 
 use xiangqi::{perft, perft_no_bulk, Position, START_FEN};
 
+mod judge;
+
 const USAGE: &str = "usage:
   xiangqi perft [--fen FEN] [--divide] [--no-bulk] DEPTH
-  xiangqi moves [--fen FEN] [MOVE ...]";
+  xiangqi moves [--fen FEN] [MOVE ...]
+  xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...";
 
 /// A command-line failure: a message for stderr and the exit status.
 struct Fail(String, u8);
@@ -21,6 +24,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("perft") => cmd_perft(&args[1..]),
         Some("moves") => cmd_moves(&args[1..]),
+        Some("judge") => judge::cmd_judge(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             Ok(())
