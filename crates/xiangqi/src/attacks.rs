@@ -165,24 +165,6 @@ pub fn slider_attacks(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
     (spread(rank, file, rs, fs), spread(rank >> 16, file >> 16, rs, fs))
 }
 
-/// Chariot attacks and cannon capture targets from `sq` along its file only.
-#[inline(always)]
-pub fn file_slider_attacks(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
-    let f = sq.file().index() as u32;
-    let r = sq.rank().index() as u32;
-    let file = FILE_LINES[(r & 15) as usize][file_bits(occ, f)];
-    (file_spread(file, f), file_spread(file >> 16, f))
-}
-
-/// Chariot attacks and cannon capture targets from `sq` along its rank only.
-#[inline(always)]
-pub fn rank_slider_attacks(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
-    let f = sq.file().index() as u32;
-    let r = sq.rank().index() as u32;
-    let rank = RANK_LINES[(f & 15) as usize][rank_bits(occ, r)];
-    (rank_spread(rank, r * 9), rank_spread(rank >> 16, r * 9))
-}
-
 /// Empty squares a chariot or cannon on `sq` can move to without capturing.
 #[inline(always)]
 pub fn slide_quiets(sq: Square, occ: Bitboard) -> Bitboard {

@@ -141,15 +141,27 @@ struct Safety {
     general: Square,
     occ: Bitboard,
     in_check: bool,
-    /// Rays from the general that hold an enemy chariot, cannon or general (file only).
-    /// A move that leaves or enters them may open or close a line onto the general.
-    lines: Bitboard,
-    /// Horse legs next to the general with an enemy horse behind them.
-    legs: Bitboard,
-    /// Enemy pieces that attack along lines: chariots and the general (on its file).
+    /// Our pieces whose moves need a test: those pinned to the general along a line (by a
+    /// chariot, the enemy general, or a cannon with two screens) and those standing on a horse
+    /// leg next to the general with an enemy horse behind it.
+    sensitive: Bitboard,
+    /// Empty points between the general and an enemy cannon facing it with nothing in
+    /// between: a piece arriving there would become the cannon's screen.
+    screens: Bitboard,
     enemy_rk: Bitboard,
     enemy_cannons: Bitboard,
     enemy_horses: Bitboard,
+}
+
+/// The nearest square of `bb` (non-empty) along ray direction `dir` from the ray's origin.
+#[inline(always)]
+fn nearest(bb: Bitboard, dir: usize) -> Square {
+    let i = if dir == 0 || dir == 2 {
+        bb.0.trailing_zeros()
+    } else {
+        127 - bb.0.leading_zeros()
+    };
+    Square::new_unchecked(i as u8)
 }
 
 impl Position {
@@ -160,41 +172,62 @@ impl Position {
         let b = self.board();
         let k = self.general(us);
         let occ = b.occupied();
+        let own = b.by_color(us);
         let enemy = b.by_color(them);
         let chariots = b.by_role(Role::Chariot) & enemy;
         let cannons = b.by_role(Role::Cannon) & enemy;
         let horses = b.by_role(Role::Horse) & enemy;
-        let enemy_general = b.by_role(Role::General) & enemy;
-        let sliders = chariots | cannons;
-        let file_sliders = sliders | enemy_general;
-        let mut lines = Bitboard::EMPTY;
+        let enemy_rk = chariots | b.by_role(Role::General) & enemy;
+        let mut sensitive = Bitboard::EMPTY;
+        let mut screens = Bitboard::EMPTY;
+        let mut in_check = false;
         for dir in 0..4 {
-            let r = attacks::ray(k, dir);
-            let s = if dir < 2 { file_sliders } else { sliders };
-            if (r & s).any() {
-                lines |= r;
+            let ray = attacks::ray(k, dir);
+            // The enemy general only attacks along the file; on a rank it is just a piece.
+            let rk = if dir < 2 { enemy_rk } else { chariots };
+            if (ray & (rk | cannons)).is_empty() {
+                continue;
+            }
+            let mut blockers = ray & occ;
+            let b1 = nearest(blockers, dir);
+            if rk.contains(b1) {
+                in_check = true;
+                continue;
+            }
+            if cannons.contains(b1) {
+                screens |= attacks::between(k, b1);
+            }
+            blockers.clear(b1);
+            if blockers.is_empty() {
+                continue;
+            }
+            let b2 = nearest(blockers, dir);
+            if cannons.contains(b2) {
+                in_check = true;
+                continue;
+            }
+            if rk.contains(b2) {
+                sensitive |= Bitboard::from_square(b1) & own;
+                continue;
+            }
+            blockers.clear(b2);
+            if blockers.any() && cannons.contains(nearest(blockers, dir)) {
+                sensitive |= (Bitboard::from_square(b1) | Bitboard::from_square(b2)) & own;
             }
         }
-        let mut legs = Bitboard::EMPTY;
-        let mut in_check = false;
         if (horses & HORSE_ZONE[k.index() & 127]).any() {
             for i in 0..4 {
                 let (leg, from) = attacks::horse_attackers_through(k, i);
                 if let Some(leg) = leg {
                     if (from & horses).any() {
                         if occ.contains(leg) {
-                            legs.set(leg);
+                            sensitive |= Bitboard::from_square(leg) & own;
                         } else {
                             in_check = true;
                         }
                     }
                 }
             }
-        }
-        let enemy_rk = chariots | enemy_general;
-        if !in_check && lines.any() {
-            let (rk, c) = attacks::slider_attacks(k, occ);
-            in_check = (rk & enemy_rk).any() || (c & cannons).any();
         }
         if !in_check {
             in_check =
@@ -205,8 +238,8 @@ impl Position {
             general: k,
             occ,
             in_check,
-            lines,
-            legs,
+            sensitive,
+            screens,
             enemy_rk,
             enemy_cannons: cannons,
             enemy_horses: horses,
@@ -234,33 +267,20 @@ impl Position {
         (attacks::soldier_attackers_of(!us, k) & b.by_role(Role::Soldier) & enemy).is_empty()
     }
 
-    /// Safety of a non-general move when not in check: only lines through the general and
-    /// horse legs next to it can change.
+    /// Safety of a move of a sensitive piece (not the general) when not in check: only lines
+    /// through the general and horse legs next to it can change.
     #[inline(never)]
     fn line_or_leg_safe(&self, s: &Safety, from: Square, to: Square) -> bool {
+        let k = s.general;
         let occ = s.occ.without(from).with(to);
         let keep = !Bitboard::from_square(to);
-        let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
-        if (s.lines & touched).any() {
-            let file = Bitboard::file(s.general.file());
-            if (s.lines & file & touched).any() {
-                let (r, c) = attacks::file_slider_attacks(s.general, occ);
-                if (r & s.enemy_rk & keep).any() || (c & s.enemy_cannons & keep).any() {
-                    return false;
-                }
-            }
-            if (s.lines & !file & touched).any() {
-                let (r, c) = attacks::rank_slider_attacks(s.general, occ);
-                if (r & s.enemy_rk & keep).any() || (c & s.enemy_cannons & keep).any() {
-                    return false;
-                }
+        if from.file() == k.file() || to.file() == k.file() || from.rank() == k.rank() || to.rank() == k.rank() {
+            let (r, c) = attacks::slider_attacks(k, occ);
+            if (r & s.enemy_rk & keep).any() || (c & s.enemy_cannons & keep).any() {
+                return false;
             }
         }
-        if s.legs.contains(from) {
-            return (attacks::horse_attackers_of(s.general, occ) & s.enemy_horses & keep)
-                .is_empty();
-        }
-        true
+        (attacks::horse_attackers_of(k, occ) & s.enemy_horses & keep).is_empty()
     }
 
     /// Emits the moves to `targets` from `from` that leave the general safe (full test).
@@ -289,17 +309,10 @@ impl Position {
             }
             return;
         }
-        let sensitive = s.lines | s.legs;
-        for from in pieces & !sensitive {
-            let t = targets(from);
-            sink.add_many(from, t & !s.lines);
-            for to in t & s.lines {
-                if self.line_or_leg_safe(s, from, to) {
-                    sink.add(Move::new(from, to));
-                }
-            }
+        for from in pieces & !s.sensitive {
+            sink.add_many(from, targets(from) & !s.screens);
         }
-        for from in pieces & sensitive {
+        for from in pieces & s.sensitive {
             for to in targets(from) {
                 if self.line_or_leg_safe(s, from, to) {
                     sink.add(Move::new(from, to));
@@ -336,28 +349,21 @@ impl Position {
             self.emit_role(&s, soldiers, |f| attacks::soldier_attacks(us, f) & not_own, sink);
         } else {
             // Soldiers that cannot expose the general move as one set, by shifting.
-            let sensitive = s.lines | s.legs;
             self.emit_role(
                 &s,
-                soldiers & sensitive,
+                soldiers & s.sensitive,
                 |f| attacks::soldier_attacks(us, f) & not_own,
                 sink,
             );
-            let free = soldiers & !sensitive;
+            let free = soldiers & !s.sensitive;
             let (forward, delta, crossed) = match us {
                 Color::Red => (Bitboard(free.0 << 9), 9, free & Bitboard::BLACK_HALF),
                 Color::Black => (Bitboard(free.0 >> 9), -9, free & Bitboard::RED_HALF),
             };
             let left = Bitboard((crossed & !Bitboard::file(File::A)).0 >> 1);
             let right = Bitboard((crossed & !Bitboard::file(File::I)).0 << 1);
-            for (targets, delta) in [(forward & !own, delta), (left & !own, -1), (right & !own, 1)] {
-                sink.add_shifted(targets & !s.lines, delta);
-                for to in targets & s.lines {
-                    let from = Square::new_unchecked((to.index() as i32 - delta) as u8);
-                    if self.line_or_leg_safe(&s, from, to) {
-                        sink.add(Move::new(from, to));
-                    }
-                }
+            for (targets, delta) in [(forward, delta), (left, -1), (right, 1)] {
+                sink.add_shifted(targets & not_own & !s.screens, delta);
             }
         }
         let elephants = b.by_role(Role::Elephant) & own;
