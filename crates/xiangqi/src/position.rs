@@ -277,14 +277,15 @@ impl Position {
             self.key ^= zobrist::piece_key(c, to);
             self.halfmoves = 0;
         } else {
-            self.halfmoves += 1;
+            // Saturating: a FEN may carry any u32 count (found by the movegen fuzz target).
+            self.halfmoves = self.halfmoves.saturating_add(1);
         }
         self.board.put_unchecked(to, piece);
         self.key ^= zobrist::piece_key(piece, from)
             ^ zobrist::piece_key(piece, to)
             ^ zobrist::BLACK_TO_MOVE;
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         captured
