@@ -128,8 +128,9 @@ pub(crate) fn field_string(data: &[u8], at: usize, len: usize) -> Option<String>
         .collect();
     let s = String::from_utf16(&units).ok()?;
     let clean = s.chars().all(|c| {
-        !(c.is_control() && c != '\t' && c != '\n' && c != '\r')
-            && !('\u{e000}'..='\u{f8ff}').contains(&c)
+        let control = c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+        let private_use = ('\u{e000}'..='\u{f8ff}').contains(&c);
+        !control && !private_use
     });
     let s = s.trim();
     if clean && !s.is_empty() {

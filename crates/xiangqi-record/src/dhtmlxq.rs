@@ -178,7 +178,7 @@ fn moves(value: &str, at: usize, what: &str) -> Result<Vec<(Square, Square, usiz
     let v = value.trim();
     let lead = value.len() - value.trim_start().len();
     let b = v.as_bytes();
-    if b.len() % 4 != 0 {
+    if b.len() & 3 != 0 {
         return Err(ReadError::invalid(
             F,
             at,

@@ -202,9 +202,6 @@ impl RawTree {
             root_comment: None,
         }
     }
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
     /// Adds a node at a slot; returns its index. Appending as a child of a node that has
     /// children already adds it after the last of them.
     pub fn add(&mut self, slot: Slot, node: (Square, Square, Option<String>, usize)) -> usize {
