@@ -298,7 +298,7 @@ pub fn chases(
                 let a_before = o.threat.attacker_square;
                 let a_after = t.threat.attacker_square;
                 lost.into_iter()
-                    .any(|d| !(bears_on(before, d, a_before) && !bears_on(after, d, a_after)))
+                    .any(|d| !bears_on(before, d, a_before) || bears_on(after, d, a_after))
             }
         };
         if new {

@@ -261,11 +261,15 @@ impl fmt::Display for Ruling {
                 counted,
                 limit,
             } => {
-                write!(f, "Draw by the move limit: {plies} moves without a capture")?;
+                write!(
+                    f,
+                    "Draw by the move limit: {plies} plies (moves by either side) without a capture"
+                )?;
                 if *counted as usize != *plies {
                     write!(
                         f,
-                        " ({counted} counted: checks beyond a side's tenth since the last capture do not count)"
+                        ", of which {counted} count (checks beyond a side's tenth since the last \
+                         capture do not),"
                     )?;
                 }
                 write!(f, " reached the limit of {limit}.")
