@@ -5,11 +5,14 @@ use std::time::Instant;
 
 use xiangqi::{perft, perft_no_bulk, Position, START_FEN};
 
+mod convert;
+
 mod judge;
 
 const USAGE: &str = "usage:
   xiangqi perft [--fen FEN] [--divide] [--no-bulk] DEPTH
   xiangqi moves [--fen FEN] [MOVE ...]
+  xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
   xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...";
 
 /// A command-line failure: a message for stderr and the exit status.
@@ -24,6 +27,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("perft") => cmd_perft(&args[1..]),
         Some("moves") => cmd_moves(&args[1..]),
+        Some("convert") => convert::cmd_convert(&args[1..]).map_err(|(m, c)| Fail(m, c)),
         Some("judge") => judge::cmd_judge(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");

@@ -786,9 +786,7 @@ impl GameBuilder {
             Some(GameResult::Unknown) | None => tag_result.unwrap_or(GameResult::Unknown),
             Some(r) => r,
         };
-        self.tags.retain(|(k, _)| {
-            !(k == "Result" || k.eq_ignore_ascii_case("FEN") || k.eq_ignore_ascii_case("Format"))
-        });
+        self.tags.retain(|(k, _)| !is_derived_tag(k));
         GameRecord {
             tags: self.tags,
             start: self.start,
@@ -901,6 +899,11 @@ pub fn looks_like(text: &str) -> bool {
     }
 }
 
+/// Tags the record model keeps elsewhere (`result`, `start`, the notation written).
+fn is_derived_tag(k: &str) -> bool {
+    k == "Result" || k.eq_ignore_ascii_case("FEN") || k.eq_ignore_ascii_case("Format")
+}
+
 fn escape_tag(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -936,6 +939,9 @@ impl Wrap<'_> {
 /// reader guarantees).
 pub fn write_game(out: &mut String, game: &GameRecord, notation: Notation) {
     for (k, v) in &game.tags {
+        if is_derived_tag(k) {
+            continue; // written below from the record itself
+        }
         out.push_str(&format!("[{k} \"{}\"]\n", escape_tag(v)));
     }
     out.push_str(&format!("[Result \"{}\"]\n", game.result.as_pgn()));
