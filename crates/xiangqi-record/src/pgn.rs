@@ -329,7 +329,9 @@ impl<'a> PgnReader<'a> {
             if c == b'}' {
                 let text = &self.s[start..self.i];
                 self.bump();
-                return Ok(normalize_newlines(text.trim_matches(is_blank)));
+                return Ok(normalize_newlines(
+                    text.trim_matches(|c: char| c.is_ascii_whitespace()),
+                ));
             }
             self.bump();
         }
@@ -498,10 +500,6 @@ impl<'a> PgnReader<'a> {
         }
         Ok(false)
     }
-}
-
-fn is_blank(c: char) -> bool {
-    c.is_whitespace() || c == '\u{3000}'
 }
 
 fn normalize_newlines(s: &str) -> String {
