@@ -13,7 +13,8 @@ const USAGE: &str = "usage:
   xiangqi perft [--fen FEN] [--divide] [--no-bulk] DEPTH
   xiangqi moves [--fen FEN] [MOVE ...]
   xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
-  xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...";
+  xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...
+  xiangqi uci                 (the engine, speaking UCI on stdin/stdout)";
 
 /// A command-line failure: a message for stderr and the exit status.
 struct Fail(String, u8);
@@ -29,6 +30,10 @@ fn main() -> ExitCode {
         Some("moves") => cmd_moves(&args[1..]),
         Some("convert") => convert::cmd_convert(&args[1..]).map_err(|(m, c)| Fail(m, c)),
         Some("judge") => judge::cmd_judge(&args[1..]),
+        Some("uci") => {
+            xiangqi_engine::uci::run_stdio();
+            Ok(())
+        }
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,367 @@
+//! Static evaluation, in centipawns (a soldier on its own side of the river is about 100),
+//! from the point of view of the side to move.
+//!
+//! Terms: material and piece-square values tapered between middlegame and endgame by the
+//! attacking material left, mobility of chariots, horses and cannons, king safety (attackers
+//! near the palace against the defenders left), and Xiangqi specifics: advisor/elephant
+//! structure, crossed soldiers, cannons on the general's file (an empty-headed cannon with no
+//! screen, a cannon with one screen), horses with blocked legs, and scaling of endgames where
+//! the side ahead has nothing left to attack with.
+
+use xiangqi::attacks;
+use xiangqi::{Bitboard, Board, Color, Piece, Position, Role, Square};
+
+/// Material values (middlegame, endgame) by role.
+pub const MATERIAL: [(i32, i32); 7] = [
+    (0, 0),     // general
+    (190, 170), // advisor
+    (190, 170), // elephant
+    (400, 440), // horse
+    (900, 950), // chariot
+    (450, 410), // cannon
+    (90, 120),  // soldier (its own side of the river)
+];
+
+/// A rough value of each role for move ordering and exchange evaluation.
+pub const SEE_VALUE: [i32; 7] = [10000, 190, 190, 420, 920, 440, 100];
+
+/// Game phase weight of each role; the start position has `PHASE_MAX`.
+const PHASE: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
+const PHASE_MAX: i32 = 32;
+
+/// The bonus for having the move.
+const TEMPO: i32 = 10;
+
+/// The value of a draw.
+pub const DRAW: i32 = 0;
+
+type Pair = (i32, i32);
+
+fn add(a: &mut Pair, b: Pair, sign: i32) {
+    a.0 += sign * b.0;
+    a.1 += sign * b.1;
+}
+
+/// Piece-square bonus for a piece of `color` and `role` on `sq`, as (mg, eg).
+fn pst(color: Color, role: Role, sq: Square) -> Pair {
+    let rel = sq.rank().relative_to(color) as i32; // 0 = own back rank
+    let f = sq.file().index() as i32;
+    let centre = 4 - (f - 4).abs(); // 0 at the edge, 4 on the e-file
+    match role {
+        Role::General => {
+            // Stay home: every step up or sideways exposes the general.
+            let up = -12 * rel;
+            let side = if f == 4 { 0 } else { -6 };
+            (up + side, rel * 2)
+        }
+        Role::Advisor => {
+            if f == 4 {
+                (8, 4)
+            } else {
+                (0, 0)
+            }
+        }
+        Role::Elephant => {
+            if f == 4 && rel == 2 {
+                (10, 5)
+            } else if rel == 4 {
+                (-8, -4)
+            } else {
+                (0, 0)
+            }
+        }
+        Role::Horse => {
+            let mut mg = centre * 5 + rel.min(7) * 6;
+            if f == 0 || f == 8 {
+                mg -= 20;
+            }
+            // Horses near the enemy palace threaten mate.
+            if (6..=8).contains(&rel) && (2..=6).contains(&f) {
+                mg += 25;
+            }
+            if rel == 9 {
+                mg -= 20;
+            }
+            (mg, mg / 2 + centre * 4)
+        }
+        Role::Chariot => {
+            let mut mg = centre * 2;
+            if rel == 6 || rel == 7 {
+                mg += 20;
+            }
+            if rel >= 3 {
+                mg += 8;
+            }
+            (mg, mg / 2)
+        }
+        Role::Cannon => {
+            let mut mg = 0;
+            if f == 4 {
+                mg += 18;
+            }
+            if rel == 2 || rel == 3 {
+                mg += 6;
+            }
+            if rel == 9 {
+                mg += 10;
+            }
+            (mg, rel.min(6))
+        }
+        Role::Soldier => {
+            if rel <= 4 {
+                let mg = if rel == 4 { 10 } else { 0 };
+                (mg + if f == 4 { 6 } else { 0 }, mg)
+            } else if rel == 9 {
+                // An old soldier on the last rank can only move sideways.
+                (20, 30)
+            } else {
+                let mg = 70 + centre * 8 + (rel - 5) * 14;
+                let eg = 100 + centre * 12 + (rel - 5) * 16;
+                (mg, eg)
+            }
+        }
+    }
+}
+
+/// Evaluates `pos` for the side to move.
+pub fn evaluate(pos: &Position) -> i32 {
+    let b = pos.board();
+    let mut total: Pair = (0, 0);
+    let mut phase = 0;
+    let mut attack_material = [0i32; 2];
+    let mut defenders = [0i32; 2];
+    let occ = b.occupied();
+
+    for (sq, piece) in b.pieces() {
+        let sign = if piece.color == Color::Red { 1 } else { -1 };
+        add(&mut total, MATERIAL[piece.role.index()], sign);
+        add(&mut total, pst(piece.color, piece.role, sq), sign);
+        phase += PHASE[piece.role.index()];
+        match piece.role {
+            Role::Chariot | Role::Horse | Role::Cannon => {
+                attack_material[piece.color.index()] += MATERIAL[piece.role.index()].1
+            }
+            Role::Soldier => {
+                if sq.rank().relative_to(piece.color) >= 5 {
+                    attack_material[piece.color.index()] += 100;
+                } else {
+                    attack_material[piece.color.index()] += 60;
+                }
+            }
+            Role::Advisor | Role::Elephant => defenders[piece.color.index()] += 1,
+            Role::General => {}
+        }
+    }
+
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        add(&mut total, side_terms(b, color, occ), sign);
+    }
+
+    let phase = phase.min(PHASE_MAX);
+    let mut score = (total.0 * phase + total.1 * (PHASE_MAX - phase)) / PHASE_MAX;
+
+    // Endgame scaling: a side with nothing to attack with cannot win.
+    let strong = if score > 0 { Color::Red } else { Color::Black };
+    let sa = attack_material[strong.index()];
+    if sa == 0 {
+        score /= 16;
+    } else if sa <= 120 && defenders[(!strong).index()] >= 2 {
+        // A lone soldier against a defended palace is mostly a draw.
+        score /= 4;
+    }
+
+    // From the side to move's point of view, with a small bonus for having the move.
+    match pos.turn() {
+        Color::Red => score + TEMPO,
+        Color::Black => -score + TEMPO,
+    }
+}
+
+/// Whether neither side has a piece that can give check (RULES.md §4.4: an immediate draw).
+pub fn insufficient_material(b: &Board) -> bool {
+    (b.by_role(Role::Chariot)
+        | b.by_role(Role::Horse)
+        | b.by_role(Role::Cannon)
+        | b.by_role(Role::Soldier))
+    .is_empty()
+}
+
+/// Mobility, king safety and structure terms for one side, as (mg, eg).
+fn side_terms(b: &Board, us: Color, occ: Bitboard) -> Pair {
+    let them = !us;
+    let own = b.by_color(us);
+    let enemy = b.by_color(them);
+    let mut s: Pair = (0, 0);
+    let their_k = b.general(them).unwrap_or(Square::E9);
+    let our_k = b.general(us).unwrap_or(Square::E0);
+    let their_palace = palace(them);
+    let mut attackers = 0;
+    let mut attack_weight = 0;
+
+    // Squares attacked by the enemy's soldiers: unsafe for our horses to land on.
+    let mut soldier_att = Bitboard::EMPTY;
+    for sq in b.by_piece(Piece::new(them, Role::Soldier)) {
+        soldier_att |= attacks::soldier_attacks(them, sq);
+    }
+
+    for sq in b.by_piece(Piece::new(us, Role::Chariot)) {
+        let a = attacks::chariot_attacks(sq, occ);
+        let mob = (a & !own).count() as i32;
+        add(&mut s, (3 * mob - 20, 3 * mob - 15), 1);
+        if (a & their_palace).any() {
+            attackers += 1;
+            attack_weight += 4;
+        }
+        // A chariot on an open file (no soldier of ours ahead of it).
+        if (Bitboard::file(sq.file()) & b.by_piece(Piece::new(us, Role::Soldier))).is_empty() {
+            add(&mut s, (10, 5), 1);
+        }
+    }
+    for sq in b.by_piece(Piece::new(us, Role::Horse)) {
+        let a = attacks::horse_attacks(sq, occ);
+        let mob = (a & !own & !soldier_att).count() as i32;
+        // A horse with its legs blocked is a poor piece.
+        let pen = match mob {
+            0 => -40,
+            1 => -20,
+            2 => -8,
+            _ => 0,
+        };
+        add(&mut s, (4 * mob + pen, 4 * mob + pen), 1);
+        if (a & their_palace).any() {
+            attackers += 1;
+            attack_weight += 3;
+        }
+    }
+    for sq in b.by_piece(Piece::new(us, Role::Cannon)) {
+        let quiet = attacks::slide_quiets(sq, occ).count() as i32;
+        add(&mut s, (quiet, quiet), 1);
+        let caps = attacks::cannon_attacks(sq, occ);
+        if (caps & their_palace).any() {
+            attackers += 1;
+            attack_weight += 2;
+        }
+        if sq.file() == their_k.file() {
+            let between = attacks::between(sq, their_k) & occ;
+            match between.count() {
+                // Empty-headed cannon: the general cannot leave its file safely and its
+                // advisors/elephants cannot step in front without becoming a screen.
+                0 => add(&mut s, (70, 20), 1),
+                // One screen: the screen is pinned (a real threat if it is the enemy's own piece).
+                1 => {
+                    let screen = between.first().expect("one square");
+                    if enemy.contains(screen) {
+                        add(&mut s, (25, 10), 1);
+                    } else {
+                        add(&mut s, (12, 5), 1);
+                    }
+                }
+                2 => add(&mut s, (6, 0), 1),
+                _ => {}
+            }
+        }
+    }
+    for sq in b.by_piece(Piece::new(us, Role::Soldier)) {
+        let rel = sq.rank().relative_to(us);
+        if rel >= 5 && (attacks::soldier_attacks(us, sq) & their_palace).any() {
+            attackers += 1;
+            attack_weight += 2;
+        }
+    }
+
+    // King safety of the enemy: attackers against its remaining defenders.
+    let their_adv = b.count(Piece::new(them, Role::Advisor)) as i32;
+    let their_ele = b.count(Piece::new(them, Role::Elephant)) as i32;
+    if attackers >= 2 {
+        let missing = (2 - their_adv) * 2 + (2 - their_ele);
+        let danger = attack_weight * (4 + missing) * attackers;
+        add(&mut s, (danger, danger / 3), 1);
+    }
+
+    // Our own structure: paired advisors and elephants defend each other.
+    let adv = b.count(Piece::new(us, Role::Advisor)) as i32;
+    let ele = b.count(Piece::new(us, Role::Elephant)) as i32;
+    if adv == 2 {
+        add(&mut s, (10, 15), 1);
+    }
+    if ele == 2 {
+        let es = b.by_piece(Piece::new(us, Role::Elephant));
+        let first = es.first().expect("two elephants");
+        if (attacks::elephant_attacks(first, occ) & es).any() {
+            add(&mut s, (12, 10), 1);
+        }
+    }
+    // The general off its file with our pieces on the file ahead is boxed in; in the
+    // middlegame prefer the general at home on the e-file.
+    if our_k.file().index() != 4 && (b.by_piece(Piece::new(them, Role::Chariot))).any() {
+        add(&mut s, (-10, 0), 1);
+    }
+    s
+}
+
+/// The nine palace points of `color`.
+fn palace(color: Color) -> Bitboard {
+    // d0-f0, d1-f1, d2-f2 and their mirror images on ranks 7-9.
+    const RED: u128 = (0b111 << 3) | (0b111 << 12) | (0b111 << 21);
+    const BLACK: u128 = (0b111 << 66) | (0b111 << 75) | (0b111 << 84);
+    match color {
+        Color::Red => Bitboard(RED),
+        Color::Black => Bitboard(BLACK),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced() {
+        let pos = Position::new();
+        let red = evaluate(&pos);
+        let mut p = pos.clone();
+        p.play_null();
+        let black = evaluate(&p);
+        // The same position for either side to move, up to the tempo bonus.
+        assert_eq!((red, black), (TEMPO, TEMPO));
+    }
+
+    #[test]
+    fn symmetric_under_colour_swap_and_mirror() {
+        let fens = [
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 2 2",
+            "3k5/4a4/9/9/2P6/9/9/9/4A4/4K4 w - - 0 1",
+            "2bak4/4a4/4b4/4R4/9/9/9/4C4/9/3K5 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let e = evaluate(&pos);
+            assert_eq!(e, evaluate(&pos.swap_colors()), "{fen}");
+            assert_eq!(e, evaluate(&pos.flip_horizontal()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn palace_points() {
+        for c in Color::ALL {
+            let expect: Bitboard = Square::all()
+                .filter(|s| s.in_palace() && s.rank().half() == c)
+                .collect();
+            assert_eq!(palace(c), expect);
+        }
+    }
+
+    #[test]
+    fn material_matters() {
+        // Red has an extra chariot.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        assert!(evaluate(&pos) > 700);
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1").unwrap();
+        assert!(evaluate(&pos) < -700);
+        assert!(insufficient_material(
+            Position::from_fen("3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 0 1")
+                .unwrap()
+                .board()
+        ));
+    }
+}

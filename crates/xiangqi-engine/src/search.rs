@@ -1,0 +1,987 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search with
+//! aspiration windows, transposition table, quiescence search, null-move pruning, reverse
+//! futility and futility pruning, late-move reductions and pruning, check extension,
+//! mate-distance pruning, and repetition rulings (perpetual check) inside the tree.
+//! Several threads search the same tree sharing the hash table (lazy SMP).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use xiangqi::adjudicate::{History, Verdict};
+use xiangqi::{Move, MoveList, Position, Role};
+
+use crate::eval::{self, evaluate, DRAW};
+use crate::movepick::{self, history_index, is_bad_capture_score, see_ge, Picker};
+use crate::timeman::{Clock, Limits, TimeManager};
+use crate::tt::{Bound, TranspositionTable};
+
+pub const MAX_PLY: usize = 120;
+pub const MATE: i32 = 30000;
+pub const INF: i32 = 31000;
+/// Scores at or beyond this are mates (or wins by rule) at a known distance.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// Plies without capture after which the game is drawn (RULES.md §4.3).
+pub const MOVE_LIMIT: u32 = 120;
+
+pub fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+pub fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// A score as UCI prints it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Cp(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v + 1) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+/// One position on the path from the game's last capture to the current node.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Frame {
+    pub key: u64,
+    /// The side to move is in check (the move that led here gave check).
+    pub checked: bool,
+    /// Plies back to the last capture or null move (positions before cannot repeat this one).
+    pub window: u32,
+    /// The move that led here (None at the game's start and after a null move).
+    pub mv: Option<Move>,
+}
+
+/// What a search thread needs from the outside.
+pub struct Shared {
+    pub tt: Arc<TranspositionTable>,
+    pub stop: Arc<AtomicBool>,
+    pub pondering: Arc<AtomicBool>,
+    pub clock: Arc<Clock>,
+    pub limits: Limits,
+    pub time: TimeManager,
+    pub nodes: Vec<AtomicU64>,
+    pub multipv: usize,
+    /// Depth cap from a strength level (in addition to the limits).
+    pub depth_cap: Option<i32>,
+    /// Node cap from a strength level (in addition to the limits).
+    pub node_cap: Option<u64>,
+}
+
+impl Shared {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+    fn node_limit(&self) -> Option<u64> {
+        match (self.limits.nodes, self.node_cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+    fn depth_limit(&self) -> i32 {
+        let d = self.limits.depth.unwrap_or(MAX_PLY as i32 - 10);
+        d.min(self.depth_cap.unwrap_or(i32::MAX))
+            .clamp(1, MAX_PLY as i32 - 10)
+    }
+}
+
+/// A root move with its latest score and principal variation.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    /// The score is only a bound (the last aspiration search failed).
+    pub bound: Option<Bound>,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// A finished iteration's report for one PV line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub multipv: usize,
+    pub score: Score,
+    /// `Some(Lower)` prints `lowerbound`, `Some(Upper)` prints `upperbound`.
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+    pub pv: Vec<Move>,
+}
+
+pub(crate) struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared,
+    pub(crate) root_moves: Vec<RootMove>,
+    root: Position,
+    /// The game's positions before the root, one per history frame (for rulings).
+    game: &'a [Position],
+    stack: Vec<Frame>,
+    base: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    static_eval: Vec<i32>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    pv_idx: usize,
+    lmr: Vec<[u8; 64]>,
+    pub(crate) completed_depth: i32,
+}
+
+const NO_MOVE: Move = Move::new(xiangqi::Square::A0, xiangqi::Square::A0);
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(
+        id: usize,
+        shared: &'a Shared,
+        root: Position,
+        history: &[Frame],
+        game: &'a [Position],
+        root_move: Option<Move>,
+        root_moves: Vec<Move>,
+    ) -> Worker<'a> {
+        debug_assert_eq!(history.len(), game.len());
+        let mut stack = history.to_vec();
+        stack.push(Frame {
+            mv: root_move,
+            key: root.key(),
+            checked: root.is_check(),
+            window: history.last().map_or(root.halfmoves(), |f| {
+                if root.halfmoves() == 0 {
+                    0
+                } else {
+                    f.window + 1
+                }
+            }),
+        });
+        let base = stack.len() - 1;
+        stack.resize(base + MAX_PLY + 4, Frame::default());
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.4 + (d as f64).ln() * (n as f64).ln() / 2.2;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        Worker {
+            id,
+            shared,
+            root_moves: root_moves
+                .into_iter()
+                .map(|mv| RootMove {
+                    mv,
+                    score: -INF,
+                    prev_score: -INF,
+                    bound: None,
+                    seldepth: 0,
+                    pv: vec![mv],
+                })
+                .collect(),
+            root,
+            game,
+            stack,
+            base,
+            killers: vec![[None; 2]; MAX_PLY + 4],
+            history: vec![0; 2 * 8100],
+            static_eval: vec![0; MAX_PLY + 4],
+            pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            pv_idx: 0,
+            lmr,
+            completed_depth: 0,
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    /// Counts a node; the main thread checks the clock and node limit now and then.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                self.check_limits();
+            }
+        }
+    }
+
+    fn check_limits(&self) {
+        if let Some(n) = self.shared.node_limit() {
+            if self.shared.total_nodes() >= n {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.shared.pondering.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Some(max) = self.shared.time.maximum {
+            if self.root_depth > 1 && self.shared.clock.elapsed() >= max {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn flush_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Iterative deepening. The main thread (id 0) reports through `report` after each
+    /// completed PV line and decides when to stop; helpers search until told to stop.
+    pub(crate) fn iterate(&mut self, report: &mut dyn FnMut(&Worker, i32)) {
+        let max_depth = self.shared.depth_limit();
+        let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
+        let mut last_best: Option<Move> = None;
+        let mut stable = 0;
+        for depth in 1..=max_depth {
+            if self.stopped() {
+                break;
+            }
+            if self.id > 0 && skip_depth(self.id, depth) {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = if rm.score == -INF {
+                    rm.prev_score
+                } else {
+                    rm.score
+                };
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                for rm in &mut self.root_moves[pv_idx..] {
+                    rm.score = -INF;
+                }
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 25;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+                    ((prev - delta).max(-INF), (prev + delta).min(INF))
+                } else {
+                    (-INF, INF)
+                };
+                loop {
+                    let root = self.root.clone();
+                    let score = self.search(&root, alpha, beta, depth, 0, true, false);
+                    sort_root(&mut self.root_moves[pv_idx..]);
+                    if self.stopped() {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INF);
+                        self.root_moves[pv_idx].bound = Some(Bound::Upper);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INF);
+                        self.root_moves[pv_idx].bound = Some(Bound::Lower);
+                    } else {
+                        self.root_moves[pv_idx].bound = None;
+                        break;
+                    }
+                    delta += delta / 2 + 5;
+                    if delta > 1000 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                }
+                sort_root(&mut self.root_moves[..=pv_idx]);
+                if self.stopped() {
+                    break;
+                }
+                if self.id == 0 {
+                    report(self, depth);
+                }
+            }
+            if self.stopped() {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.id != 0 {
+                continue;
+            }
+            // Stop conditions of the main thread.
+            let best = &self.root_moves[0];
+            if let Some(m) = self.shared.limits.mate {
+                if best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= m {
+                    break;
+                }
+            }
+            if last_best == Some(best.mv) {
+                stable += 1;
+            } else {
+                stable = 0;
+            }
+            last_best = Some(best.mv);
+            if !self.shared.pondering.load(Ordering::Relaxed) {
+                let fixed = self.shared.limits.movetime.is_some();
+                if let (Some(opt), false) = (self.shared.time.optimum, fixed) {
+                    // Spend less when the best move is stable, more when it keeps changing.
+                    let factor = match stable {
+                        0 => 1.3,
+                        1 => 1.0,
+                        2 => 0.8,
+                        _ => 0.6,
+                    };
+                    let target = opt.mul_f64(factor);
+                    let elapsed = self.shared.clock.elapsed();
+                    // Another iteration takes longer than all before it: do not start one
+                    // that cannot finish.
+                    if elapsed >= target.mul_f64(0.6) {
+                        break;
+                    }
+                }
+                if self.root_moves.len() == 1 && self.shared.time.optimum.is_some() && depth >= 4 {
+                    break;
+                }
+            }
+        }
+        self.flush_nodes();
+    }
+
+    /// The PV line being searched (MultiPV).
+    pub(crate) fn pv_index(&self) -> usize {
+        self.pv_idx
+    }
+
+    /// Information for a PV line after an iteration.
+    pub(crate) fn info(&self, depth: i32, idx: usize) -> SearchInfo {
+        let rm = &self.root_moves[idx];
+        let elapsed = self.shared.clock.elapsed();
+        let nodes = self.shared.total_nodes().max(self.nodes);
+        let ms = elapsed.as_millis() as u64;
+        let searched = rm.score != -INF;
+        let score = if searched { rm.score } else { rm.prev_score };
+        SearchInfo {
+            depth: if searched || depth == 1 {
+                depth
+            } else {
+                depth - 1
+            }
+            .max(1),
+            seldepth: rm.seldepth.max(1) as i32,
+            multipv: idx + 1,
+            score: Score::from_internal(score.clamp(-MATE, MATE)),
+            bound: if idx == self.pv_idx { rm.bound } else { None },
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            time_ms: ms,
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// The position's frame index in the stack.
+    #[inline]
+    fn idx(&self, ply: usize) -> usize {
+        self.base + ply
+    }
+
+    fn push_child(&mut self, ply: usize, child: &Position, m: Move, capture: bool) {
+        let parent = self.stack[self.idx(ply)];
+        let i = self.idx(ply + 1);
+        self.stack[i] = Frame {
+            key: child.key(),
+            checked: child.is_check(),
+            window: if capture { 0 } else { parent.window + 1 },
+            mv: Some(m),
+        };
+    }
+
+    /// The position of stack frame `j` (a game position or one on the current path).
+    fn position_at(&self, j: usize) -> Option<Position> {
+        if j < self.base {
+            return self.game.get(j).cloned();
+        }
+        let mut p = self.root.clone();
+        for k in self.base + 1..=j {
+            p.play_unchecked(self.stack[k].mv?);
+        }
+        Some(p)
+    }
+
+    /// The rules core's ruling on the cycle from frame `j` to frame `i` (same position):
+    /// perpetual check, then perpetual chase (RULES.md §5-6), followed by piece identity.
+    fn rule_cycle(&self, j: usize, i: usize) -> Option<Verdict> {
+        let mut h = History::new(self.position_at(j)?);
+        for k in j + 1..=i {
+            h.push(self.stack[k].mv?);
+        }
+        h.repetition_verdict(2, true)
+    }
+
+    /// A ruling if the position at `ply` repeats an earlier one (judged at the first
+    /// repetition): the side that checks or chases perpetually loses; otherwise a draw.
+    fn repetition(&self, ply: usize) -> Option<i32> {
+        let i = self.idx(ply);
+        let cur = self.stack[i];
+        let window = (cur.window as usize).min(i);
+        if window < 4 {
+            return None;
+        }
+        let mut j = i - 4;
+        loop {
+            if self.stack[j].key == cur.key {
+                if let Some(v) = self.rule_cycle(j, i) {
+                    let us = if (i - self.base).is_multiple_of(2) {
+                        self.root.turn()
+                    } else {
+                        !self.root.turn()
+                    };
+                    return Some(match v.winner {
+                        None => DRAW,
+                        Some(w) if w == us => mate_in(ply),
+                        Some(_) => mated_in(ply),
+                    });
+                }
+                // Fallback (moves not known): perpetual check only. Positions j+1..=i were produced by the moves of the cycle. Those at i, i-2,
+                // .. were made by the opponent; i-1, i-3, .. by the side to move.
+                let them_check = (j + 2..=i).step_by(2).all(|k| self.stack[k].checked);
+                let us_check = (j + 1..i).step_by(2).all(|k| self.stack[k].checked);
+                return Some(match (us_check, them_check) {
+                    (false, true) => mate_in(ply),
+                    (true, false) => mated_in(ply),
+                    _ => DRAW,
+                });
+            }
+            if j < 2 || i - j + 2 > window {
+                return None;
+            }
+            j -= 2;
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = m;
+        let n = self.pv_len[ply + 1];
+        for k in 0..n {
+            self.pv[ply][k + 1] = self.pv[ply + 1][k];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> i32 {
+        let root = ply == 0;
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, pv_node);
+        }
+        self.count_node();
+        if self.seldepth < ply + 1 {
+            self.seldepth = ply + 1;
+        }
+        let in_check = self.stack[self.idx(ply)].checked;
+
+        if !root {
+            if self.stopped() {
+                return 0;
+            }
+            if let Some(v) = self.repetition(ply) {
+                return v;
+            }
+            if pos.halfmoves() >= MOVE_LIMIT || eval::insufficient_material(pos.board()) {
+                if pos.halfmoves() >= MOVE_LIMIT && in_check && pos.has_no_legal_move() {
+                    return mated_in(ply);
+                }
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { evaluate(pos) };
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = pos.key();
+        let tte = self.shared.tt.probe(key);
+        let tt_move = if root {
+            Some(self.root_moves[self.pv_idx].mv)
+        } else {
+            tte.and_then(|e| e.mv).filter(|&m| pos.is_legal(m))
+        };
+        if let Some(e) = tte {
+            if !pv_node && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INF
+        } else if let Some(e) = tte {
+            e.eval
+        } else {
+            evaluate(pos)
+        };
+        self.static_eval[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
+        self.killers[ply + 1] = [None; 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND {
+            // Reverse futility pruning.
+            if depth <= 7
+                && static_eval - 85 * (depth - improving as i32) >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // Razoring: hopeless at low depth, verify with quiescence.
+            if depth <= 3 && static_eval + 250 * depth < alpha {
+                let v = self.qsearch(pos, alpha, alpha + 1, ply, false);
+                if v <= alpha {
+                    return v;
+                }
+            }
+            // Null move pruning.
+            let b = pos.board();
+            let us = b.by_color(pos.turn());
+            let pieces =
+                (b.by_role(Role::Chariot) | b.by_role(Role::Horse) | b.by_role(Role::Cannon)) & us;
+            if depth >= 3
+                && static_eval >= beta
+                && beta.abs() < MATE_BOUND
+                && pieces.any()
+                && self.stack[self.idx(ply)].window > 0
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let mut child = pos.clone();
+                child.play_null();
+                let i = self.idx(ply + 1);
+                self.stack[i] = Frame {
+                    key: child.key(),
+                    checked: false,
+                    window: 0,
+                    mv: None,
+                };
+                let v = -self.search(
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - r,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                );
+                if self.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node was not searched before.
+        if tt_move.is_none() && depth >= 5 && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let moves = if root {
+            let mut l = MoveList::new();
+            for rm in &self.root_moves[self.pv_idx..] {
+                l.push(rm.mv);
+            }
+            l
+        } else {
+            pos.legal_moves()
+        };
+        if moves.is_empty() {
+            // Checkmate and stalemate both lose.
+            return mated_in(ply);
+        }
+        let turn = pos.turn().index();
+        let mut picker = if root {
+            // Root moves keep the order of the last iteration.
+            let mut p = Picker::captures(pos, moves, None);
+            p.keep_order();
+            p
+        } else {
+            Picker::new(pos, moves, tt_move, self.killers[ply], &self.history)
+        };
+
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move: Option<Move> = None;
+        let mut move_count = 0;
+        let mut quiets: [Move; 64] = [NO_MOVE; 64];
+        let mut nquiets = 0;
+        let mut skip_quiets = false;
+
+        while let Some((m, order)) = picker.pick() {
+            let capture = pos.piece_at(m.to()).is_some();
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+            if skip_quiets && !capture && !gives_check {
+                continue;
+            }
+            move_count += 1;
+
+            // Pruning at shallow depth, once a move has been found not to lose by mate.
+            if !root && best > -MATE_BOUND && alpha < MATE_BOUND && !in_check {
+                let lmr_depth = (depth - self.reduction(depth, move_count) as i32).max(0);
+                if !capture && !gives_check {
+                    if move_count >= (3 + depth * depth) as usize / (2 - improving as usize) {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if lmr_depth <= 6 && static_eval + 120 + 100 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    if lmr_depth <= 4 && !see_ge(pos, m, -25 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if capture
+                    && depth <= 6
+                    && is_bad_capture_score(order)
+                    && !see_ge(pos, m, -110 * depth)
+                {
+                    continue;
+                }
+            }
+
+            // Check extension (bounded so perpetual checks cannot blow up the tree).
+            let extension =
+                if gives_check && (ply as i32) < 2 * self.root_depth && see_ge(pos, m, 0) {
+                    1
+                } else {
+                    0
+                };
+            let new_depth = depth - 1 + extension;
+            self.push_child(ply, &child, m, capture);
+
+            let mut v;
+            if move_count == 1 {
+                v = -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node, false);
+            } else {
+                // Late move reductions for quiet moves.
+                let mut r = 0;
+                if depth >= 3 && move_count > 1 + 2 * pv_node as usize && !capture {
+                    r = self.reduction(depth, move_count) as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if gives_check || in_check {
+                        r -= 1;
+                    }
+                    if order >= movepick::KILLER {
+                        r -= 1;
+                    }
+                    r -= (self.history[history_index(turn, m)] / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if v > alpha && r > 0 {
+                    v = -self.search(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
+                }
+                if v > alpha && pv_node && (root || v < beta) {
+                    v = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true, false);
+                }
+            }
+            if self.stopped() {
+                return 0;
+            }
+
+            if root {
+                let seldepth = self.seldepth;
+                let pv_tail: Vec<Move> = self.pv[1][..self.pv_len[1]].to_vec();
+                let rm = self
+                    .root_moves
+                    .iter_mut()
+                    .find(|r| r.mv == m)
+                    .expect("root move");
+                if move_count == 1 || v > alpha {
+                    rm.score = v;
+                    rm.seldepth = seldepth;
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend(pv_tail);
+                } else {
+                    rm.score = -INF;
+                }
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if !capture && nquiets < quiets.len() && Some(m) != best_move {
+                quiets[nquiets] = m;
+                nquiets += 1;
+            }
+        }
+
+        if let Some(bm) = best_move {
+            if best >= beta && pos.piece_at(bm.to()).is_none() {
+                // A quiet move refuted this node: remember it.
+                if self.killers[ply][0] != Some(bm) {
+                    self.killers[ply][1] = self.killers[ply][0];
+                    self.killers[ply][0] = Some(bm);
+                }
+                let bonus = (depth * depth * 16).min(1600);
+                update_history(&mut self.history[history_index(turn, bm)], bonus);
+                for &q in &quiets[..nquiets] {
+                    update_history(&mut self.history[history_index(turn, q)], -bonus);
+                }
+            }
+        }
+
+        if !root || self.pv_idx == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if pv_node && best > orig_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                best_move,
+                score_to_tt(best, ply),
+                if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            );
+        }
+        best
+    }
+
+    fn reduction(&self, depth: i32, n: usize) -> u8 {
+        self.lmr[(depth as usize).min(63)][n.min(63)]
+    }
+
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.count_node();
+        self.pv_len[ply] = 0;
+        if self.seldepth < ply + 1 {
+            self.seldepth = ply + 1;
+        }
+        if self.stopped() {
+            return 0;
+        }
+        let in_check = self.stack[self.idx(ply)].checked;
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+        if let Some(v) = self.repetition(ply) {
+            return v;
+        }
+        let key = pos.key();
+        let tte = self.shared.tt.probe(key);
+        if let Some(e) = tte {
+            if !pv_node {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let tt_move = tte.and_then(|e| e.mv);
+
+        let mut best;
+        let stand_pat;
+        let moves = if in_check {
+            best = -INF;
+            stand_pat = -INF;
+            let l = pos.legal_moves();
+            if l.is_empty() {
+                return mated_in(ply);
+            }
+            l
+        } else {
+            stand_pat = match tte {
+                Some(e) => e.eval,
+                None => evaluate(pos),
+            };
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            if stand_pat > alpha {
+                alpha = stand_pat;
+            }
+            best = stand_pat;
+            movepick::captures(pos)
+        };
+        let tt_move = tt_move.filter(|m| moves.contains(m));
+        let mut picker = Picker::captures(pos, moves, tt_move);
+        let mut best_move = None;
+        let mut searched = 0;
+        while let Some((m, _)) = picker.pick() {
+            let victim = pos.piece_at(m.to());
+            if !in_check {
+                let gain = victim.map_or(0, |p| crate::eval::SEE_VALUE[p.role.index()]);
+                // Delta pruning: even winning the piece cannot lift the score to alpha.
+                if stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            } else if best > -MATE_BOUND && victim.is_none() && searched >= 2 && !see_ge(pos, m, 0)
+            {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            self.push_child(ply, &child, m, victim.is_some());
+            searched += 1;
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, pv_node);
+            if self.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        if best_move.is_some() || tte.is_none() {
+            self.shared.tt.store(
+                key,
+                best_move,
+                score_to_tt(best, ply),
+                if in_check { 0 } else { stand_pat },
+                0,
+                bound,
+            );
+        }
+        best
+    }
+}
+
+fn update_history(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / 16384;
+}
+
+fn sort_root(moves: &mut [RootMove]) {
+    moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+}
+
+fn score_to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn score_from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// Helper threads skip some depths so that they spread over more depths than the main
+/// thread (each helper its own pattern of block sizes and phases).
+fn skip_depth(id: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = (id - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
+}

@@ -1,0 +1,322 @@
+//! Search behaviour through the `Engine` facade: legal moves everywhere, mates found,
+//! repetition rulings, strength levels, and the pinned `bench` signature.
+
+use xiangqi::{Move, Position};
+use xiangqi_engine::{Engine, Event, Limits, Score};
+
+/// Whether the side to move mates in at most `n` moves (exhaustive, for small positions).
+fn mates_in(pos: &Position, n: u32) -> bool {
+    pos.legal_moves().iter().any(|&m| mating_move(pos, m, n))
+}
+
+/// Whether `m` mates in at most `n` moves against every defence.
+fn mating_move(pos: &Position, m: Move, n: u32) -> bool {
+    let mut c = pos.clone();
+    c.play_unchecked(m);
+    let replies = c.legal_moves();
+    if replies.is_empty() {
+        return true;
+    }
+    n > 1
+        && replies.iter().all(|&r| {
+            let mut d = c.clone();
+            d.play_unchecked(r);
+            mates_in(&d, n - 1)
+        })
+}
+
+fn last_score(events: &[Event]) -> Option<Score> {
+    events.iter().rev().find_map(|e| match e {
+        Event::Info(i) if i.multipv == 1 => Some(i.score),
+        _ => None,
+    })
+}
+
+/// Puzzles made for this test (found by a random search over sparse positions); each is
+/// checked here to be a mate in exactly N with the rules core.
+const PUZZLES: &[(u32, &str)] = &[
+    (1, "9/9/1N2bk3/9/9/4P4/4R4/3K5/9/9 w - - 0 1"),
+    (1, "9/9/3aka3/7R1/7r1/4C4/9/4K4/9/2R6 w - - 0 1"),
+    (1, "5Nb2/5k3/9/N5R2/9/9/9/9/9/4K4 w - - 0 1"),
+    (1, "4k1b2/9/4N4/9/9/9/9/2C6/5K3/1p7 w - - 0 1"),
+    (2, "4R4/4a4/3k5/2P6/9/9/9/9/N2p1K3/9 w - - 0 1"),
+    (2, "5a3/9/5k3/4C4/4N4/9/9/2R6/9/4K4 w - - 0 1"),
+    (2, "5a3/9/4k4/8P/9/9/2RR5/3K5/9/9 w - - 0 1"),
+    (2, "5k3/4a4/9/9/2N6/9/6R2/9/4K4/9 w - - 0 1"),
+    (3, "1R1a1k3/9/9/4n4/9/9/6NR1/3K5/9/9 w - - 0 1"),
+    (3, "2b6/3Nk4/9/9/9/1R7/9/9/5K3/9 w - - 0 1"),
+    (3, "9/9/5k3/5C3/2b6/9/9/9/5K3/1R7 w - - 0 1"),
+    (3, "4PN3/3k5/9/9/2b1N4/9/9/5Kc2/9/9 w - - 0 1"),
+];
+
+#[test]
+fn puzzles_are_what_they_claim() {
+    for &(n, fen) in PUZZLES {
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(mates_in(&pos, n), "{fen} is not mate in {n}");
+        assert!(
+            n == 1 || !mates_in(&pos, n - 1),
+            "{fen} is mate in fewer than {n}"
+        );
+    }
+}
+
+#[test]
+fn solves_mate_puzzles() {
+    let mut engine = Engine::new();
+    for &(n, fen) in PUZZLES {
+        engine.new_game();
+        engine
+            .set_position(Position::from_fen(fen).unwrap(), &[])
+            .unwrap();
+        let (best, events) = engine.search(Limits::depth(2 * n as i32 + 3));
+        let best = best.expect("a move");
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(
+            mating_move(&pos, best, n),
+            "{fen}: {best} does not mate in {n}"
+        );
+        assert_eq!(last_score(&events), Some(Score::Mate(n as i32)), "{fen}");
+    }
+}
+
+#[test]
+fn go_mate_stops_at_the_mate() {
+    let mut engine = Engine::new();
+    let fen = PUZZLES[4].1;
+    engine
+        .set_position(Position::from_fen(fen).unwrap(), &[])
+        .unwrap();
+    let (best, events) = engine.search(Limits {
+        mate: Some(2),
+        ..Limits::default()
+    });
+    assert!(mating_move(
+        &Position::from_fen(fen).unwrap(),
+        best.unwrap(),
+        2
+    ));
+    assert_eq!(last_score(&events), Some(Score::Mate(2)));
+}
+
+/// A small deterministic generator for random games.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+#[test]
+fn legal_move_in_random_positions() {
+    let mut rng = Lcg(7);
+    let mut engine = Engine::new();
+    let mut tested = 0;
+    let mut single = 0;
+    for game in 0..12 {
+        let mut pos = Position::new();
+        let plies = 10 + rng.next(80);
+        for ply in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Search some positions along the game, and every forced one.
+            if ply % 7 == game % 7 || moves.len() == 1 {
+                engine.set_position(pos.clone(), &[]).unwrap();
+                let (best, _) = engine.search(Limits::nodes(3000));
+                let best = best.expect("a legal move exists");
+                assert!(pos.is_legal(best), "{}: {best} is illegal", pos.fen());
+                if moves.len() == 1 {
+                    assert_eq!(best, moves[0]);
+                    single += 1;
+                }
+                tested += 1;
+            }
+            let m = moves[rng.next(moves.len())];
+            pos.play_unchecked(m);
+        }
+    }
+    assert!(tested >= 40, "{tested}");
+    // Hand-made positions with exactly one legal move (the general must step aside).
+    for fen in [
+        "3k5/9/9/9/9/9/9/9/4A4/3AKR3 b - - 0 1",
+        "4k4/4a4/9/9/9/9/9/9/3R5/3K1R3 b - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let moves = pos.legal_moves();
+        if moves.len() != 1 {
+            continue;
+        }
+        engine.set_position(pos.clone(), &[]).unwrap();
+        let (best, _) = engine.search(Limits::depth(6));
+        assert_eq!(best, Some(moves[0]), "{fen}");
+        single += 1;
+    }
+    assert!(
+        single >= 1,
+        "no position with a single legal move was tested"
+    );
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let mut engine = Engine::new();
+    // Black is checkmated (PUZZLES[0] after its mating move).
+    let mut pos = Position::from_fen(PUZZLES[0].1).unwrap();
+    let m = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| mating_move(&pos, m, 1))
+        .unwrap();
+    pos.play_unchecked(m);
+    engine.set_position(pos, &[]).unwrap();
+    let (best, events) = engine.search(Limits::depth(3));
+    assert_eq!(best, None);
+    assert_eq!(last_score(&events), Some(Score::Mate(0)));
+}
+
+/// Red, two chariots down, has checked on a8/a9 while the black general stepped e9-e8-e9.
+/// Checking again with a8a9 would repeat a position with Red checking on every move of the
+/// cycle: a loss for Red (RULES.md §5), so the engine must find something else.
+#[test]
+fn avoids_perpetual_check() {
+    let fen = "4k4/R8/9/9/7rr/9/9/4B4/9/3AKA3 w - - 0 1";
+    let start = Position::from_fen(fen).unwrap();
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for s in ["a8a9", "e9e8", "a9a8", "e8e9"] {
+        let m = pos.parse_uci(s).unwrap();
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    let mut engine = Engine::new();
+    engine.set_position(start.clone(), &moves).unwrap();
+    let a8a9 = pos.parse_uci("a8a9").unwrap();
+    // The ruling itself: with the history, a8a9 loses by rule (a mate score against Red).
+    let (_, events) = engine.search(Limits {
+        depth: Some(6),
+        searchmoves: vec![a8a9],
+        ..Limits::default()
+    });
+    assert!(
+        matches!(last_score(&events), Some(Score::Mate(n)) if n < 0),
+        "{:?}",
+        last_score(&events)
+    );
+    // Without the history the same move is no repetition.
+    engine.set_position(pos.clone(), &[]).unwrap();
+    let (_, events) = engine.search(Limits {
+        depth: Some(6),
+        searchmoves: vec![a8a9],
+        ..Limits::default()
+    });
+    assert!(
+        matches!(last_score(&events), Some(Score::Cp(_))),
+        "{:?}",
+        last_score(&events)
+    );
+    // And the engine plays something else.
+    engine.set_position(start, &moves).unwrap();
+    let (best, _) = engine.search(Limits::depth(8));
+    assert_ne!(best, Some(a8a9), "walked into a perpetual-check loss");
+}
+
+/// A repetition by idle moves on both sides is a draw.
+#[test]
+fn idle_repetition_is_a_draw() {
+    // Both sides shuffle chariots; after the cycle the start occurs again (2nd occurrence).
+    let fen = "3k5/9/9/9/r8/9/9/R8/9/5K3 w - - 0 1";
+    let start = Position::from_fen(fen).unwrap();
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for s in ["a2b2", "a5b5", "b2a2"] {
+        let m = pos.parse_uci(s).unwrap();
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    let mut engine = Engine::new();
+    engine.set_position(start, &moves).unwrap();
+    // Black to move; b5a5 repeats the start position: a draw, and the position is level
+    // (equal material), so the score of that move is 0.
+    let b5a5 = pos.parse_uci("b5a5").unwrap();
+    let (best, events) = engine.search(Limits {
+        depth: Some(6),
+        searchmoves: vec![b5a5],
+        ..Limits::default()
+    });
+    assert_eq!(best, Some(b5a5));
+    assert_eq!(last_score(&events), Some(Score::Cp(0)));
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut engine = Engine::new();
+    engine.set_option("MultiPV", "3").unwrap();
+    let (_, events) = engine.search(Limits::depth(5));
+    let last: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Info(i) if i.depth == 5 => Some(i.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    let firsts: std::collections::HashSet<_> = last.iter().map(|i| i.pv[0]).collect();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn threads_search_and_agree_on_legality() {
+    let mut engine = Engine::new();
+    engine.set_option("Threads", "2").unwrap();
+    engine.set_position_text(None, &["h2e2", "h9g7"]).unwrap();
+    let (best, _) = engine.search(Limits::depth(7));
+    assert!(engine.position().is_legal(best.unwrap()));
+}
+
+#[test]
+fn skill_levels_play_legal_and_vary() {
+    let mut engine = Engine::new();
+    engine.set_seed(1);
+    engine.set_option("Skill Level", "0").unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        let (best, _) = engine.search(Limits::depth(20));
+        let best = best.unwrap();
+        assert!(Position::new().is_legal(best));
+        seen.insert(best);
+    }
+    assert!(seen.len() > 1, "level 0 always played the same move");
+    engine.set_option("UCI_LimitStrength", "true").unwrap();
+    engine.set_option("UCI_Elo", "2000").unwrap();
+    let (best, _) = engine.search(Limits::depth(20));
+    assert!(Position::new().is_legal(best.unwrap()));
+    assert!(engine.set_option("UCI_Elo", "99999").is_err());
+    assert!(engine.set_option("Skill Level", "21").is_err());
+}
+
+/// The bench node count is the search's signature: update it on purpose when the search
+/// changes (run `bench` in the engine and copy the count).
+#[test]
+fn bench_signature() {
+    let mut engine = Engine::new();
+    let depth = xiangqi_engine::bench::DEPTH;
+    let r = engine.bench(depth, &mut |_| {});
+    let again = engine.bench(depth, &mut |_| {});
+    assert_eq!(r.nodes, again.nodes, "bench is not deterministic");
+    assert_eq!(
+        r.nodes, BENCH_NODES,
+        "the search changed: update BENCH_NODES if on purpose"
+    );
+}
+
+const BENCH_NODES: u64 = 155_568;

@@ -1,0 +1,354 @@
+//! UCI and UCCI conversations with the real `xiangqi-engine` binary over pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-engine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the engine");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `pred`; returns it. Panics after `secs` seconds.
+    fn expect(&mut self, secs: u64, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.seen.push(l.clone());
+                    if pred(&l) {
+                        return l;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; seen: {:#?}", self.seen),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine exited; seen: {:#?}", self.seen)
+                }
+            }
+        }
+    }
+
+    fn expect_line(&mut self, secs: u64, exact: &str) {
+        self.expect(secs, |l| l == exact);
+    }
+
+    fn bestmove(&mut self, secs: u64) -> String {
+        self.expect(secs, |l| l.starts_with("bestmove"))
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success());
+                return;
+            }
+            assert!(Instant::now() < deadline, "engine did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn legal_in(fen_moves: &[&str], mv: &str) -> bool {
+    let mut pos = xiangqi::Position::new();
+    for m in fen_moves {
+        let m = pos.parse_uci(m).unwrap();
+        pos.play_unchecked(m);
+    }
+    pos.parse_uci(mv).is_ok()
+}
+
+#[test]
+fn handshake_and_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect(5, |l| l.starts_with("id name "));
+    e.expect(5, |l| l.starts_with("id author "));
+    e.expect_line(5, "uciok");
+    for name in [
+        "Hash",
+        "Clear Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "Skill Level",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            e.seen.iter().any(|l| l.starts_with(&prefix)),
+            "missing option {name}"
+        );
+    }
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Threads value 2");
+    e.send("isready");
+    e.expect_line(5, "readyok");
+    assert!(!e.seen.iter().any(|l| l.contains("error")), "{:?}", e.seen);
+    e.quit();
+}
+
+#[test]
+fn searches_and_reports() {
+    let mut e = Engine::start();
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 6");
+    let info = e.expect(30, |l| l.starts_with("info depth 6 "));
+    for field in [
+        " seldepth ",
+        " multipv 1 ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{field} missing in {info}");
+    }
+    let best = e.bestmove(30);
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(legal_in(&["h2e2", "h9g7"], mv), "{best}");
+    e.quit();
+}
+
+#[test]
+fn malformed_input_is_reported_and_survived() {
+    let mut e = Engine::start();
+    let cases = [
+        ("frobnicate", "unknown command 'frobnicate'"),
+        ("go depth x", "'depth' needs a non-negative number, got 'x'"),
+        ("go sideways", "unknown parameter 'sideways'"),
+        ("position fen rnbakabnr/9/9 w", "bad FEN"),
+        ("position startpos moves h2e2 e2e9", "move 2 'e2e9'"),
+        ("position middlegame", "expected 'startpos' or 'fen'"),
+        (
+            "setoption name Hash value lots",
+            "option 'Hash' needs a number, got 'lots'",
+        ),
+        ("setoption name Threads value 0", "between 1 and 256"),
+        ("setoption name Colour value red", "no such option 'Colour'"),
+        ("bench deep", "bench: depth must be a number"),
+        ("go searchmoves z9z9", "searchmoves: 'z9z9'"),
+    ];
+    for (cmd, msg) in cases {
+        e.send(cmd);
+        let l = e.expect(5, |l| l.starts_with("info string error: "));
+        assert!(l.contains(msg), "{cmd}: {l}");
+    }
+    // A bad position leaves the previous one in place; the engine still searches.
+    e.send("position startpos moves b0c2");
+    e.send("position startpos moves b0c2 zz");
+    e.expect(5, |l| l.starts_with("info string error: "));
+    e.send("go depth 3");
+    let best = e.bestmove(30);
+    assert!(
+        legal_in(&["b0c2"], best.split_whitespace().nth(1).unwrap()),
+        "{best}"
+    );
+    e.send("isready");
+    e.expect_line(5, "readyok");
+    e.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    // The loop answers while the search runs.
+    e.send("isready");
+    e.expect_line(5, "readyok");
+    assert!(
+        !e.seen.iter().any(|l| l.starts_with("bestmove")),
+        "infinite search ended by itself"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let best = e.bestmove(5);
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert!(legal_in(&[], best.split_whitespace().nth(1).unwrap()));
+    e.quit();
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.quit();
+}
+
+#[test]
+fn clock_searches_return_in_time() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    let t = Instant::now();
+    e.send("go wtime 1000 btime 1000 winc 0 binc 0");
+    e.bestmove(10);
+    // Black has a second on the clock: it must move well inside it.
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
+    let t = Instant::now();
+    e.send("go movetime 300");
+    e.bestmove(10);
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
+    e.send("go btime 60000 wtime 60000 movestogo 1 nodes 5000");
+    e.bestmove(20);
+    e.quit();
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go ponder wtime 500 btime 500");
+    std::thread::sleep(Duration::from_millis(800));
+    assert!(!e.seen.iter().any(|l| l.starts_with("bestmove")));
+    e.send("isready");
+    e.expect_line(5, "readyok");
+    assert!(
+        !e.seen.iter().any(|l| l.starts_with("bestmove")),
+        "pondering search moved"
+    );
+    e.send("ponderhit");
+    let best = e.bestmove(5);
+    assert!(legal_in(
+        &["h2e2", "h9g7"],
+        best.split_whitespace().nth(1).unwrap()
+    ));
+    e.quit();
+}
+
+#[test]
+fn display_perft_and_bench() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("d");
+    e.expect_line(
+        5,
+        "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    );
+    e.expect(5, |l| l.starts_with("Key: "));
+    e.send("go perft 2");
+    e.expect_line(10, "Nodes searched: 1920");
+    e.send("bench 4");
+    let last = e.expect(60, |l| l.ends_with(" nps"));
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert_eq!(words[1], "nodes");
+    assert!(words[0].parse::<u64>().unwrap() > 0);
+    e.quit();
+}
+
+#[test]
+fn no_legal_move_answers_none() {
+    let mut e = Engine::start();
+    // Black is checkmated.
+    e.send("position fen 3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1");
+    e.send("go depth 5");
+    e.expect(5, |l| {
+        l.starts_with("info depth 0 ") && l.contains("score mate 0")
+    });
+    e.expect_line(5, "bestmove (none)");
+    e.quit();
+}
+
+#[test]
+fn ucci_dialect() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect(5, |l| l.starts_with("id name "));
+    e.expect_line(5, "ucciok");
+    e.send("setoption hashsize 8");
+    e.send("setoption usemillisec true");
+    e.send("position startpos moves h2e2");
+    e.send("banmoves h9g7 b9c7");
+    let t = Instant::now();
+    e.send("go time 800 increment 0");
+    let best = e.bestmove(10);
+    assert!(
+        t.elapsed() < Duration::from_millis(800),
+        "{:?}",
+        t.elapsed()
+    );
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(
+        legal_in(&["h2e2"], mv) && mv != "h9g7" && mv != "b9c7",
+        "{best}"
+    );
+    e.send("isready");
+    e.expect_line(5, "readyok");
+    e.send("bye");
+    e.expect_line(5, "bye");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while e.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "engine did not exit on bye");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn ucci_only_as_first_command() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.expect_line(5, "readyok");
+    e.send("ucci");
+    e.expect(5, |l| {
+        l.contains("'ucci' is only accepted as the first command")
+    });
+    e.quit();
+}
