@@ -1,0 +1,244 @@
+//! FEN acceptance, our side: every FEN of `tests/oracle/fens.txt` must be accepted or rejected
+//! by `Position::from_fen` as its `ours` column says (a rejection with an error message that
+//! contains the given text), and every line where our verdict differs from Fairy-Stockfish's
+//! (the `ffish` column, checked against pyffish by `tests/oracle/check_fens.py`) must name a
+//! difference documented in `docs/ORACLE.md`. The env var `XIANGQI_ORACLE_FENS` names another
+//! list.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use xiangqi::Position;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn read(path: &PathBuf) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+#[derive(Debug)]
+struct Entry {
+    line: usize,
+    fen: String,
+    /// `None`: accepted; `Some(text)`: rejected with a message containing `text`.
+    ours: Option<String>,
+    ffish_ok: bool,
+    ids: Vec<String>,
+}
+
+fn is_id(w: &str) -> bool {
+    w.len() > 1 && w.starts_with('D') && w[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+fn unquote(s: &str, line: usize) -> Result<String, String> {
+    if s.len() < 2 || !s.starts_with('"') || !s.ends_with('"') {
+        return Ok(s.to_owned());
+    }
+    let mut out = String::new();
+    let mut chars = s[1..s.len() - 1].chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('t') => out.push('\t'),
+                Some('"') => out.push('"'),
+                Some('\\') => out.push('\\'),
+                other => {
+                    return Err(format!(
+                        "line {line}: unknown escape '\\{}'",
+                        other.map(String::from).unwrap_or_default()
+                    ))
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+fn parse(text: &str) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() || raw.trim_start().starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = raw.split(" | ").collect();
+        if !(3..=4).contains(&cols.len()) {
+            return Err(format!(
+                "line {line}: {} columns (expected 3 or 4)",
+                cols.len()
+            ));
+        }
+        let fen = unquote(cols[0].trim(), line)?;
+        let ours = match cols[1].trim() {
+            "ok" => None,
+            s => match s.strip_prefix("err: ") {
+                Some(msg) => Some(msg.to_owned()),
+                None => {
+                    return Err(format!(
+                        "line {line}: ours column '{s}' is not ok or err: ..."
+                    ))
+                }
+            },
+        };
+        let ffish_ok = match cols[2].trim() {
+            "ok" => true,
+            "err" => false,
+            s => return Err(format!("line {line}: ffish column '{s}' is not ok or err")),
+        };
+        let ids = cols
+            .get(3)
+            .map(|n| {
+                n.split_whitespace()
+                    .take_while(|w| is_id(w))
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        entries.push(Entry {
+            line,
+            fen,
+            ours,
+            ffish_ok,
+            ids,
+        });
+    }
+    Ok(entries)
+}
+
+/// The ids `D<n>` that docs/ORACLE.md documents (as `### D<n>` headings).
+fn documented_ids(doc: &str) -> BTreeSet<String> {
+    doc.lines()
+        .filter_map(|l| l.strip_prefix("### "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| is_id(w))
+        .map(String::from)
+        .collect()
+}
+
+/// What disagrees with the list (empty when all agrees).
+fn check(entries: &[Entry], docs: &BTreeSet<String>) -> Vec<String> {
+    let mut problems = Vec::new();
+    for e in entries {
+        let at = format!("line {} [{:?}]", e.line, e.fen);
+        match (Position::from_fen(&e.fen), &e.ours) {
+            (Ok(_), None) => {}
+            (Ok(_), Some(want)) => problems.push(format!(
+                "{at}: we accept it, the list says we reject it ({want})"
+            )),
+            (Err(err), None) => problems.push(format!(
+                "{at}: we reject it ({err}), the list says we accept it"
+            )),
+            (Err(err), Some(want)) => {
+                if !err.to_string().contains(want.as_str()) {
+                    problems.push(format!(
+                        "{at}: our error is '{err}', expected it to contain '{want}'"
+                    ));
+                }
+            }
+        }
+        let ours_ok = e.ours.is_none();
+        if ours_ok != e.ffish_ok && e.ids.is_empty() {
+            problems.push(format!(
+                "{at}: we {} it, Fairy-Stockfish {} it, and no documented difference (D<n>) is named",
+                if ours_ok { "accept" } else { "reject" },
+                if e.ffish_ok { "accepts" } else { "rejects" }
+            ));
+        }
+        if ours_ok == e.ffish_ok && !e.ids.is_empty() {
+            problems.push(format!(
+                "{at}: names {} but we agree with Fairy-Stockfish",
+                e.ids.join(" ")
+            ));
+        }
+        for id in &e.ids {
+            if !docs.contains(id) {
+                problems.push(format!("{at}: {id} is not documented in docs/ORACLE.md"));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn fen_verdicts_match_the_list_and_differences_are_documented() {
+    let path = std::env::var_os("XIANGQI_ORACLE_FENS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("tests/oracle/fens.txt"));
+    let entries = parse(&read(&path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let docs = documented_ids(&read(&root().join("docs/ORACLE.md")));
+    let problems = check(&entries, &docs);
+    let accepted = entries.iter().filter(|e| e.ours.is_none()).count();
+    let differences = entries
+        .iter()
+        .filter(|e| e.ours.is_none() != e.ffish_ok)
+        .count();
+    let cited: BTreeSet<&String> = entries.iter().flat_map(|e| &e.ids).collect();
+    println!(
+        "fen acceptance (ours): {} FENs, {accepted} accepted, {} rejected, {differences} \
+         documented differences ({} ids)",
+        entries.len(),
+        entries.len() - accepted,
+        cited.len()
+    );
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems in {}",
+        problems.len(),
+        path.display()
+    );
+    assert!(
+        entries.len() >= 50,
+        "only {} FENs in {}",
+        entries.len(),
+        path.display()
+    );
+    // Every documented difference is still exercised by some FEN.
+    for id in &docs {
+        assert!(
+            cited.contains(id),
+            "{id} in docs/ORACLE.md is cited by no FEN"
+        );
+    }
+}
+
+#[test]
+fn the_checker_catches_wrong_and_undocumented_entries() {
+    let docs: BTreeSet<String> = ["D1".to_string()].into();
+    let list = "\
+3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 | err: something | ok
+3k5/9/9/9/9/9/9/9/9/2K6 w - - 0 1 | err: outside its palace | ok
+3k5/9/9/9/9/9/9/9/9/2K6 w - - 0 1 | err: outside its palace | ok | D9
+3k5/9/9/9/9/9/9/9/9/4K4 r | ok | err | D1
+3k5/9/9/9/9/9/9/9/9/4K4 w | ok | ok | D1
+\"3k5/9/9/9/9/9/9/9/9/4K4\\tw\" | err: side | err
+";
+    let entries = parse(list).unwrap();
+    assert_eq!(entries[5].fen, "3k5/9/9/9/9/9/9/9/9/4K4\tw");
+    let problems = check(&entries, &docs);
+    let on = |line: usize| {
+        problems
+            .iter()
+            .filter(move |p| p.starts_with(&format!("line {line} ")))
+            .count()
+    };
+    assert_eq!(on(1), 2, "{problems:#?}"); // accepted, not rejected; and undocumented
+    assert_eq!(on(2), 1, "{problems:#?}"); // differs with no id
+    assert_eq!(on(3), 1, "{problems:#?}"); // D9 not documented here
+    assert_eq!(on(4), 0, "{problems:#?}");
+    assert_eq!(on(5), 1, "{problems:#?}"); // an id where both agree
+    assert_eq!(on(6), 1, "{problems:#?}"); // we accept the tab, the list says we reject it
+    assert!(parse("x | maybe | ok")
+        .unwrap_err()
+        .contains("line 1: ours column 'maybe'"));
+    assert!(parse("x | ok | perhaps")
+        .unwrap_err()
+        .contains("ffish column 'perhaps'"));
+    assert!(parse("x | ok").unwrap_err().contains("2 columns"));
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Differential test of the rules core against Fairy-Stockfish (pyffish); what CI runs.
+#
+#  1. makes or reuses a venv ($VENV, default /work/main/.venv) with pyffish from PyPI;
+#  2. generates a fresh set of legal-move vectors with a new seed (printed; ORACLE_SEED fixes
+#     it, ORACLE_POSITIONS sets the size, default 20000);
+#  3. runs the Rust vector test on it (XIANGQI_ORACLE_VECTORS) and the Rust FEN acceptance test;
+#  4. runs the pyffish side of the FEN acceptance (tests/oracle/check_fens.py).
+# Exits non-zero on any mismatch; a failing vector set is kept and its path printed.
+set -euo pipefail
+export PYTHONDONTWRITEBYTECODE=1
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+VENV="${VENV:-/work/main/.venv}"
+positions="${ORACLE_POSITIONS:-20000}"
+seed="${ORACLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
+start=$SECONDS
+
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "oracle: creating venv $VENV"
+    python3 -m venv "$VENV"
+fi
+py="$VENV/bin/python"
+if ! "$py" -c 'import pyffish' 2>/dev/null; then
+    echo "oracle: installing pyffish into $VENV"
+    "$py" -m pip install --quiet --disable-pip-version-check 'pyffish>=0.0.90'
+fi
+echo "oracle: pyffish $("$py" -c 'import importlib.metadata as m; print(m.version("pyffish"))')"
+
+out="${TMPDIR:-/tmp}/xiangqi-oracle-seed-$seed.txt"
+echo "oracle: seed $seed, $positions positions -> $out"
+(cd "$here" && "$py" gen_vectors.py --seed "$seed" --positions "$positions" --out "$out")
+
+status=0
+echo "oracle: cargo test (fresh vectors, FEN acceptance)"
+if ! (cd "$root" && XIANGQI_ORACLE_VECTORS="$out" cargo test --quiet -p xiangqi \
+        --test oracle_vectors --test fen_acceptance -- --nocapture); then
+    status=1
+    echo "oracle: MISMATCH with Fairy-Stockfish; the vectors are kept in $out (seed $seed)"
+fi
+echo "oracle: FEN acceptance, pyffish side"
+if ! (cd "$here" && "$py" check_fens.py); then
+    status=1
+fi
+if [ "$status" -eq 0 ]; then
+    rm -f "$out"
+    echo "oracle: all agree (seed $seed, $((SECONDS - start)) s)"
+else
+    echo "oracle: FAILED (seed $seed, $((SECONDS - start)) s)"
+fi
+exit "$status"
