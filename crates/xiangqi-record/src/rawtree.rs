@@ -172,6 +172,8 @@ pub(crate) struct RawNode {
     /// Byte offset of the move's record in the input.
     pub offset: usize,
     first_child: u32,
+    /// The last child added (a hint: later siblings may follow it; see [`RawTree::add`]).
+    last_child: u32,
     next_sibling: u32,
 }
 
@@ -181,6 +183,7 @@ pub(crate) struct RawNode {
 pub(crate) struct RawTree {
     nodes: Vec<RawNode>,
     root_first: u32,
+    root_last: u32,
     /// Comment on the start position.
     pub root_comment: Option<String>,
 }
@@ -199,6 +202,7 @@ impl RawTree {
         RawTree {
             nodes: Vec::new(),
             root_first: NONE,
+            root_last: NONE,
             root_comment: None,
         }
     }
@@ -212,30 +216,39 @@ impl RawTree {
             comment: node.2,
             offset: node.3,
             first_child: NONE,
+            last_child: NONE,
             next_sibling: NONE,
         });
         let mut cur = match slot {
             Slot::ChildOf(None) => {
                 if self.root_first == NONE {
                     self.root_first = idx as u32;
+                    self.root_last = idx as u32;
                     return idx;
                 }
-                self.root_first as usize
+                self.root_last as usize
             }
             Slot::ChildOf(Some(p)) => {
                 if self.nodes[p].first_child == NONE {
                     self.nodes[p].first_child = idx as u32;
+                    self.nodes[p].last_child = idx as u32;
                     return idx;
                 }
-                self.nodes[p].first_child as usize
+                self.nodes[p].last_child as usize
             }
             Slot::SiblingOf(s) => s,
         };
-        // Walk to the last sibling (usually already there).
+        // Walk to the last sibling: usually there already (the last child added, or the node
+        // an alternative is read for), so appending stays cheap however many children.
         while self.nodes[cur].next_sibling != NONE {
             cur = self.nodes[cur].next_sibling as usize;
         }
         self.nodes[cur].next_sibling = idx as u32;
+        match slot {
+            Slot::ChildOf(None) => self.root_last = idx as u32,
+            Slot::ChildOf(Some(p)) => self.nodes[p].last_child = idx as u32,
+            Slot::SiblingOf(_) => {}
+        }
         idx
     }
     pub fn node(&self, i: usize) -> &RawNode {
