@@ -2,7 +2,7 @@
 //! Each entry is a FEN (or `startpos`) and moves played from it.
 
 /// Default search depth of `bench`.
-pub const DEPTH: i32 = 10;
+pub const DEPTH: i32 = 12;
 
 pub const POSITIONS: &[(&str, &str)] = &[
     ("startpos", ""),

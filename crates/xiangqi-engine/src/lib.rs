@@ -224,7 +224,8 @@ impl Engine {
         self.rng = Rng::new(seed);
     }
 
-    /// Sets an option by its UCI name (case-insensitive). Waits for a running search to end.
+    /// Sets an option by its UCI name (case-insensitive). `Hash` and `Clear Hash` stop a
+    /// running search first (its best move is still reported).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let key = name.trim().to_ascii_lowercase();
         let v = value.trim();
@@ -249,6 +250,7 @@ impl Engine {
         match key.as_str() {
             "hash" => {
                 let mb = spin(1, 65536)? as usize;
+                self.stop();
                 self.wait();
                 if mb != self.options.hash_mb {
                     self.options.hash_mb = mb;
@@ -256,6 +258,7 @@ impl Engine {
                 }
             }
             "clear hash" => {
+                self.stop();
                 self.wait();
                 self.tt.clear();
             }
@@ -273,8 +276,9 @@ impl Engine {
         Ok(())
     }
 
-    /// Forgets what was learnt in the last game (the hash table).
+    /// Forgets what was learnt in the last game (the hash table); stops a running search.
     pub fn new_game(&mut self) {
+        self.stop();
         self.wait();
         self.tt.clear();
         self.banned.clear();

@@ -227,6 +227,46 @@ fn avoids_perpetual_check() {
     assert_ne!(best, Some(a8a9), "walked into a perpetual-check loss");
 }
 
+/// Red's chariot has chased an unprotected black horse between c7 and b9. Repeating the
+/// chase (b2c2) would make Red the perpetual chaser, a loss (RULES.md §5-6); the rules core
+/// confirms the ruling and the engine's search must score the move as lost.
+#[test]
+fn avoids_perpetual_chase() {
+    use xiangqi::adjudicate::{History, RepetitionReason};
+    let fen = "4k4/9/2n6/9/7rr/9/9/1R2B4/9/3AKA3 w - - 0 1";
+    let start = Position::from_fen(fen).unwrap();
+    let line = ["b2c2", "c7b9", "c2b2", "b9c7"];
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut history = History::new(start.clone());
+    for s in line {
+        let m = pos.parse_uci(s).unwrap();
+        pos.play_unchecked(m);
+        history.push(m);
+        moves.push(m);
+    }
+    let b2c2 = pos.parse_uci("b2c2").unwrap();
+    history.push(b2c2);
+    let verdict = history.repetition_verdict(2, true).expect("a repetition");
+    assert_eq!(verdict.reason, RepetitionReason::PerpetualChase);
+    assert_eq!(verdict.winner, Some(xiangqi::Color::Black));
+
+    let mut engine = Engine::new();
+    engine.set_position(start, &moves).unwrap();
+    let (_, events) = engine.search(Limits {
+        depth: Some(6),
+        searchmoves: vec![b2c2],
+        ..Limits::default()
+    });
+    assert!(
+        matches!(last_score(&events), Some(Score::Mate(n)) if n < 0),
+        "{:?}",
+        last_score(&events)
+    );
+    let (best, _) = engine.search(Limits::depth(8));
+    assert_ne!(best, Some(b2c2), "walked into a perpetual-chase loss");
+}
+
 /// A repetition by idle moves on both sides is a draw.
 #[test]
 fn idle_repetition_is_a_draw() {
@@ -319,4 +359,4 @@ fn bench_signature() {
     );
 }
 
-const BENCH_NODES: u64 = 155_568;
+const BENCH_NODES: u64 = 776_308;
