@@ -42,8 +42,16 @@ fn add(a: &mut Pair, b: Pair, sign: i32) {
     a.1 += sign * b.1;
 }
 
+const fn min(a: i32, b: i32) -> i32 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
 /// Piece-square bonus for a piece of `color` and `role` on `sq`, as (mg, eg).
-fn pst(color: Color, role: Role, sq: Square) -> Pair {
+const fn pst(color: Color, role: Role, sq: Square) -> Pair {
     let rel = sq.rank().relative_to(color) as i32; // 0 = own back rank
     let f = sq.file().index() as i32;
     let centre = 4 - (f - 4).abs(); // 0 at the edge, 4 on the e-file
@@ -71,12 +79,12 @@ fn pst(color: Color, role: Role, sq: Square) -> Pair {
             }
         }
         Role::Horse => {
-            let mut mg = centre * 5 + rel.min(7) * 6;
+            let mut mg = centre * 5 + min(rel, 7) * 6;
             if f == 0 || f == 8 {
                 mg -= 20;
             }
             // Horses near the enemy palace threaten mate.
-            if (6..=8).contains(&rel) && (2..=6).contains(&f) {
+            if rel >= 6 && rel <= 8 && f >= 2 && f <= 6 {
                 mg += 25;
             }
             if rel == 9 {
@@ -105,7 +113,7 @@ fn pst(color: Color, role: Role, sq: Square) -> Pair {
             if rel == 9 {
                 mg += 10;
             }
-            (mg, rel.min(6))
+            (mg, min(rel, 6))
         }
         Role::Soldier => {
             if rel <= 4 {
@@ -123,6 +131,27 @@ fn pst(color: Color, role: Role, sq: Square) -> Pair {
     }
 }
 
+/// Material plus piece-square value of every piece on every point, from its owner's view
+/// (mg, eg), indexed by `Piece::index()` and square.
+static PIECE_SQUARE: [[Pair; 90]; 14] = build_piece_square();
+
+const fn build_piece_square() -> [[Pair; 90]; 14] {
+    let mut t = [[(0, 0); 90]; 14];
+    let mut p = 0;
+    while p < 14 {
+        let piece = Piece::from_index(p);
+        let m = MATERIAL[piece.role.index()];
+        let mut s = 0;
+        while s < 90 {
+            let v = pst(piece.color, piece.role, Square::new_unchecked(s as u8));
+            t[p][s] = (m.0 + v.0, m.1 + v.1);
+            s += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
 /// Evaluates `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
     let b = pos.board();
@@ -134,8 +163,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 
     for (sq, piece) in b.pieces() {
         let sign = if piece.color == Color::Red { 1 } else { -1 };
-        add(&mut total, MATERIAL[piece.role.index()], sign);
-        add(&mut total, pst(piece.color, piece.role, sq), sign);
+        add(&mut total, PIECE_SQUARE[piece.index()][sq.index()], sign);
         phase += PHASE[piece.role.index()];
         match piece.role {
             Role::Chariot | Role::Horse | Role::Cannon => {

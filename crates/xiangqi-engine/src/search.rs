@@ -400,12 +400,12 @@ impl<'a> Worker<'a> {
         self.base + ply
     }
 
-    fn push_child(&mut self, ply: usize, child: &Position, m: Move, capture: bool) {
+    fn push_child(&mut self, ply: usize, child: &Position, m: Move, capture: bool, checked: bool) {
         let parent = self.stack[self.idx(ply)];
         let i = self.idx(ply + 1);
         self.stack[i] = Frame {
             key: child.key(),
-            checked: child.is_check(),
+            checked,
             window: if capture { 0 } else { parent.window + 1 },
             mv: Some(m),
         };
@@ -692,7 +692,7 @@ impl<'a> Worker<'a> {
                     0
                 };
             let new_depth = depth - 1 + extension;
-            self.push_child(ply, &child, m, capture);
+            self.push_child(ply, &child, m, capture, gives_check);
 
             let mut v;
             if move_count == 1 {
@@ -910,7 +910,8 @@ impl<'a> Worker<'a> {
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            self.push_child(ply, &child, m, victim.is_some());
+            let checked = child.is_check();
+            self.push_child(ply, &child, m, victim.is_some(), checked);
             searched += 1;
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1, pv_node);
             if self.stopped() {

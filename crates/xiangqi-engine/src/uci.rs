@@ -398,7 +398,7 @@ fn is_go_keyword(s: &str) -> bool {
 /// [opptime ...]] | depth D | nodes N | infinite`. Times are seconds unless `usemillisec`.
 pub fn parse_go_ucci(args: &[&str], pos: &Position, millisec: bool) -> Result<GoCommand, String> {
     let mut l = Limits::default();
-    let unit = if millisec { 1 } else { 1000 };
+    let unit = if millisec { 1.0 } else { 1000.0 };
     let us = pos.turn().index();
     let mut i = 0;
     while i < args.len() {
@@ -416,8 +416,10 @@ pub fn parse_go_ucci(args: &[&str], pos: &Position, millisec: bool) -> Result<Go
                 i += 1;
                 continue;
             }
-            "time" => l.time[us] = Some(number::<f64>(args, i + 1, t)?.max(0.0) as u64 * unit),
-            "increment" => l.inc[us] = Some(number::<f64>(args, i + 1, t)?.max(0.0) as u64 * unit),
+            "time" => l.time[us] = Some((number::<f64>(args, i + 1, t)?.max(0.0) * unit) as u64),
+            "increment" => {
+                l.inc[us] = Some((number::<f64>(args, i + 1, t)?.max(0.0) * unit) as u64)
+            }
             "movestogo" => l.movestogo = Some(number(args, i + 1, t)?),
             "opptime" | "oppmovestogo" | "oppincrement" => {
                 number::<f64>(args, i + 1, t)?;
