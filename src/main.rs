@@ -14,7 +14,8 @@ const USAGE: &str = "usage:
   xiangqi moves [--fen FEN] [MOVE ...]
   xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
   xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...
-  xiangqi uci                 (the engine, speaking UCI on stdin/stdout)";
+  xiangqi uci                 (the engine, speaking UCI on stdin/stdout)
+  xiangqi [serve] [--port N] [--host ADDR] [--data DIR]   (the browser app; the default)";
 
 /// A command-line failure: a message for stderr and the exit status.
 struct Fail(String, u8);
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
         Some("moves") => cmd_moves(&args[1..]),
         Some("convert") => convert::cmd_convert(&args[1..]).map_err(|(m, c)| Fail(m, c)),
         Some("judge") => judge::cmd_judge(&args[1..]),
+        Some("serve") => xiangqi_server::cli(&args[1..]).map_err(|m| Fail(m, 2)),
         Some("uci") => {
             xiangqi_engine::uci::run_stdio();
             Ok(())
@@ -39,7 +41,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(other) => Err(usage(format!("unknown command '{other}'"))),
-        None => Err(usage("no command given")),
+        None => xiangqi_server::cli(&[]).map_err(|m| Fail(m, 2)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
