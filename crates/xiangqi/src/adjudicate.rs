@@ -27,6 +27,7 @@
 use core::fmt;
 use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -353,13 +354,33 @@ struct Entry {
     chased: OnceCell<Vec<Threat>>,
 }
 
+/// Hashes a Zobrist key (already uniformly random) by taking it as it is.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
 /// The per-ply stack a repetition is ruled from: positions, keys, checks and (on demand)
 /// chases, with piece identities. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct History {
     entries: Vec<Entry>,
     /// Key -> index of the latest entry with that key.
-    index: HashMap<u64, u32>,
+    index: KeyMap,
 }
 
 impl History {
@@ -367,7 +388,7 @@ impl History {
     pub fn new(start: Position) -> History {
         let ids = PieceIds::new(start.board());
         let limit_count = start.halfmoves();
-        let mut index = HashMap::new();
+        let mut index = KeyMap::default();
         index.insert(start.key(), 0);
         History {
             entries: vec![Entry {
