@@ -8,6 +8,8 @@ beside the project only): legal moves, checkmate/stalemate, and its repetition r
 Fairy-Stockfish numbers ranks 1-10; our engine 0-9. Moves are converted at the boundary.
 
 usage: sanity_match.py ENGINE [--games N] [--movetime MS] [--fs-nodes N] [--maxplies N]
+       [--our-option NAME=VALUE] [--opp-option NAME=VALUE] [--opponent-is-ours --fs OTHER]
+       [--opening-plies N]
 """
 import argparse
 import random
@@ -110,6 +112,7 @@ def main():
     ap.add_argument("--fs-skill", type=int, default=20)
     ap.add_argument("--maxplies", type=int, default=300)
     ap.add_argument("--our-option", action="append", default=[], help="NAME=VALUE")
+    ap.add_argument("--opp-option", action="append", default=[], help="NAME=VALUE (opponent)")
     ap.add_argument("--opponent-is-ours", action="store_true",
                     help="the --fs program is another build of xiangqi-engine (A/B test)")
     ap.add_argument("--opening-plies", type=int, default=0,
@@ -118,6 +121,7 @@ def main():
     our_opts = dict(o.split("=", 1) for o in a.our_option)
     ours = Uci([a.engine], our_opts)
     fs_opts = {} if a.opponent_is_ours else {"UCI_Variant": VARIANT, "Skill Level": a.fs_skill}
+    fs_opts.update(dict(o.split("=", 1) for o in a.opp_option))
     fs = Uci([a.fs], fs_opts)
     fs_go = f"nodes {a.fs_nodes}" if a.fs_nodes else f"movetime {a.movetime}"
     w = d = l = 0
@@ -133,7 +137,8 @@ def main():
         res = "win" if ours_score > 0 else "loss" if ours_score < 0 else "draw"
         w, d, l = w + (res == "win"), d + (res == "draw"), l + (res == "loss")
         print(f"game {g + 1}: ours as {'red' if ours_red else 'black'}: {res} ({why}, {plies} plies)", flush=True)
-    print(f"score: +{w} ={d} -{l} (ours vs fairy-stockfish, {fs_go}, ours movetime {a.movetime})")
+    opp = "another xiangqi-engine" if a.opponent_is_ours else "fairy-stockfish"
+    print(f"score: +{w} ={d} -{l} (ours {our_opts} vs {opp} {fs_opts}, {fs_go}, ours movetime {a.movetime})")
     ours.close()
     fs.close()
 

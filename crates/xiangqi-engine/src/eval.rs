@@ -369,6 +369,29 @@ mod tests {
         }
     }
 
+    /// Red minus Black evaluation of a position given with Red to move.
+    fn red(fen: &str) -> i32 {
+        evaluate(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn xiangqi_terms_point_the_right_way() {
+        // An empty-headed cannon (on the general's file, nothing between) beats the same
+        // cannon on another file.
+        let empty = red("r2k4r/9/9/9/9/9/9/3C5/9/R3K3R w - - 0 1");
+        let aside = red("r2k4r/9/9/9/9/9/9/2C6/9/R3K3R w - - 0 1");
+        assert!(empty > aside + 30, "{empty} {aside}");
+        // A soldier across the river is worth more than one at home.
+        let crossed = red("3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1");
+        let home = red("3k5/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1");
+        assert!(crossed > home + 40, "{crossed} {home}");
+        // Without advisors the black general suffers from four attackers by more than the
+        // advisors' material (about 355 at this phase).
+        let safe = red("3aka3/R8/8R/3N1N3/9/9/9/9/9/3K5 w - - 0 1");
+        let bare = red("4k4/R8/8R/3N1N3/9/9/9/9/9/3K5 w - - 0 1");
+        assert!(bare > safe + 420, "{safe} {bare}");
+    }
+
     #[test]
     fn palace_points() {
         for c in Color::ALL {

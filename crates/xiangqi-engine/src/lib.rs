@@ -396,7 +396,29 @@ impl Engine {
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
-                let (best, ponder) = run(job, &*callback);
+                let fallback = job
+                    .root
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .find(|m| !job.banned.contains(m));
+                let result =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(job, &*callback)));
+                let (best, ponder) = match result {
+                    Ok(r) => r,
+                    Err(e) => {
+                        // A bug in the search must not leave the front end waiting forever.
+                        let what = e
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| e.downcast_ref::<String>().cloned())
+                            .unwrap_or_default();
+                        callback(Event::Message(format!(
+                            "error: the search failed ({what}); playing a legal move"
+                        )));
+                        (fallback, None)
+                    }
+                };
                 callback(Event::BestMove { best, ponder });
             })
             .expect("spawn search thread");

@@ -267,6 +267,28 @@ fn avoids_perpetual_chase() {
     assert_ne!(best, Some(b2c2), "walked into a perpetual-chase loss");
 }
 
+/// Black, a chariot down, has checked the red general back and forth (e0/e1). Red's only
+/// move e0e1 repeats a position with Black checking on every move of the cycle: Black has
+/// checked perpetually and loses, so Red claims the win by rule instead of taking a draw.
+#[test]
+fn exploits_opponents_perpetual_check() {
+    let fen = "3aka3/9/4b4/9/9/7RR/9/9/r8/4K4 b - - 0 1";
+    let start = Position::from_fen(fen).unwrap();
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for s in ["a1a0", "e0e1", "a0a1", "e1e0", "a1a0"] {
+        let m = pos.parse_uci(s).unwrap();
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    assert_eq!(pos.legal_moves().len(), 1);
+    let mut engine = Engine::new();
+    engine.set_position(start, &moves).unwrap();
+    let (best, events) = engine.search(Limits::depth(6));
+    assert_eq!(best.map(|m| m.to_string()), Some("e0e1".to_string()));
+    assert_eq!(last_score(&events), Some(Score::Mate(1)));
+}
+
 /// A repetition by idle moves on both sides is a draw.
 #[test]
 fn idle_repetition_is_a_draw() {
