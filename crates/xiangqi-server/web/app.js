@@ -1,0 +1,1066 @@
+// Xiangqi browser app. Plain JavaScript, no build step. The server does all rules work:
+// this file draws the board, sends moves to the JSON API and shows what it answers.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = 'http://www.w3.org/2000/svg';
+const CELL = 60, MARGIN = 50;
+
+// ---------------------------------------------------------------------------------------
+// Text in two languages
+
+const TEXT = {
+  en: {
+    title: 'Xiangqi', new: 'New game', games: 'Games', import: 'Import', editor: 'Position editor',
+    settings: 'Settings', flip: 'Flip', play: 'Play', takeback: 'Take back', draw: 'Offer draw',
+    resign: 'Resign', analyse: 'Analyse', share: 'Export / share', analysis: 'Analysis', lines: 'Lines',
+    stop: 'Stop', start: 'Start', cancel: 'Cancel', close: 'Close', mode: 'Mode',
+    vsComputer: 'Against the computer', twoPlayers: 'Two players on this device', analysisMode: 'Analysis board',
+    youPlay: 'You play', red: 'Red', black: 'Black', level: 'Level', toMove: 'To move',
+    edStart: 'Start position', edClear: 'Clear', edAnalyse: 'Analyse', edTwo: 'Play (two players)',
+    edComputer: 'Play the computer', importHelp: 'A PGN file (ICCS, WXF or Chinese moves), an XQF file, or a FEN. Choose a file or paste the text.',
+    link: 'Link to this position', copyFen: 'Copy FEN', copyLink: 'Copy link', downloadPgn: 'Download PGN',
+    notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Chinese characters', piecesLetters: 'Letters',
+    language: 'Language', hints: 'Show legal moves', typeMove: 'Type a move (h2e2, C2.5, 炮二平五)',
+    redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
+    yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.',
+    redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
+    viewing: 'Viewing move {n} of {m}', confirmResign: 'Resign this game?', confirmDraw: '{side} offers a draw. Does {other} accept?',
+    drawDeclined: 'The computer declines the draw: ', drawAccepted: 'Draw agreed.', open: 'Open', del: 'Delete',
+    confirmDelete: 'Delete this game for good?', noGames: 'No games yet.', moves: 'moves', imported: 'Imported {n} game(s).',
+    copied: 'Copied.', levelN: 'level {n}', depth: 'depth', analysing: 'analysing…', engineOff: 'Engine stopped.',
+    modeComputer: 'vs computer', modeTwo: 'two players', modeAnalysis: 'analysis', ongoing: 'in progress',
+    chooseFile: 'Choose a file or paste some text first.', editorHint: 'Pick a piece below and click points on the board; click a piece to remove it (or use the eraser).',
+    eraser: 'Eraser', fenOk: 'A legal position.',
+    reasons: {
+      checkmate: 'Checkmate', stalemate: 'Stalemate (no legal move)', 'perpetual-check': 'Perpetual check',
+      'perpetual-chase': 'Perpetual chase', repetition: 'Draw by repetition', 'move-limit': 'Move limit',
+      'insufficient-material': 'Insufficient material', resignation: 'Resignation', agreement: 'Draw by agreement', time: 'Time',
+    },
+  },
+  zh: {
+    title: '中国象棋', new: '新对局', games: '棋局', import: '导入', editor: '摆棋', settings: '设置', flip: '翻转',
+    play: '走', takeback: '悔棋', draw: '提和', resign: '认输', analyse: '分析', share: '导出 / 分享',
+    analysis: '分析', lines: '变例数', stop: '停止', start: '开始', cancel: '取消', close: '关闭', mode: '模式',
+    vsComputer: '人机对弈', twoPlayers: '双人对弈（同一设备）', analysisMode: '分析棋盘', youPlay: '执棋',
+    red: '红方', black: '黑方', level: '级别', toMove: '走子方', edStart: '初始局面', edClear: '清空',
+    edAnalyse: '分析', edTwo: '双人对弈', edComputer: '与电脑对弈',
+    importHelp: 'PGN 棋谱（ICCS、WXF 或中文记谱）、XQF 文件或 FEN。选择文件或粘贴文本。',
+    link: '局面链接', copyFen: '复制 FEN', copyLink: '复制链接', downloadPgn: '下载 PGN',
+    notation: '记谱方式', pieces: '棋子', piecesChinese: '汉字', piecesLetters: '字母', language: '语言',
+    hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
+    check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
+    noMoves: '尚无着法。', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
+    viewing: '正在查看第 {n} 步（共 {m} 步）', confirmResign: '确定认输吗？', confirmDraw: '{side}提和，{other}同意吗？',
+    drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
+    confirmDelete: '永久删除这盘棋？', noGames: '还没有棋局。', moves: '步', imported: '已导入 {n} 盘棋。',
+    copied: '已复制。', levelN: '{n} 级', depth: '深度', analysing: '分析中…', engineOff: '引擎已停止。',
+    modeComputer: '人机', modeTwo: '双人', modeAnalysis: '分析', ongoing: '进行中',
+    chooseFile: '请先选择文件或粘贴文本。', editorHint: '在下方选一个棋子，再点棋盘上的位置；点棋子可移除（或用橡皮）。',
+    eraser: '橡皮', fenOk: '局面合法。',
+    reasons: {
+      checkmate: '将死', stalemate: '困毙（无子可走）', 'perpetual-check': '长将判负', 'perpetual-chase': '长捉判负',
+      repetition: '重复局面判和', 'move-limit': '自然限着', 'insufficient-material': '双方无进攻子力',
+      resignation: '认输', agreement: '协议和棋', time: '超时',
+    },
+  },
+};
+
+const settings = Object.assign(
+  { lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese', hints: true },
+  JSON.parse(localStorage.getItem('xiangqi.settings') || '{}'),
+);
+function saveSettings() { localStorage.setItem('xiangqi.settings', JSON.stringify(settings)); }
+function t(key, vars) {
+  let s = TEXT[settings.lang][key] ?? TEXT.en[key] ?? key;
+  if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
+  return s;
+}
+function reasonText(r) { return TEXT[settings.lang].reasons[r] || r; }
+function applyLanguage() {
+  document.documentElement.lang = settings.lang === 'zh' ? 'zh-CN' : 'en';
+  document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll('[data-i18n-ph]').forEach((el) => { el.placeholder = t(el.dataset.i18nPh); });
+  $('btn-lang').textContent = settings.lang === 'zh' ? 'English' : '中文';
+  document.title = t('title');
+}
+
+// ---------------------------------------------------------------------------------------
+// Talking to the server
+
+async function api(method, path, body, raw) {
+  const opt = { method, headers: {} };
+  if (body !== undefined) {
+    if (raw) { opt.body = body; } else { opt.body = JSON.stringify(body); opt.headers['Content-Type'] = 'application/json'; }
+  }
+  const res = await fetch(path, opt);
+  const type = res.headers.get('content-type') || '';
+  const data = type.includes('json') ? await res.json() : await res.text();
+  if (!res.ok) {
+    const err = new Error((data && data.error) || res.statusText);
+    err.status = res.status; err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+function toast(msg, ms = 3500) {
+  const el = $('toast');
+  el.textContent = msg;
+  el.classList.remove('hidden');
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => el.classList.add('hidden'), ms);
+}
+
+// ---------------------------------------------------------------------------------------
+// State
+
+const S = {
+  game: null,        // the game as the server sent it
+  view: 0,           // the ply shown
+  flipped: false,
+  selected: null,    // selected square name
+  busy: false,       // waiting for the computer
+  editor: null,      // { board: Map sq->char, turn, pick }
+  analysis: { on: false, ws: null, id: 0, lines: [], running: false },
+  shownOver: null,
+};
+
+const ROLE_ZH = {
+  red: { k: '帥', a: '仕', b: '相', n: '傌', r: '俥', c: '炮', p: '兵' },
+  black: { k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' },
+};
+const ROLE_EN = { k: 'K', a: 'A', b: 'E', n: 'H', r: 'R', c: 'C', p: 'P' };
+
+function sqName(f, r) { return 'abcdefghi'[f] + r; }
+function sqParse(s) { return { f: s.charCodeAt(0) - 97, r: +s.slice(1) }; }
+
+// The board of a FEN as a Map from square name to piece letter (upper case: Red).
+function parseFen(fen) {
+  const board = new Map();
+  const rows = fen.split(' ')[0].split('/');
+  rows.forEach((row, i) => {
+    const r = 9 - i;
+    let f = 0;
+    for (const ch of row) {
+      if (ch >= '0' && ch <= '9') f += +ch;
+      else { board.set(sqName(f, r), ch); f += 1; }
+    }
+  });
+  return { board, turn: (fen.split(' ')[1] || 'w') === 'b' ? 'black' : 'red' };
+}
+function boardToFen(board, turn) {
+  const rows = [];
+  for (let r = 9; r >= 0; r--) {
+    let row = '', empty = 0;
+    for (let f = 0; f < 9; f++) {
+      const p = board.get(sqName(f, r));
+      if (p) { if (empty) row += empty; empty = 0; row += p; } else empty++;
+    }
+    if (empty) row += empty;
+    rows.push(row);
+  }
+  return rows.join('/') + ' ' + (turn === 'black' ? 'b' : 'w') + ' - - 0 1';
+}
+
+function fenAt(ply) { return ply === 0 ? S.game.start_fen : S.game.moves[ply - 1].fen; }
+function atEnd() { return S.game && S.view === S.game.moves.length; }
+function humanTurn() {
+  const g = S.game;
+  if (!g || g.outcome || S.busy) return false;
+  if (g.mode === 'computer') return g.turn === g.human;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Drawing the board
+
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function xy(sq) {
+  const { f, r } = typeof sq === 'string' ? sqParse(sq) : sq;
+  const ff = S.flipped ? 8 - f : f;
+  const rr = S.flipped ? r : 9 - r;
+  return [MARGIN + ff * CELL, MARGIN + rr * CELL];
+}
+
+function drawGrid(svg) {
+  const defs = el('defs', {}, svg);
+  const wood = el('linearGradient', { id: 'wood', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
+  el('stop', { offset: '0', 'stop-color': '#efd39b' }, wood);
+  el('stop', { offset: '1', 'stop-color': '#ddb575' }, wood);
+  const disc = el('radialGradient', { id: 'disc', cx: '.4', cy: '.35', r: '.75' }, defs);
+  el('stop', { offset: '0', 'stop-color': '#fff8e6' }, disc);
+  el('stop', { offset: '1', 'stop-color': '#ead2a0' }, disc);
+  const glow = el('radialGradient', { id: 'checkglow' }, defs);
+  el('stop', { offset: '.45', 'stop-color': 'rgba(220,20,20,.85)' }, glow);
+  el('stop', { offset: '1', 'stop-color': 'rgba(220,20,20,0)' }, glow);
+  const mk = el('marker', { id: 'ah', viewBox: '0 0 10 10', refX: '5', refY: '5', markerWidth: '3', markerHeight: '3', orient: 'auto-start-reverse' }, defs);
+  el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }, mk);
+
+  el('rect', { x: 0, y: 0, width: 580, height: 640, rx: 10, class: 'b-bg' }, svg);
+  const g = el('g', {}, svg);
+  const x0 = MARGIN, y0 = MARGIN, x8 = MARGIN + 8 * CELL, y9 = MARGIN + 9 * CELL;
+  el('rect', { x: x0 - 6, y: y0 - 6, width: 8 * CELL + 12, height: 9 * CELL + 12, class: 'b-edge' }, g);
+  for (let i = 0; i < 10; i++) el('line', { x1: x0, y1: y0 + i * CELL, x2: x8, y2: y0 + i * CELL, class: 'b-line' }, g);
+  for (let f = 0; f < 9; f++) {
+    const x = x0 + f * CELL;
+    if (f === 0 || f === 8) el('line', { x1: x, y1: y0, x2: x, y2: y9, class: 'b-line' }, g);
+    else {
+      el('line', { x1: x, y1: y0, x2: x, y2: y0 + 4 * CELL, class: 'b-line' }, g);
+      el('line', { x1: x, y1: y0 + 5 * CELL, x2: x, y2: y9, class: 'b-line' }, g);
+    }
+  }
+  // palaces
+  for (const [a, b] of [[[3, 0], [5, 2]], [[5, 0], [3, 2]], [[3, 7], [5, 9]], [[5, 7], [3, 9]]]) {
+    const [xa, ya] = xy({ f: a[0], r: a[1] }), [xb, yb] = xy({ f: b[0], r: b[1] });
+    el('line', { x1: xa, y1: ya, x2: xb, y2: yb, class: 'b-line' }, g);
+  }
+  // river
+  const ry = y0 + 4.5 * CELL;
+  const left = S.flipped ? '漢 界' : '楚 河', right = S.flipped ? '楚 河' : '漢 界';
+  el('text', { x: x0 + 2 * CELL, y: ry + 10, 'text-anchor': 'middle', class: 'b-river' }, g).textContent = left;
+  el('text', { x: x0 + 6 * CELL, y: ry + 10, 'text-anchor': 'middle', class: 'b-river' }, g).textContent = right;
+  // point marks for cannons and soldiers
+  const marks = [[1, 2], [7, 2], [1, 7], [7, 7]];
+  for (const f of [0, 2, 4, 6, 8]) { marks.push([f, 3]); marks.push([f, 6]); }
+  for (const [f, r] of marks) {
+    const [x, y] = xy({ f, r });
+    const d = 5, l = 10;
+    for (const sx of [-1, 1]) {
+      if ((f === 0 && sx === -1) || (f === 8 && sx === 1)) continue;
+      for (const sy of [-1, 1]) {
+        el('path', { d: `M${x + sx * d},${y + sy * (d + l)} L${x + sx * d},${y + sy * d} L${x + sx * (d + l)},${y + sy * d}`, class: 'b-line', 'stroke-width': 1.3 }, g);
+      }
+    }
+  }
+  // coordinates (files a-i, ranks 0-9)
+  for (let f = 0; f < 9; f++) {
+    const [x] = xy({ f, r: 0 });
+    el('text', { x, y: 634, 'text-anchor': 'middle', class: 'b-coord' }, g).textContent = 'abcdefghi'[f];
+  }
+  for (let r = 0; r < 10; r++) {
+    const [, y] = xy({ f: 0, r });
+    el('text', { x: 12, y: y + 4, 'text-anchor': 'middle', class: 'b-coord' }, g).textContent = r;
+  }
+}
+
+function pieceGroup(ch, x, y, parent) {
+  const red = ch === ch.toUpperCase();
+  const side = red ? 'red' : 'black';
+  const role = ch.toLowerCase();
+  const g = el('g', { class: 'pc ' + side, transform: `translate(${x},${y})`, 'data-piece': ch }, parent);
+  el('circle', { r: 27, class: 'pc-body' }, g);
+  el('circle', { r: 22.5, class: 'pc-ring' }, g);
+  const letters = settings.pieces === 'letters';
+  const txt = el('text', { x: 0, y: letters ? 1 : 0, class: 'pc-text' + (letters ? ' letter' : '') }, g);
+  txt.textContent = letters ? ROLE_EN[role] : ROLE_ZH[side][role];
+  return g;
+}
+
+function render() {
+  const svg = $('board');
+  svg.textContent = '';
+  drawGrid(svg);
+  const editing = !!S.editor;
+  let board, lastMove = null, check = false, turn = 'red';
+  if (editing) {
+    board = S.editor.board;
+  } else if (S.game) {
+    const p = parseFen(fenAt(S.view));
+    board = p.board; turn = p.turn;
+    if (S.view > 0) lastMove = S.game.moves[S.view - 1];
+    check = S.view === S.game.moves.length ? S.game.check : (S.view > 0 && lastMove.check);
+  } else {
+    board = new Map();
+  }
+  const hl = el('g', {}, svg);
+  if (lastMove) {
+    for (const sq of [lastMove.uci.slice(0, 2), lastMove.uci.slice(2, 4)]) {
+      const [x, y] = xy(sq);
+      el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 8, class: 'hl-last' }, hl);
+    }
+  }
+  if (check) {
+    const k = turn === 'red' ? 'K' : 'k';
+    for (const [sq, ch] of board) if (ch === k) {
+      const [x, y] = xy(sq);
+      el('circle', { cx: x, cy: y, r: 40, class: 'hl-check' }, hl);
+    }
+  }
+  const pieces = el('g', { id: 'pieces' }, svg);
+  for (const [sq, ch] of board) {
+    const [x, y] = xy(sq);
+    const g = pieceGroup(ch, x, y, pieces);
+    g.dataset.at = sq;
+  }
+  if (S.selected && !editing) {
+    const [x, y] = xy(S.selected);
+    el('circle', { cx: x, cy: y, r: 29, class: 'hl-sel' }, hl);
+    if (settings.hints) {
+      for (const m of legalFrom(S.selected)) {
+        const to = m.slice(2, 4);
+        const [tx, ty] = xy(to);
+        if (board.has(to)) el('circle', { cx: tx, cy: ty, r: 27, class: 'hint-cap' }, svg);
+        else el('circle', { cx: tx, cy: ty, r: 8, class: 'hint' }, svg);
+      }
+    }
+  }
+  if (S.analysis.on && !editing) drawArrows(svg);
+  // the hit layer, on top: one transparent square per point
+  const hit = el('g', { id: 'hit' }, svg);
+  for (let f = 0; f < 9; f++) for (let r = 0; r < 10; r++) {
+    const sq = sqName(f, r);
+    const [x, y] = xy(sq);
+    el('rect', { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: 'hit', 'data-sq': sq }, hit);
+  }
+  renderBars();
+}
+
+function drawArrows(svg) {
+  const lines = S.analysis.lines;
+  const g = el('g', {}, svg);
+  lines.slice().reverse().forEach((line) => {
+    if (!line || !line.pv || !line.pv.length) return;
+    const m = line.pv[0];
+    const [x1, y1] = xy(m.slice(0, 2)), [x2, y2] = xy(m.slice(2, 4));
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ex = x2 - ((x2 - x1) / len) * 14, ey = y2 - ((y2 - y1) / len) * 14;
+    el('line', { x1, y1, x2: ex, y2: ey, class: 'arrow' + (line.multipv > 1 ? ' second' : ''), 'marker-end': 'url(#ah)' }, g);
+  });
+}
+
+function legalFrom(sq) {
+  if (!S.game || !atEnd() || !humanTurn()) return [];
+  return S.game.legal.filter((m) => m.startsWith(sq));
+}
+
+function renderBars() {
+  const g = S.game;
+  const top = $('bar-top'), bottom = $('bar-bottom');
+  const bottomSide = S.flipped ? 'black' : 'red', topSide = S.flipped ? 'red' : 'black';
+  const label = (side) => {
+    if (!g) return t(side);
+    const tags = g.tags || {};
+    let who = side === 'red' ? tags.Red : tags.Black;
+    if (g.mode === 'computer') who = g.human === side ? t('you') : `${t('computer')} (${t('levelN', { n: g.level })})`;
+    return who ? `${t(side)} · ${who}` : t(side);
+  };
+  for (const [bar, side] of [[top, topSide], [bottom, bottomSide]]) {
+    const turn = g && !g.outcome && parseFen(fenAt(S.view)).turn === side;
+    bar.innerHTML = '';
+    const who = document.createElement('span');
+    who.className = 'who';
+    who.innerHTML = `<span class="dot ${side}"></span>`;
+    who.append(label(side));
+    bar.append(who);
+    if (turn && !S.editor) {
+      const b = document.createElement('span');
+      b.className = 'turn';
+      b.textContent = S.busy && g.mode === 'computer' && g.human !== side ? t('thinking') : (side === 'red' ? t('redToMove') : t('blackToMove'));
+      bar.append(b);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Side panel
+
+function renderStatus() {
+  const st = $('status');
+  const g = S.game;
+  if (!g) { st.textContent = ''; return; }
+  let main, sub = '';
+  if (g.outcome) {
+    const o = g.outcome;
+    main = (o.winner === 'red' ? t('redWins') : o.winner === 'black' ? t('blackWins') : t('drawn')) + ' — ' + reasonText(o.reason);
+  } else if (S.busy) {
+    main = t('thinking');
+  } else {
+    main = g.turn === 'red' ? t('redToMove') : t('blackToMove');
+    if (g.check) main += ' · ' + t('check');
+    if (g.mode === 'computer' && g.turn === g.human) main = t('yourMove') + (g.check ? ' · ' + t('check') : '');
+  }
+  if (!atEnd()) sub = t('viewing', { n: S.view, m: g.moves.length });
+  else sub = `#${g.id} · ${g.mode === 'computer' ? t('modeComputer') + ', ' + t('levelN', { n: g.level }) : g.mode === 'two-player' ? t('modeTwo') : t('modeAnalysis')}`;
+  st.innerHTML = '';
+  st.append(main);
+  const s2 = document.createElement('span');
+  s2.className = 'sub';
+  s2.textContent = sub;
+  st.append(s2);
+  const over = !!g.outcome;
+  $('btn-takeback').disabled = S.busy || g.moves.length === 0;
+  $('btn-resign').disabled = over || S.busy;
+  $('btn-draw').disabled = over || S.busy;
+  $('nav-first').disabled = $('nav-prev').disabled = S.view === 0;
+  $('nav-next').disabled = $('nav-last').disabled = atEnd();
+  $('move-input').disabled = over || S.busy;
+}
+
+function renderMoves() {
+  const list = $('movelist');
+  list.textContent = '';
+  const g = S.game;
+  if (!g || g.moves.length === 0) {
+    const li = document.createElement('li');
+    li.innerHTML = `<span class="empty">${t('noMoves')}</span>`;
+    li.style.display = 'block';
+    list.append(li);
+    return;
+  }
+  const startBlack = parseFen(g.start_fen).turn === 'black';
+  const startNo = +(g.start_fen.split(' ')[5] || 1);
+  let li = null;
+  g.moves.forEach((m, i) => {
+    const idx = i + (startBlack ? 1 : 0);
+    if (idx % 2 === 0 || li === null) {
+      li = document.createElement('li');
+      const n = document.createElement('span');
+      n.className = 'num';
+      n.textContent = (startNo + Math.floor(idx / 2)) + '.';
+      li.append(n);
+      if (idx % 2 === 1) li.append(document.createElement('span'));
+      list.append(li);
+    }
+    const s = document.createElement('span');
+    s.className = 'mv' + (S.view === i + 1 ? ' current' : '');
+    s.textContent = m[settings.notation] || m.uci;
+    s.dataset.ply = i + 1;
+    s.addEventListener('click', () => goTo(i + 1));
+    li.append(s);
+  });
+  const cur = list.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  else list.scrollTop = list.scrollHeight;
+}
+
+function renderAll() {
+  render();
+  renderStatus();
+  renderMoves();
+  renderAnalysis();
+}
+
+function goTo(ply) {
+  if (!S.game) return;
+  S.view = Math.max(0, Math.min(S.game.moves.length, ply));
+  S.selected = null;
+  renderAll();
+  if (S.analysis.on) startAnalysis();
+}
+
+// ---------------------------------------------------------------------------------------
+// Games
+
+function setGame(g, keepView) {
+  const sameGame = S.game && S.game.id === g.id;
+  S.game = g;
+  if (!keepView || !sameGame) S.view = g.moves.length;
+  S.selected = null;
+  const url = new URL(location.href);
+  url.search = '?game=' + g.id;
+  history.replaceState(null, '', url);
+  localStorage.setItem('xiangqi.last', g.id);
+  renderAll();
+  if (S.analysis.on) startAnalysis();
+  maybeGameOver();
+}
+
+function maybeGameOver() {
+  const g = S.game;
+  if (!g || !g.outcome) return;
+  const key = g.id + ':' + g.moves.length + ':' + g.outcome.reason;
+  if (S.shownOver === key) return;
+  S.shownOver = key;
+  const o = g.outcome;
+  $('over-title').textContent = o.winner === 'red' ? t('redWins') : o.winner === 'black' ? t('blackWins') : t('drawn');
+  $('over-reason').textContent = reasonText(o.reason);
+  $('over-text').textContent = o.text;
+  $('dlg-over').showModal();
+}
+
+async function openGame(id) {
+  try {
+    const g = await api('GET', `/api/games/${id}`);
+    S.shownOver = g.outcome ? g.id + ':' + g.moves.length + ':' + g.outcome.reason : null;
+    setGame(g);
+    computerIfDue();
+  } catch (e) { toast(e.message); }
+}
+
+async function newGame(body) {
+  try {
+    const g = await api('POST', '/api/games', body);
+    setGame(g);
+    computerIfDue();
+  } catch (e) { toast(e.message); }
+}
+
+async function playMove(text) {
+  const g = S.game;
+  if (!g) return;
+  try {
+    if (!atEnd()) {
+      if (g.mode === 'analysis') {
+        // Analysis: play from the position shown, dropping the moves after it.
+        const back = g.moves.length - S.view;
+        const tb = await api('POST', `/api/games/${g.id}/takeback`, { plies: back, ply: g.moves.length });
+        setGame(tb);
+      } else { goTo(g.moves.length); return; }
+    }
+    const r = await api('POST', `/api/games/${g.id}/moves`, { move: text, ply: S.game.moves.length });
+    applyMoveResult(r);
+    computerIfDue();
+  } catch (e) {
+    toast(e.message);
+    if (e.status === 409) openGame(g.id);
+    S.selected = null;
+    render();
+  }
+}
+
+function applyMoveResult(r) {
+  const g = S.game;
+  if (!g || r.id !== g.id) return;
+  g.moves.push(r.move);
+  for (const k of ['fen', 'turn', 'check', 'legal', 'outcome']) g[k] = r[k];
+  S.view = g.moves.length;
+  S.selected = null;
+  renderAll();
+  if (S.analysis.on) startAnalysis();
+  maybeGameOver();
+}
+
+async function computerIfDue() {
+  const g = S.game;
+  if (!g || g.mode !== 'computer' || g.outcome || g.turn === g.human || S.busy) return;
+  S.busy = true;
+  renderAll();
+  try {
+    const r = await api('POST', `/api/games/${g.id}/computer-move`, { ply: g.moves.length });
+    S.busy = false;
+    applyMoveResult(r);
+  } catch (e) {
+    S.busy = false;
+    toast(e.message);
+    renderAll();
+  }
+}
+
+async function takeback() {
+  const g = S.game;
+  if (!g || S.busy || !g.moves.length) return;
+  let n = 1;
+  if (g.mode === 'computer' && !g.outcome && g.turn === g.human && g.moves.length >= 2) n = 2;
+  if (g.mode === 'computer' && g.outcome) n = g.turn === g.human ? 1 : 2;
+  n = Math.min(n, g.moves.length);
+  try {
+    const r = await api('POST', `/api/games/${g.id}/takeback`, { plies: n, ply: g.moves.length });
+    S.shownOver = null;
+    setGame(r);
+    computerIfDue();
+  } catch (e) { toast(e.message); }
+}
+
+async function resign() {
+  const g = S.game;
+  if (!g || g.outcome) return;
+  if (!confirm(t('confirmResign'))) return;
+  const side = g.mode === 'computer' ? g.human : g.turn;
+  try { setGame(await api('POST', `/api/games/${g.id}/resign`, { side })); } catch (e) { toast(e.message); }
+}
+
+async function offerDraw() {
+  const g = S.game;
+  if (!g || g.outcome) return;
+  const side = g.mode === 'computer' ? g.human : g.turn;
+  if (g.mode !== 'computer') {
+    const other = side === 'red' ? 'black' : 'red';
+    if (!confirm(t('confirmDraw', { side: t(side), other: t(other) }))) return;
+  }
+  try {
+    const r = await api('POST', `/api/games/${g.id}/draw`, { side });
+    if (r.accepted) { toast(t('drawAccepted')); setGame(r.game); } else toast(t('drawDeclined') + r.why);
+  } catch (e) { toast(e.message); }
+}
+
+// ---------------------------------------------------------------------------------------
+// Board input: click-click and drag
+
+function sqAt(evt) {
+  const svg = $('board');
+  const pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  let f = Math.round((p.x - MARGIN) / CELL), rr = Math.round((p.y - MARGIN) / CELL);
+  if (f < 0 || f > 8 || rr < 0 || rr > 9) return null;
+  if (S.flipped) f = 8 - f; else rr = 9 - rr;
+  return sqName(f, rr);
+}
+
+const drag = { sq: null, g: null, x0: 0, y0: 0, moved: false, pointer: null };
+
+function ownPiece(sq) {
+  if (!S.game || !atEnd() && S.game.mode !== 'analysis') return false;
+  const p = parseFen(fenAt(S.view)).board.get(sq);
+  if (!p) return false;
+  const side = p === p.toUpperCase() ? 'red' : 'black';
+  return side === parseFen(fenAt(S.view)).turn;
+}
+
+function tryMove(from, to) {
+  const uci = from + to;
+  if (!atEnd() && S.game.mode === 'analysis') {
+    // legal moves of an earlier position are checked by the server
+    playMove(uci);
+    return true;
+  }
+  if (S.game.legal.includes(uci) && humanTurn()) { playMove(uci); return true; }
+  return false;
+}
+
+function onPointerDown(evt) {
+  if (evt.button !== undefined && evt.button !== 0) return;
+  const sq = sqAt(evt);
+  if (!sq) return;
+  if (S.editor) { editorClick(sq); return; }
+  if (!S.game) return;
+  if (S.selected && S.selected !== sq && !ownPiece(sq)) {
+    const from = S.selected;
+    S.selected = null;
+    if (!tryMove(from, sq)) render();
+    return;
+  }
+  if (ownPiece(sq) && (humanTurn() || (S.game.mode === 'analysis' && !S.game.outcome))) {
+    if (!atEnd() && S.game.mode !== 'analysis') return;
+    S.selected = sq;
+    render();
+    const g = $('board').querySelector(`#pieces [data-at="${sq}"]`);
+    if (g) {
+      drag.sq = sq; drag.g = g; drag.moved = false; drag.pointer = evt.pointerId;
+      const [x, y] = xy(sq); drag.x0 = x; drag.y0 = y;
+      drag.start = [evt.clientX, evt.clientY];
+      g.parentNode.appendChild(g);
+    }
+  } else if (S.selected) {
+    S.selected = null;
+    render();
+  }
+}
+
+function onPointerMove(evt) {
+  if (!drag.g || evt.pointerId !== drag.pointer) return;
+  const dx = evt.clientX - drag.start[0], dy = evt.clientY - drag.start[1];
+  if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+  drag.moved = true;
+  const svg = $('board');
+  const pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  drag.g.setAttribute('transform', `translate(${p.x},${p.y}) scale(1.08)`);
+  drag.g.classList.add('dragging');
+}
+
+function onPointerUp(evt) {
+  if (!drag.g || evt.pointerId !== drag.pointer) return;
+  const from = drag.sq, moved = drag.moved;
+  drag.g = null; drag.sq = null;
+  if (!moved) return; // a click: the piece stays selected
+  const to = sqAt(evt);
+  S.selected = null;
+  if (!to || to === from || !tryMove(from, to)) render();
+}
+
+// ---------------------------------------------------------------------------------------
+// Analysis over the WebSocket
+
+function ensureSocket() {
+  const a = S.analysis;
+  if (a.ws && a.ws.readyState <= 1) return a.ws;
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  a.ws = new WebSocket(`${proto}//${location.host}/api/analysis`);
+  a.ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    if (m.type === 'error') { toast(m.error); return; }
+    if (m.id !== a.id) return;
+    if (m.type === 'info') {
+      a.lines[m.multipv - 1] = m;
+      a.lines.length = Math.min(a.lines.length, +$('multipv').value);
+      a.last = m;
+      renderAnalysis();
+      render();
+    } else if (m.type === 'bestmove') {
+      a.running = false;
+      renderAnalysis();
+    }
+  };
+  a.ws.onclose = () => { a.running = false; renderAnalysis(); };
+  return a.ws;
+}
+
+function startAnalysis() {
+  const a = S.analysis;
+  if (!S.game) return;
+  const ws = ensureSocket();
+  a.id += 1;
+  a.lines = [];
+  a.running = true;
+  const msg = {
+    type: 'go', id: a.id, fen: S.game.start_fen,
+    moves: S.game.moves.slice(0, S.view).map((m) => m.uci),
+    multipv: +$('multipv').value, movetime_ms: 60000,
+  };
+  const send = () => ws.send(JSON.stringify(msg));
+  if (ws.readyState === 1) send(); else ws.addEventListener('open', send, { once: true });
+  renderAnalysis();
+}
+
+function stopAnalysis() {
+  const a = S.analysis;
+  if (a.ws && a.ws.readyState === 1) a.ws.send(JSON.stringify({ type: 'stop' }));
+  a.running = false;
+  renderAnalysis();
+}
+
+function scoreText(score, turn) {
+  // shown from Red's point of view
+  const s = turn === 'black' ? -1 : 1;
+  if (score.mate !== undefined) return (score.mate * s > 0 ? '#' : '#-') + Math.abs(score.mate);
+  const v = (score.cp * s) / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+function renderAnalysis() {
+  const a = S.analysis;
+  $('analysis').classList.toggle('hidden', !a.on);
+  $('evalbar').classList.toggle('hidden', !a.on);
+  $('btn-analyse').classList.toggle('primary', a.on);
+  if (!a.on) return;
+  $('an-toggle').textContent = a.running ? t('stop') : t('start');
+  const best = a.lines[0];
+  const info = $('an-info');
+  info.textContent = best ? `${t('depth')} ${best.depth} · ${(best.nodes / 1000).toFixed(0)}k nodes · ${(best.nps / 1000).toFixed(0)}k nps${a.running ? ' · ' + t('analysing') : ''}` : (a.running ? t('analysing') : t('engineOff'));
+  const ol = $('an-lines');
+  ol.textContent = '';
+  for (const line of a.lines) {
+    if (!line) continue;
+    const li = document.createElement('li');
+    const sc = document.createElement('span');
+    sc.className = 'score';
+    sc.textContent = scoreText(line.score, line.turn);
+    const pv = document.createElement('span');
+    pv.className = 'pv';
+    const moves = settings.notation === 'chinese' ? line.pv_chinese : settings.notation === 'wxf' ? line.pv_wxf : line.pv.map((m) => m.slice(0, 2).toUpperCase() + '-' + m.slice(2).toUpperCase());
+    pv.textContent = moves.slice(0, 10).join(' ');
+    li.append(sc, pv);
+    ol.append(li);
+  }
+  // evaluation bar: Red's share
+  let frac = 0.5, label = '0.00';
+  if (best) {
+    const s = best.turn === 'black' ? -1 : 1;
+    if (best.score.mate !== undefined) frac = best.score.mate * s > 0 ? 1 : 0;
+    else frac = 1 / (1 + Math.exp(-(best.score.cp * s) / 300));
+    label = scoreText(best.score, best.turn);
+  }
+  $('evalfill').style.height = (frac * 100).toFixed(1) + '%';
+  $('evalbar').classList.toggle('flipped', S.flipped);
+  $('evaltext').textContent = label;
+}
+
+// ---------------------------------------------------------------------------------------
+// Position editor
+
+const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', ''];
+
+function openEditor(fen) {
+  stopAnalysisIfOn();
+  const p = parseFen(fen || (S.game ? fenAt(S.view) : 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1'));
+  S.editor = { board: p.board, turn: p.turn, pick: 'P' };
+  $('ed-turn').value = p.turn === 'black' ? 'b' : 'w';
+  $('editor-tools').classList.remove('hidden');
+  document.querySelector('.side').classList.add('hidden');
+  buildPalette();
+  editorChanged();
+}
+function closeEditor() {
+  S.editor = null;
+  $('editor-tools').classList.add('hidden');
+  document.querySelector('.side').classList.remove('hidden');
+  renderAll();
+}
+function stopAnalysisIfOn() { if (S.analysis.on) stopAnalysis(); }
+function buildPalette() {
+  const pal = $('palette');
+  pal.textContent = '';
+  for (const ch of PALETTE) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.piece = ch;
+    b.title = ch ? ch : t('eraser');
+    const svg = document.createElementNS(SVGNS, 'svg');
+    svg.setAttribute('viewBox', '-30 -30 60 60');
+    if (ch) pieceGroup(ch, 0, 0, svg);
+    else el('text', { x: 0, y: 10, 'text-anchor': 'middle', 'font-size': 28 }, svg).textContent = '✕';
+    b.append(svg);
+    b.classList.toggle('sel', S.editor.pick === ch);
+    b.addEventListener('click', () => { S.editor.pick = ch; buildPalette(); });
+    pal.append(b);
+  }
+}
+function editorClick(sq) {
+  const e = S.editor;
+  const cur = e.board.get(sq);
+  if (cur && (e.pick === '' || cur === e.pick)) e.board.delete(sq);
+  else if (e.pick) e.board.set(sq, e.pick);
+  else e.board.delete(sq);
+  editorChanged();
+}
+let edTimer = null;
+function editorChanged() {
+  const fen = boardToFen(S.editor.board, $('ed-turn').value === 'b' ? 'black' : 'red');
+  $('ed-fen').value = fen;
+  render();
+  clearTimeout(edTimer);
+  edTimer = setTimeout(() => validateEditor(fen), 150);
+}
+async function validateEditor(fen) {
+  const msg = $('ed-msg');
+  try {
+    await api('GET', '/api/position?fen=' + encodeURIComponent(fen));
+    msg.textContent = t('fenOk'); msg.className = 'msg ok';
+    return true;
+  } catch (e) {
+    msg.textContent = e.message; msg.className = 'msg';
+    return false;
+  }
+}
+async function editorStart(mode) {
+  const fen = $('ed-fen').value.trim();
+  if (!(await validateEditor(fen))) return;
+  const body = { mode, fen };
+  if (mode === 'computer') { body.human = parseFen(fen).turn; body.level = +$('new-level').value; }
+  closeEditor();
+  await newGame(body);
+  if (mode === 'analysis') { S.analysis.on = true; startAnalysis(); }
+}
+
+// ---------------------------------------------------------------------------------------
+// Dialogs
+
+async function showGames() {
+  const tbody = $('games-table').querySelector('tbody');
+  tbody.textContent = '';
+  $('dlg-games').showModal();
+  let data;
+  try { data = await api('GET', '/api/games?limit=200'); } catch (e) { toast(e.message); return; }
+  if (!data.games.length) {
+    tbody.innerHTML = `<tr><td>${t('noGames')}</td></tr>`;
+    return;
+  }
+  for (const g of data.games) {
+    const tr = document.createElement('tr');
+    tr.dataset.id = g.id;
+    const mode = g.mode === 'computer' ? `${t('modeComputer')} (${t('levelN', { n: g.level })})` : g.mode === 'two-player' ? t('modeTwo') : t('modeAnalysis');
+    const names = g.red || g.black ? `${g.red || '?'} – ${g.black || '?'}` : `#${g.id} ${mode}`;
+    const result = g.result ? (g.result === 'red-wins' ? t('redWins') : g.result === 'black-wins' ? t('blackWins') : t('drawn')) + ' · ' + reasonText(g.reason) : t('ongoing');
+    const when = new Date(g.updated).toLocaleString(settings.lang === 'zh' ? 'zh-CN' : 'en');
+    const td1 = document.createElement('td');
+    const title = document.createElement('div'); title.className = 'title'; title.textContent = names;
+    const meta = document.createElement('div'); meta.className = 'meta';
+    meta.textContent = `${g.event ? g.event + ' · ' : ''}${g.plies} ${t('moves')} · ${result} · ${when}`;
+    td1.append(title, meta);
+    const td2 = document.createElement('td'); td2.className = 'acts';
+    const open = document.createElement('button'); open.textContent = t('open'); open.className = 'open';
+    open.addEventListener('click', () => { $('dlg-games').close(); openGame(g.id); });
+    const del = document.createElement('button'); del.textContent = t('del'); del.className = 'del';
+    del.addEventListener('click', async () => {
+      if (!confirm(t('confirmDelete'))) return;
+      try {
+        await api('DELETE', `/api/games/${g.id}`);
+        tr.remove();
+        if (S.game && S.game.id === g.id) { S.game = null; history.replaceState(null, '', '/'); renderAll(); }
+      } catch (e) { toast(e.message); }
+    });
+    td2.append(open, ' ', del);
+    tr.append(td1, td2);
+    tbody.append(tr);
+  }
+}
+
+async function doImport() {
+  const file = $('imp-file').files[0];
+  const text = $('imp-text').value;
+  const msg = $('imp-msg');
+  let body;
+  if (file) body = await file.arrayBuffer();
+  else if (text.trim()) body = text;
+  else { msg.textContent = t('chooseFile'); return; }
+  try {
+    const r = await api('POST', '/api/import', body, true);
+    $('dlg-import').close();
+    $('imp-file').value = ''; $('imp-text').value = ''; msg.textContent = '';
+    let note = t('imported', { n: r.games.length });
+    if (r.errors.length) note += ' ' + r.errors.map((e) => `#${e.game}: ${e.error}`).join('; ');
+    toast(note, 6000);
+    await openGame(r.games[0].id);
+  } catch (e) {
+    msg.textContent = e.message + (e.data && e.data.errors ? ' ' + e.data.errors.map((x) => `#${x.game}: ${x.error}`).join('; ') : '');
+  }
+}
+
+async function showShare() {
+  const g = S.game;
+  if (!g) return;
+  const fen = fenAt(S.view);
+  $('share-fen').value = fen;
+  $('share-url').value = `${location.origin}/?fen=${encodeURIComponent(fen)}`;
+  const pgnUrl = `/api/games/${g.id}/pgn?notation=${settings.notation}`;
+  $('share-pgn').href = pgnUrl + '&download=1';
+  $('share-pgn-text').value = '';
+  $('dlg-share').showModal();
+  try { $('share-pgn-text').value = await api('GET', pgnUrl); } catch (e) { toast(e.message); }
+}
+
+function copy(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(() => toast(t('copied')), () => toast(text));
+  } else {
+    const ta = document.createElement('textarea');
+    ta.value = text; document.body.append(ta); ta.select();
+    try { document.execCommand('copy'); toast(t('copied')); } catch { toast(text); }
+    ta.remove();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Wiring
+
+function wire() {
+  const svg = $('board');
+  svg.addEventListener('pointerdown', onPointerDown);
+  window.addEventListener('pointermove', onPointerMove);
+  window.addEventListener('pointerup', onPointerUp);
+  $('btn-new').addEventListener('click', () => $('dlg-new').showModal());
+  $('btn-games').addEventListener('click', showGames);
+  $('btn-import').addEventListener('click', () => { $('imp-msg').textContent = ''; $('dlg-import').showModal(); });
+  $('btn-editor').addEventListener('click', () => openEditor());
+  $('btn-settings').addEventListener('click', () => {
+    $('set-notation').value = settings.notation; $('set-pieces').value = settings.pieces;
+    $('set-lang').value = settings.lang; $('set-hints').checked = settings.hints;
+    $('dlg-settings').showModal();
+  });
+  $('dlg-settings').addEventListener('close', () => {
+    settings.notation = $('set-notation').value; settings.pieces = $('set-pieces').value;
+    settings.lang = $('set-lang').value; settings.hints = $('set-hints').checked;
+    saveSettings(); applyLanguage(); renderAll();
+  });
+  $('btn-lang').addEventListener('click', () => {
+    settings.lang = settings.lang === 'zh' ? 'en' : 'zh';
+    saveSettings(); applyLanguage(); renderAll();
+  });
+  document.querySelectorAll('dialog .close').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
+  $('new-level').addEventListener('input', () => { $('new-level-out').textContent = $('new-level').value; });
+  document.querySelectorAll('#dlg-new input[name=mode]').forEach((r) => r.addEventListener('change', () => {
+    $('new-computer').classList.toggle('hidden', document.querySelector('#dlg-new input[name=mode]:checked').value !== 'computer');
+  }));
+  $('dlg-new').addEventListener('close', () => {
+    if ($('dlg-new').returnValue !== 'start') return;
+    const mode = document.querySelector('#dlg-new input[name=mode]:checked').value;
+    const body = { mode };
+    if (mode === 'computer') {
+      body.human = document.querySelector('#dlg-new input[name=side]:checked').value;
+      body.level = +$('new-level').value;
+      S.flipped = body.human === 'black';
+    }
+    S.shownOver = null;
+    newGame(body).then(() => { if (mode === 'analysis') { S.analysis.on = true; startAnalysis(); } });
+  });
+  $('dlg-over').addEventListener('close', () => { if ($('dlg-over').returnValue === 'new') $('dlg-new').showModal(); });
+  $('imp-go').addEventListener('click', doImport);
+  $('btn-share').addEventListener('click', showShare);
+  $('share-copy-fen').addEventListener('click', () => copy($('share-fen').value));
+  $('share-copy-url').addEventListener('click', () => copy($('share-url').value));
+  $('btn-flip').addEventListener('click', () => { S.flipped = !S.flipped; renderAll(); });
+  $('nav-first').addEventListener('click', () => goTo(0));
+  $('nav-prev').addEventListener('click', () => goTo(S.view - 1));
+  $('nav-next').addEventListener('click', () => goTo(S.view + 1));
+  $('nav-last').addEventListener('click', () => goTo(S.game ? S.game.moves.length : 0));
+  $('btn-takeback').addEventListener('click', takeback);
+  $('btn-resign').addEventListener('click', resign);
+  $('btn-draw').addEventListener('click', offerDraw);
+  $('btn-analyse').addEventListener('click', () => {
+    S.analysis.on = !S.analysis.on;
+    if (S.analysis.on) startAnalysis(); else stopAnalysis();
+    renderAll();
+  });
+  $('an-toggle').addEventListener('click', () => { if (S.analysis.running) stopAnalysis(); else startAnalysis(); });
+  $('multipv').addEventListener('change', () => { if (S.analysis.on) startAnalysis(); });
+  $('move-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const v = $('move-input').value.trim();
+    if (!v || !S.game) return;
+    if (!humanTurn() && !(S.game.mode === 'analysis' && !S.game.outcome)) return;
+    $('move-input').value = '';
+    playMove(v);
+  });
+  // editor
+  $('ed-turn').addEventListener('change', () => { S.editor.turn = $('ed-turn').value; editorChanged(); });
+  $('ed-start').addEventListener('click', () => { S.editor.board = parseFen('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w').board; editorChanged(); });
+  $('ed-clear').addEventListener('click', () => { S.editor.board = new Map([['e0', 'K'], ['e9', 'k']]); editorChanged(); });
+  $('ed-flip').addEventListener('click', () => { S.flipped = !S.flipped; render(); });
+  $('ed-fen').addEventListener('change', () => {
+    const v = $('ed-fen').value.trim();
+    const p = parseFen(v);
+    S.editor.board = p.board; $('ed-turn').value = p.turn === 'black' ? 'b' : 'w';
+    editorChanged();
+  });
+  $('ed-analyse').addEventListener('click', () => editorStart('analysis'));
+  $('ed-two').addEventListener('click', () => editorStart('two-player'));
+  $('ed-computer').addEventListener('click', () => editorStart('computer'));
+  $('ed-cancel').addEventListener('click', closeEditor);
+  // keyboard
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('input, textarea, select, dialog[open]') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (S.editor) return;
+    const k = e.key;
+    if (k === 'ArrowLeft') goTo(S.view - 1);
+    else if (k === 'ArrowRight') goTo(S.view + 1);
+    else if (k === 'Home') goTo(0);
+    else if (k === 'End') goTo(S.game ? S.game.moves.length : 0);
+    else if (k === 'f' || k === 'F') { S.flipped = !S.flipped; renderAll(); }
+    else if (k === 'Escape') { S.selected = null; render(); }
+    else if (k === 'm' || k === '/') { $('move-input').focus(); }
+    else return;
+    e.preventDefault();
+  });
+}
+
+async function start() {
+  applyLanguage();
+  wire();
+  renderAll();
+  const q = new URLSearchParams(location.search);
+  if (q.get('fen')) {
+    // A shared position opens as a new analysis board.
+    try {
+      await api('GET', '/api/position?fen=' + encodeURIComponent(q.get('fen')));
+      await newGame({ mode: 'analysis', fen: q.get('fen') });
+    } catch (e) { toast(e.message, 6000); openEditor(); }
+    return;
+  }
+  if (q.get('game')) { await openGame(q.get('game')); return; }
+  const last = localStorage.getItem('xiangqi.last');
+  if (last) {
+    try { const g = await api('GET', `/api/games/${last}`); setGame(g); computerIfDue(); return; } catch { /* gone */ }
+  }
+  $('dlg-new').showModal();
+}
+
+start();
