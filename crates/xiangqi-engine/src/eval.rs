@@ -161,23 +161,36 @@ pub fn evaluate(pos: &Position) -> i32 {
     let mut defenders = [0i32; 2];
     let occ = b.occupied();
 
-    for (sq, piece) in b.pieces() {
-        let sign = if piece.color == Color::Red { 1 } else { -1 };
-        add(&mut total, PIECE_SQUARE[piece.index()][sq.index()], sign);
-        phase += PHASE[piece.role.index()];
-        match piece.role {
-            Role::Chariot | Role::Horse | Role::Cannon => {
-                attack_material[piece.color.index()] += MATERIAL[piece.role.index()].1
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        let c = color.index();
+        let own_half = match color {
+            Color::Red => Bitboard::RED_HALF,
+            Color::Black => Bitboard::BLACK_HALF,
+        };
+        for role in Role::ALL {
+            let piece = Piece::new(color, role);
+            let bb = b.by_piece(piece);
+            if bb.is_empty() {
+                continue;
             }
-            Role::Soldier => {
-                if sq.rank().relative_to(piece.color) >= 5 {
-                    attack_material[piece.color.index()] += 100;
-                } else {
-                    attack_material[piece.color.index()] += 60;
+            let n = bb.count() as i32;
+            let table = &PIECE_SQUARE[piece.index()];
+            for sq in bb {
+                add(&mut total, table[sq.index()], sign);
+            }
+            phase += PHASE[role.index()] * n;
+            match role {
+                Role::Chariot | Role::Horse | Role::Cannon => {
+                    attack_material[c] += MATERIAL[role.index()].1 * n
                 }
+                Role::Soldier => {
+                    let home = (bb & own_half).count() as i32;
+                    attack_material[c] += 60 * home + 100 * (n - home);
+                }
+                Role::Advisor | Role::Elephant => defenders[c] += n,
+                Role::General => {}
             }
-            Role::Advisor | Role::Elephant => defenders[piece.color.index()] += 1,
-            Role::General => {}
         }
     }
 

@@ -130,6 +130,19 @@ impl Loop {
             "ponderhit" => self.engine.ponderhit(),
             "banmoves" => self.banmoves(args),
             "d" => self.display(),
+            "eval" => {
+                let pos = self.engine.position();
+                let v = crate::eval::evaluate(pos);
+                let red = if pos.turn() == xiangqi::Color::Red {
+                    v
+                } else {
+                    -v
+                };
+                self.out.line(&format!(
+                    "Final evaluation {red:+} cp (red side; {v:+} for the side to move, {})",
+                    pos.turn()
+                ));
+            }
             "bench" => self.bench(args),
             "quit" => return false,
             "bye" => {

@@ -283,6 +283,8 @@ fn display_perft_and_bench() {
         "Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
     );
     e.expect(5, |l| l.starts_with("Key: "));
+    e.send("eval");
+    e.expect(5, |l| l.starts_with("Final evaluation +10 cp (red side"));
     e.send("go perft 2");
     e.expect_line(10, "Nodes searched: 1920");
     e.send("bench 4");
