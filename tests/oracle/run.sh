@@ -4,9 +4,11 @@
 #  1. makes or reuses a venv ($VENV, default /work/main/.venv) with pyffish from PyPI;
 #  2. generates a fresh set of legal-move vectors with a new seed (printed; ORACLE_SEED fixes
 #     it, ORACLE_POSITIONS sets the size, default 20000);
-#  3. runs the Rust vector test on it (XIANGQI_ORACLE_VECTORS) and the Rust FEN acceptance test;
-#  4. runs the pyffish side of the FEN acceptance (tests/oracle/check_fens.py).
-# Exits non-zero on any mismatch; a failing vector set is kept and its path printed.
+#  3. generates fresh random and mutated FENs with the same seed (fuzz_fens.py);
+#  4. runs the Rust vector test on the vectors (XIANGQI_ORACLE_VECTORS) and the Rust FEN
+#     acceptance test on fens.txt and the fuzzed FENs (XIANGQI_ORACLE_FEN_FUZZ);
+#  5. runs the pyffish side of the FEN acceptance (tests/oracle/check_fens.py).
+# Exits non-zero on any mismatch; failing generated files are kept and their paths printed.
 set -euo pipefail
 export PYTHONDONTWRITEBYTECODE=1
 
@@ -31,20 +33,22 @@ echo "oracle: pyffish $("$py" -c 'import importlib.metadata as m; print(m.versio
 out="${TMPDIR:-/tmp}/xiangqi-oracle-seed-$seed.txt"
 echo "oracle: seed $seed, $positions positions -> $out"
 (cd "$here" && "$py" gen_vectors.py --seed "$seed" --positions "$positions" --out "$out")
+fuzz="${TMPDIR:-/tmp}/xiangqi-oracle-fens-seed-$seed.txt"
+(cd "$here" && "$py" fuzz_fens.py --seed "$seed" --out "$fuzz")
 
 status=0
-echo "oracle: cargo test (fresh vectors, FEN acceptance)"
-if ! (cd "$root" && XIANGQI_ORACLE_VECTORS="$out" cargo test --quiet -p xiangqi \
-        --test oracle_vectors --test fen_acceptance -- --nocapture); then
+echo "oracle: cargo test (fresh vectors, FEN acceptance on fens.txt and fuzzed FENs)"
+if ! (cd "$root" && XIANGQI_ORACLE_VECTORS="$out" XIANGQI_ORACLE_FEN_FUZZ="$fuzz" \
+        cargo test --quiet -p xiangqi --test oracle_vectors --test fen_acceptance -- --nocapture); then
     status=1
-    echo "oracle: MISMATCH with Fairy-Stockfish; the vectors are kept in $out (seed $seed)"
+    echo "oracle: MISMATCH with Fairy-Stockfish; kept $out and $fuzz (seed $seed)"
 fi
 echo "oracle: FEN acceptance, pyffish side"
 if ! (cd "$here" && "$py" check_fens.py); then
     status=1
 fi
 if [ "$status" -eq 0 ]; then
-    rm -f "$out"
+    rm -f "$out" "$fuzz"
     echo "oracle: all agree (seed $seed, $((SECONDS - start)) s)"
 else
     echo "oracle: FAILED (seed $seed, $((SECONDS - start)) s)"

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use xiangqi::Position;
+use xiangqi::{FenError, Position, PositionError, Role};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -44,6 +44,7 @@ fn unquote(s: &str, line: usize) -> Result<String, String> {
                 Some('t') => out.push('\t'),
                 Some('"') => out.push('"'),
                 Some('\\') => out.push('\\'),
+                Some('n') => out.push('\n'),
                 other => {
                     return Err(format!(
                         "line {line}: unknown escape '\\{}'",
@@ -199,7 +200,20 @@ fn fen_verdicts_match_the_list_and_differences_are_documented() {
         entries.len(),
         path.display()
     );
-    // Every documented difference is still exercised by some FEN.
+    // Every documented difference is still exercised by some FEN, and explained the same way
+    // as in the fuzz comparison below.
+    for e in &entries {
+        let ours = Position::from_fen(&e.fen);
+        if ours.is_ok() != e.ffish_ok {
+            let why = explain(&e.fen, &ours);
+            assert!(
+                why.is_some_and(|id| e.ids.iter().any(|i| i == id)),
+                "line {}: explain() gives {why:?}, the list names {:?}",
+                e.line,
+                e.ids
+            );
+        }
+    }
     for id in &docs {
         assert!(
             cited.contains(id),
@@ -241,4 +255,141 @@ fn the_checker_catches_wrong_and_undocumented_entries() {
         .unwrap_err()
         .contains("ffish column 'perhaps'"));
     assert!(parse("x | ok").unwrap_err().contains("2 columns"));
+}
+
+/// The documented difference (docs/ORACLE.md) that explains why our verdict on `fen` differs
+/// from Fairy-Stockfish's, judged from our error or the FEN's text; `None` if none does.
+fn explain(fen: &str, ours: &Result<Position, FenError>) -> Option<&'static str> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let canonical = fields.join(" ");
+    // Single spaces between fields (one trailing space is fine for both readers).
+    if fen != canonical && fen != format!("{canonical} ") {
+        return Some("D5");
+    }
+    match ours {
+        Err(e) => match e {
+            FenError::Position(PositionError::TooMany { piece, .. })
+                if piece.role != Role::General =>
+            {
+                Some("D7")
+            }
+            FenError::Position(PositionError::GeneralOutsidePalace { .. }) => Some("D8"),
+            FenError::Position(PositionError::Unreachable { .. }) => Some("D9"),
+            FenError::Position(PositionError::GeneralsFacing { .. }) => Some("D10"),
+            FenError::Position(PositionError::OppositeCheck { .. }) => Some("D11"),
+            FenError::BadPlaceholder { .. } => Some("D3"),
+            FenError::BadHalfmoves(_) | FenError::BadFullmoves(_) => Some("D4"),
+            FenError::UnknownLetter { letter: '0', .. } => Some("D6"),
+            FenError::BadTurn(s) if s.len() > 1 && (s.starts_with('w') || s.starts_with('b')) => {
+                Some("D12")
+            }
+            FenError::RankWidth { rank, .. } if rank.index() == 0 => Some("D13"),
+            _ => None,
+        },
+        Ok(_) => {
+            let digits_in_a_row = fields[0]
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0].is_ascii_digit() && w[1].is_ascii_digit());
+            match fields.get(1).copied() {
+                Some("r") => Some("D1"),
+                Some("R") | Some("W") | Some("B") => Some("D2"),
+                _ if fields.iter().skip(4).any(|f| f.starts_with('+')) => Some("D4"),
+                _ if digits_in_a_row => Some("D6"),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// A fresh comparison on random FENs made by `tests/oracle/fuzz_fens.py` (run by run.sh):
+/// `"FEN" | ffish | rules` (ffish `-`: not asked). Our verdict must equal the RULES.md verdict where it is known, and
+/// every disagreement with Fairy-Stockfish must be explained by a documented difference.
+#[test]
+fn fuzzed_fens_differ_from_fairy_stockfish_only_as_documented() {
+    let Some(path) = std::env::var_os("XIANGQI_ORACLE_FEN_FUZZ").map(PathBuf::from) else {
+        println!("XIANGQI_ORACLE_FEN_FUZZ not set: no fuzzed FENs to compare (run.sh sets it)");
+        return;
+    };
+    let text = read(&path);
+    let mut problems = Vec::new();
+    let (mut total, mut known, mut differences) = (0, 0, 0);
+    let mut by_id = std::collections::BTreeMap::<&str, usize>::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = raw.rsplitn(3, " | ").collect();
+        if cols.len() != 3 {
+            problems.push(format!("line {line}: expected \"FEN\" | ffish | rules"));
+            continue;
+        }
+        let (rules, ffish, quoted) = (cols[0].trim(), cols[1].trim(), cols[2].trim());
+        let fen = match unquote(quoted, line) {
+            Ok(f) => f,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        total += 1;
+        let ours = Position::from_fen(&fen);
+        let at = format!("line {line} [{fen:?}]");
+        match rules {
+            "?" => {}
+            "ok" | "err" => {
+                known += 1;
+                if ours.is_ok() != (rules == "ok") {
+                    problems.push(format!(
+                        "{at}: we say {}, the RULES.md model says {rules}",
+                        match &ours {
+                            Ok(_) => "ok".to_string(),
+                            Err(e) => format!("err ({e})"),
+                        }
+                    ));
+                }
+            }
+            other => problems.push(format!("{at}: rules column '{other}'")),
+        }
+        let ffish_ok = match ffish {
+            "ok" => true,
+            "err" => false,
+            // Not given to pyffish (its validate_fen corrupts memory on some such FENs).
+            "-" => continue,
+            other => {
+                problems.push(format!("{at}: ffish column '{other}'"));
+                continue;
+            }
+        };
+        if ours.is_ok() != ffish_ok {
+            differences += 1;
+            match explain(&fen, &ours) {
+                Some(id) => *by_id.entry(id).or_default() += 1,
+                None => problems.push(format!(
+                    "{at}: undocumented difference: we {}, Fairy-Stockfish {}",
+                    match &ours {
+                        Ok(_) => "accept it".to_string(),
+                        Err(e) => format!("reject it ({e})"),
+                    },
+                    if ffish_ok { "accepts it" } else { "rejects it" }
+                )),
+            }
+        }
+    }
+    println!(
+        "fen fuzz {}: {total} FENs ({known} with a RULES.md verdict), {differences} differ from \
+         Fairy-Stockfish: {by_id:?}",
+        path.display()
+    );
+    for p in problems.iter().take(60) {
+        eprintln!("{p}");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems in {}",
+        problems.len(),
+        path.display()
+    );
+    assert!(total > 0, "{} holds no FENs", path.display());
 }
