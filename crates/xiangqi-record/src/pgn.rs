@@ -431,7 +431,8 @@ impl<'a> PgnReader<'a> {
                     while !matches!(self.peek(), None | Some(b'\n' | b'\r')) {
                         self.bump();
                     }
-                    let text = self.s[start..self.i].trim().to_string();
+                    // A brace comment cannot hold '}': keep the model writable as one.
+                    let text = self.s[start..self.i].trim().replace('}', "\u{FF5D}");
                     g.comment(text);
                 }
                 b'(' => {

@@ -1,0 +1,225 @@
+//! Differential test of the WXF and Chinese notation against Fairy-Stockfish (pyffish) and the
+//! Python `cchess` library, from vectors made by tests/oracle/notation/gen_notation.py: for each
+//! position and each legal move, pyffish's WXF and cchess's Chinese.
+//!
+//! Checked for every vector:
+//! - our WXF equals pyffish's, up to the differences listed in docs/NOTATION.md (N1: `=` for
+//!   `.`; N2: pyffish's `<ordinal><file>` form for soldiers where we write the official form;
+//!   N7: pyffish names one of two like pieces on a file by the file when the move is
+//!   unambiguous anyway, where we write the official `+`/`-`);
+//! - our Chinese equals cchess's (full-width digits read as ASCII), up to the differences
+//!   listed there (N3 advisors/elephants on one file, N4 four or five soldiers on a file,
+//!   N5 soldiers stacked on two files, N6 cchess's multi-file blind spot);
+//! - reading back what we write gives the same move, in both notations;
+//! - reading pyffish's and cchess's texts gives the same move wherever they are unambiguous.
+//!
+//! Vectors: `tests/oracle/notation/vectors/fixed-seed.txt`, or the file named by
+//! `XIANGQI_NOTATION_VECTORS` (tests/oracle/notation/run.sh sets it to a fresh-seed file).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use xiangqi::notation::{file_number, stack_on_file, Chinese, Wxf};
+use xiangqi::{Move, Piece, Position, Role};
+
+fn vectors_path() -> PathBuf {
+    match std::env::var_os("XIANGQI_NOTATION_VECTORS") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/oracle/notation/vectors/fixed-seed.txt"),
+    }
+}
+
+fn half(s: &str) -> String {
+    s.chars().map(xiangqi::notation::half_width).collect()
+}
+
+/// N2: pyffish writes a soldier among several on a file as `<ordinal><file>` (ordinal from the
+/// front, 1-based): check that it names our move's soldier and that the rest agrees with ours.
+fn pyffish_ordinal_matches(pos: &Position, m: Move, pf: &str, ours: &str) -> bool {
+    let b: Vec<char> = pf.chars().collect();
+    if b.len() != 4 || !b[0].is_ascii_digit() || !b[1].is_ascii_digit() {
+        return false;
+    }
+    let piece = pos.piece_at(m.from()).expect("a piece");
+    if piece.role != Role::Soldier {
+        return false;
+    }
+    let nth = b[0].to_digit(10).unwrap() as usize;
+    let file = b[1].to_digit(10).unwrap() as u8;
+    let stack = stack_on_file(pos, piece, m.from().file());
+    file_number(piece.color, m.from().file()) == file
+        && stack.get(nth.wrapping_sub(1)) == Some(&m.from())
+        && pf[2..].replace('=', ".") == ours[ours.len() - 2..]
+}
+
+/// How many soldiers of the mover share the file of `m`'s piece, and on how many files the
+/// mover has two or more soldiers.
+fn soldier_stacks(pos: &Position, m: Move) -> (usize, usize) {
+    let p = pos.piece_at(m.from()).expect("a piece");
+    let on_file = stack_on_file(pos, p, m.from().file()).len();
+    let files = xiangqi::notation::soldier_stack_files(pos, p.color).len();
+    (on_file, files)
+}
+
+#[test]
+fn notation_agrees_with_pyffish_and_cchess() {
+    let path = vectors_path();
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read notation vectors {}: {e}", path.display()));
+    let mut positions = 0usize;
+    let mut moves = 0usize;
+    let mut diffs: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut failures: Vec<String> = Vec::new();
+    let mut fail = |s: String| {
+        if failures.len() < 40 {
+            failures.push(s);
+        }
+    };
+    for (ln, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut cols = line.split('\t');
+        let fen = cols.next().expect("a FEN");
+        let pos = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                fail(format!("line {}: FEN {fen} rejected: {e}", ln + 1));
+                continue;
+            }
+        };
+        positions += 1;
+        let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        let mut seen = 0;
+        for cell in cols {
+            let parts: Vec<&str> = cell.split(',').collect();
+            let [uci, pf, cc] = parts[..] else {
+                fail(format!("line {}: bad cell {cell}", ln + 1));
+                continue;
+            };
+            moves += 1;
+            seen += 1;
+            let m = match pos.parse_uci(uci) {
+                Ok(m) => m,
+                Err(e) => {
+                    fail(format!(
+                        "{fen} {uci}: pyffish's legal move is not ours: {e}"
+                    ));
+                    continue;
+                }
+            };
+            let what = || format!("{fen} {uci}");
+
+            // Our writing reads back.
+            let w = Wxf::from_move(&pos, m).to_string();
+            match w.parse::<Wxf>().map(|x| x.to_move(&pos)) {
+                Ok(Ok(back)) if back == m => {}
+                other => fail(format!("{}: our WXF {w} reads back as {other:?}", what())),
+            }
+            let c = Chinese::from_move(&pos, m).to_string();
+            match c.parse::<Chinese>().map(|x| x.to_move(&pos)) {
+                Ok(Ok(back)) if back == m => {}
+                other => fail(format!(
+                    "{}: our Chinese {c} reads back as {other:?}",
+                    what()
+                )),
+            }
+
+            // WXF against pyffish.
+            let pfn = pf.replace('=', ".");
+            if pf != "?" {
+                if pfn == w {
+                    if pf.contains('=') {
+                        *diffs.entry("N1 pyffish '=' for '.'").or_default() += 1;
+                    }
+                } else if pyffish_ordinal_matches(&pos, m, pf, &w) {
+                    *diffs
+                        .entry("N2 pyffish <ordinal><file> soldier")
+                        .or_default() += 1;
+                } else if w[1..2].contains(['+', '-'])
+                    && pfn.chars().nth(1).is_some_and(|c| c.is_ascii_digit())
+                    && pfn[2..] == w[2..]
+                    && pfn.parse::<Wxf>().map(|x| x.to_move(&pos)) == Ok(Ok(m))
+                {
+                    *diffs
+                        .entry("N7 pyffish names a tandem piece by file when unambiguous")
+                        .or_default() += 1;
+                } else {
+                    fail(format!("{}: WXF ours {w}, pyffish {pf}", what()));
+                }
+                // Reading pyffish's text (its ordinal form with two equal digits is read
+                // as the official file-and-middle form, so skip those).
+                let b: Vec<char> = pfn.chars().collect();
+                if !(b[0].is_ascii_digit() && b[0] == b[1]) {
+                    match pfn.parse::<Wxf>().map(|x| x.to_move(&pos)) {
+                        Ok(Ok(back)) if back == m => {}
+                        other => fail(format!("{}: pyffish's {pf} reads as {other:?}", what())),
+                    }
+                }
+            }
+
+            // Chinese against cchess.
+            if cc == "?" {
+                *diffs.entry("cchess gave no text").or_default() += 1;
+                continue;
+            }
+            let ccn = half(cc);
+            if ccn == c {
+                continue;
+            }
+            let role = pos.piece_at(m.from()).map(|p| p.role).expect("a piece");
+            let (on_file, stacked_files) = soldier_stacks(&pos, m);
+            let reads = ccn
+                .parse::<Chinese>()
+                .map(|x| x.to_move(&pos))
+                .unwrap_or_else(|e| {
+                    Err(xiangqi::notation::NotationError::Illegal {
+                        notation: e.to_string(),
+                        reason: "malformed",
+                    })
+                });
+            let category = match role {
+                Role::Advisor | Role::Elephant if c.starts_with(['前', '后']) => {
+                    Some("N3 cchess names advisors/elephants by file")
+                }
+                Role::Soldier if stacked_files > 1 => Some("N5 soldiers stacked on two files"),
+                Role::Soldier if on_file >= 4 => Some("N4 four or five soldiers on a file"),
+                _ => None,
+            };
+            match category {
+                Some(cat) => {
+                    *diffs.entry(cat).or_default() += 1;
+                    // cchess's text must still name this move, except on two stacked files
+                    // where its per-file 前/后 is ambiguous by the rules.
+                    if !cat.starts_with("N5") && reads != Ok(m) {
+                        fail(format!("{}: cchess's {cc} reads as {reads:?}", what()));
+                    }
+                }
+                None => fail(format!("{}: Chinese ours {c}, cchess {cc}", what())),
+            }
+        }
+        if seen != legal.len() {
+            fail(format!(
+                "{fen}: pyffish lists {seen} legal moves, we have {}",
+                legal.len()
+            ));
+        }
+        let _ = Piece::new;
+    }
+    eprintln!(
+        "notation vectors {}: {positions} positions, {moves} moves; documented differences: {diffs:?}",
+        path.display()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreement(s), first ones:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        positions > 0 && moves > 0,
+        "no vectors in {}",
+        path.display()
+    );
+}
