@@ -1,6 +1,7 @@
 //! Differential test against Fairy-Stockfish: the legal moves and check status of every
 //! position in an oracle vector file (made by `tests/oracle/gen_vectors.py` with pyffish)
-//! must match ours exactly.
+//! must match ours exactly (and `is_legal`, `is_checkmate`, `is_stalemate` and
+//! `count_legal_moves` must agree with it; `gives_check` with `is_check` after each move).
 //!
 //! The committed file `tests/oracle/vectors/fixed-seed.txt` is read by default; the env var
 //! `XIANGQI_ORACLE_VECTORS` names another (that is how `tests/oracle/run.sh` checks a set
@@ -149,6 +150,30 @@ fn compare(v: &Vector<'_>, tally: &mut Tally) -> Vec<String> {
             pos.has_no_legal_move(),
             v.moves.len()
         ));
+    }
+    if pos.is_checkmate() != (v.check && v.moves.is_empty())
+        || pos.is_stalemate() != (!v.check && v.moves.is_empty())
+    {
+        errs.push(format!(
+            "{where_}: is_checkmate() = {}, is_stalemate() = {}, Fairy-Stockfish: check {}, {} moves",
+            pos.is_checkmate(),
+            pos.is_stalemate(),
+            v.check,
+            v.moves.len()
+        ));
+    }
+    // gives_check must predict the check status of the position after each legal move.
+    for &m in pos.legal_moves().iter() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        if pos.gives_check(m) != child.is_check() {
+            errs.push(format!(
+                "{where_}: gives_check({}) = {}, but after it is_check() = {}",
+                UciMove::from_move(m),
+                pos.gives_check(m),
+                child.is_check()
+            ));
+        }
     }
     // is_legal must agree with the oracle on every pseudo-legal move of the side to move.
     let own = pos.board().by_color(pos.turn());
