@@ -253,8 +253,18 @@ impl Engine {
                 self.stop();
                 self.wait();
                 if mb != self.options.hash_mb {
-                    self.options.hash_mb = mb;
-                    self.tt = Arc::new(TranspositionTable::new(mb));
+                    // Free the old table first so that the two never need to fit together.
+                    self.tt = Arc::new(TranspositionTable::new(1));
+                    match TranspositionTable::try_new(mb) {
+                        Ok(t) => {
+                            self.tt = Arc::new(t);
+                            self.options.hash_mb = mb;
+                        }
+                        Err(e) => {
+                            self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                            return Err(e);
+                        }
+                    }
                 }
             }
             "clear hash" => {

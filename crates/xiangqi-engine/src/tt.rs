@@ -41,16 +41,28 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mb` mebibytes (at least one bucket).
+    ///
+    /// # Panics
+    /// If the memory cannot be had; see [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
+        TranspositionTable::try_new(mb).expect("hash table allocation")
+    }
+
+    /// A table of about `mb` mebibytes, or an error naming the size if the memory cannot be
+    /// reserved.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / (16 * BUCKET)).max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(buckets * BUCKET)
+            .map_err(|_| format!("cannot allocate a {mb} MiB hash table"))?;
         slots.resize_with(buckets * BUCKET, || [AtomicU64::new(0), AtomicU64::new(0)]);
-        TranspositionTable {
+        Ok(TranspositionTable {
             slots,
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Forgets everything.
