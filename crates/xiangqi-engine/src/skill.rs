@@ -49,9 +49,11 @@ impl Skill {
         4 + ((20.0 - self.level) / 4.0) as usize
     }
 
-    /// The largest random bonus (centipawns) a candidate can get.
+    /// The largest random bonus (centipawns) a candidate can get: 280 at level 0, falling
+    /// quadratically so that the strong levels are only lightly randomised.
     pub fn spread(&self) -> f64 {
-        (20.0 - self.level) * 14.0
+        let w = 20.0 - self.level;
+        0.7 * w * w
     }
 
     /// Picks a move among the searched candidates (`moves[..n]` sorted best first): each
