@@ -1013,7 +1013,7 @@ function wire() {
   // editor
   $('ed-turn').addEventListener('change', () => { S.editor.turn = $('ed-turn').value; editorChanged(); });
   $('ed-start').addEventListener('click', () => { S.editor.board = parseFen('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w').board; editorChanged(); });
-  $('ed-clear').addEventListener('click', () => { S.editor.board = new Map([['e0', 'K'], ['e9', 'k']]); editorChanged(); });
+  $('ed-clear').addEventListener('click', () => { S.editor.board = new Map([['e0', 'K'], ['d9', 'k']]); editorChanged(); });
   $('ed-flip').addEventListener('click', () => { S.flipped = !S.flipped; render(); });
   $('ed-fen').addEventListener('change', () => {
     const v = $('ed-fen').value.trim();

@@ -1,0 +1,92 @@
+// Kill the server with SIGKILL in the middle of a game, start it again on the same data
+// folder: every move the server confirmed is still there, and the page shows the game.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { launch, shot } from '../lib.mjs';
+
+const BIN = process.env.XIANGQI_BIN;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+    s.on('error', reject);
+  });
+}
+
+async function startServer(port, data) {
+  const child = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', String(port), '--no-fallback', '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  for (let i = 0; i < 100; i++) {
+    if (out.includes('serving on')) return child;
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not start: ' + out);
+}
+
+// A long legal game (two players), so moves can be sent without waiting for anything.
+const MOVES = ['h2e2', 'h9g7', 'h0g2', 'i9h9', 'i0h0', 'b9c7', 'b0c2', 'a9b9', 'a0b0', 'b7b3', 'c3c4', 'h7h3',
+  'g3g4', 'g6g5', 'g4g5', 'g7f5', 'g5f5', 'c6c5', 'c4c5', 'c7b5', 'c5b5', 'b9a9', 'a3a4'];
+
+test('SIGKILL mid-game loses no confirmed move', { skip: !BIN && 'XIANGQI_BIN is not set' }, async () => {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'xiangqi-restart-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let server = await startServer(port, data);
+  let confirmed = [];
+  let id;
+  try {
+    const res = await fetch(base + '/api/games', { method: 'POST', body: JSON.stringify({ mode: 'two-player' }) });
+    id = (await res.json()).id;
+    // Send moves one after another; kill the server while they are under way.
+    const sender = (async () => {
+      for (let i = 0; i < MOVES.length; i++) {
+        try {
+          const r = await fetch(`${base}/api/games/${id}/moves`, { method: 'POST', body: JSON.stringify({ move: MOVES[i], ply: i }) });
+          if (r.status !== 200) break;
+          await r.json();
+          confirmed.push(MOVES[i]);
+        } catch { break; }
+      }
+    })();
+    // wait until some moves are in, then kill
+    while (confirmed.length < 8) await new Promise((r) => setTimeout(r, 2));
+    server.kill('SIGKILL');
+    await sender;
+    await new Promise((r) => server.on('exit', r));
+    assert.ok(confirmed.length >= 8 && confirmed.length < MOVES.length - 1, `killed mid-game after ${confirmed.length} confirmed moves`);
+
+    server = await startServer(port, data);
+    const g = await (await fetch(`${base}/api/games/${id}`)).json();
+    const stored = g.moves.map((m) => m.uci);
+    assert.ok(stored.length >= confirmed.length, `stored ${stored.length} moves, confirmed ${confirmed.length}`);
+    assert.deepEqual(stored.slice(0, confirmed.length), confirmed);
+    // the game goes on from there
+    const n = stored.length;
+    const r = await fetch(`${base}/api/games/${id}/moves`, { method: 'POST', body: JSON.stringify({ move: MOVES[n], ply: n }) });
+    assert.equal(r.status, 200);
+
+    // and the page shows it
+    const { context, cleanup } = await launch();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${base}/?game=${id}`);
+      await page.waitForFunction((k) => document.querySelectorAll('#movelist .mv').length === k, n + 1);
+      await shot(page, '10-after-restart');
+    } finally {
+      await cleanup();
+    }
+  } finally {
+    server.kill('SIGKILL');
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+});
