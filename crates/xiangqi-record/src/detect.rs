@@ -1,8 +1,9 @@
 //! One entry point for every record format: [`read_any`] looks at the bytes, decides the
 //! format from the content (never from a file name) and reads every game in it.
 //!
-//! Binary formats are recognised by their magic (XQF, CBR, CBL); text formats after decoding
-//! ([`crate::encoding::decode`]): PGN by a tag line or movetext at the start.
+//! Binary formats are recognised by their magic (XQF, CBR, CBL), CBF by its XML and DhtmlXQ by
+//! its `[DhtmlXQ` markup (both by their readers' `looks_like`), and PGN after decoding
+//! ([`crate::encoding::decode`]) by a tag line or movetext at the start.
 
 use core::fmt;
 
@@ -17,6 +18,8 @@ pub enum RecordFormat {
     Xqf,
     Cbr,
     Cbl,
+    Cbf,
+    DhtmlXq,
 }
 
 impl RecordFormat {
@@ -26,6 +29,8 @@ impl RecordFormat {
             RecordFormat::Xqf => "XQF",
             RecordFormat::Cbr => "CBR",
             RecordFormat::Cbl => "CBL",
+            RecordFormat::Cbf => "CBF",
+            RecordFormat::DhtmlXq => "DhtmlXQ",
         }
     }
 }
@@ -88,6 +93,12 @@ pub fn detect(bytes: &[u8]) -> Option<RecordFormat> {
     if crate::cbr::looks_like(bytes) {
         return Some(RecordFormat::Cbr);
     }
+    if crate::cbf::looks_like(bytes) {
+        return Some(RecordFormat::Cbf);
+    }
+    if crate::dhtmlxq::looks_like(bytes) {
+        return Some(RecordFormat::DhtmlXq);
+    }
     let (text, _) = crate::encoding::decode(bytes);
     if crate::pgn::looks_like(&text) {
         return Some(RecordFormat::Pgn);
@@ -129,6 +140,8 @@ pub fn read_any(bytes: &[u8]) -> Result<ReadAll, RecordError> {
         }
         RecordFormat::Xqf => vec![crate::xqf::read(bytes).map_err(RecordError::Binary)],
         RecordFormat::Cbr => vec![crate::cbr::read(bytes).map_err(RecordError::Binary)],
+        RecordFormat::Cbf => vec![crate::cbf::read(bytes).map_err(RecordError::Binary)],
+        RecordFormat::DhtmlXq => vec![crate::dhtmlxq::read(bytes).map_err(RecordError::Binary)],
         RecordFormat::Cbl => match crate::cbl::read(bytes) {
             Ok(games) => games.into_iter().map(Ok).collect(),
             Err(e) => vec![Err(RecordError::Binary(e))],

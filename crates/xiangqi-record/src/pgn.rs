@@ -95,7 +95,7 @@ pub fn parse_result(s: &str) -> Option<GameResult> {
         "1/2-1/2" | "½-½" | "和棋" | "和" | "红先和" | "黑先和" | "1/2" => {
             GameResult::Draw
         }
-        "*" | "未知" | "" | "?" => GameResult::Unknown,
+        "*" | "未知" | "" => GameResult::Unknown,
         _ => return None,
     })
 }

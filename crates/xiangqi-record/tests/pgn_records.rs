@@ -321,3 +321,46 @@ fn same_games_in_several_files_agree() {
     }
     assert_eq!(tree(&from_xqf.moves), tree(&from_pgn.moves));
 }
+
+/// `read_any` decides every file of the record set by its content.
+#[test]
+fn read_any_over_the_whole_record_set() {
+    let mut seen = 0;
+    for dir in ["pgn-chinese", "pgn-iccs", "pgn-wxf", "xqf", "other"] {
+        let mut files: Vec<_> = std::fs::read_dir(records().join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f.file_name().unwrap().to_string_lossy().to_string();
+            let bytes = std::fs::read(&f).unwrap();
+            let expected = match (dir, name.rsplit('.').next().unwrap()) {
+                ("xqf", _) => Some(RecordFormat::Xqf),
+                (_, "cbl") => Some(RecordFormat::Cbl),
+                (_, "cbr") => Some(RecordFormat::Cbr),
+                (_, "cbf") => Some(RecordFormat::Cbf),
+                _ if name.contains("dhtmlxq") => Some(RecordFormat::DhtmlXq),
+                _ if name == "wukong-puzzle-games-list.txt"
+                    || name == "walker-uci-test-moves.txt" =>
+                {
+                    None
+                }
+                _ => Some(RecordFormat::Pgn),
+            };
+            match (read_any(&bytes), expected) {
+                (Ok(r), Some(fmt)) => {
+                    assert_eq!(r.format, fmt, "{dir}/{name}");
+                    assert!(!r.games.is_empty(), "{dir}/{name}");
+                }
+                (Err(e), None) => assert!(e.to_string().contains("not a record format"), "{e}"),
+                (got, want) => panic!(
+                    "{dir}/{name}: read_any gave {:?}, expected {want:?}",
+                    got.map(|r| r.format)
+                ),
+            }
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 92);
+}
