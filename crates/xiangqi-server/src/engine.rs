@@ -60,7 +60,7 @@ pub fn score_json(s: Score) -> Value {
 enum Command {
     Go {
         id: u64,
-        start: Position,
+        start: Box<Position>,
         moves: Vec<Move>,
         multipv: usize,
         movetime_ms: u64,
@@ -120,7 +120,7 @@ fn parse_go(v: &Value) -> Result<Command, String> {
     };
     Ok(Command::Go {
         id,
-        start,
+        start: Box::new(start),
         moves,
         multipv,
         movetime_ms,
@@ -198,7 +198,7 @@ fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Value>) {
                 engine.stop();
                 engine.wait();
                 let _ = engine.set_option("MultiPV", &multipv.to_string());
-                if let Err(e) = engine.set_position(start, &moves) {
+                if let Err(e) = engine.set_position(*start, &moves) {
                     let _ = out.send(json!({"type": "error", "id": id, "error": e.0}));
                     continue;
                 }

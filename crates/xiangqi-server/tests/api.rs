@@ -1,0 +1,595 @@
+//! The HTTP API, through the real router (no network): games, moves, rulings, records,
+//! validation of every kind of bad input, and durability across a reopened store.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+use xiangqi_server::{router, App, Store};
+
+fn temp_dir(name: &str) -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "xiangqi-server-test-{}-{name}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn shared() -> PathBuf {
+    match std::env::var_os("XIANGQI_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+fn app_at(dir: &std::path::Path) -> Router {
+    let store = Store::open(dir).expect("open store");
+    router(Arc::new(App::new(store)))
+}
+
+struct Res {
+    status: StatusCode,
+    text: String,
+    json: Value,
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: impl Into<Body>) -> Res {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.into())
+        .expect("request");
+    let res = app.clone().oneshot(req).await.expect("response");
+    let status = res.status();
+    let bytes = res.into_body().collect().await.expect("body").to_bytes();
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Res { status, text, json }
+}
+
+async fn post(app: &Router, uri: &str, v: Value) -> Res {
+    call(app, "POST", uri, v.to_string()).await
+}
+async fn get(app: &Router, uri: &str) -> Res {
+    call(app, "GET", uri, Body::empty()).await
+}
+
+/// Asserts a JSON error with `status` whose message contains `needle`.
+fn assert_error(r: &Res, status: StatusCode, needle: &str) {
+    assert_eq!(r.status, status, "{}", r.text);
+    let msg = r.json["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error field: {}", r.text));
+    assert!(
+        msg.contains(needle),
+        "error '{msg}' should mention '{needle}'"
+    );
+}
+
+async fn new_game(app: &Router, v: Value) -> i64 {
+    let r = post(app, "/api/games", v).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    r.json["id"].as_i64().expect("id")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_moves_in_any_notation_and_read_them_back() {
+    let dir = temp_dir("play");
+    let app = app_at(&dir);
+    let id = new_game(&app, json!({"mode": "two-player"})).await;
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "h2e2", "ply": 0}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json["move"]["wxf"], "C2.5");
+    assert_eq!(r.json["move"]["chinese"], "炮二平五");
+    assert_eq!(r.json["move"]["iccs"], "H2-E2");
+    assert_eq!(r.json["turn"], "black");
+    assert_eq!(r.json["ply"], 1);
+    assert!(r.json["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m == "h9g7"));
+    // WXF and Chinese are read too
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "H8+7"}),
+    )
+    .await;
+    assert_eq!(r.json["move"]["uci"], "h9g7", "{}", r.text);
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "马二进三"}),
+    )
+    .await;
+    assert_eq!(r.json["move"]["uci"], "h0g2", "{}", r.text);
+    let g = get(&app, &format!("/api/games/{id}")).await;
+    let ucis: Vec<&str> = g.json["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap())
+        .collect();
+    assert_eq!(ucis, ["h2e2", "h9g7", "h0g2"]);
+    assert_eq!(g.json["outcome"], Value::Null);
+    // FEN at a ply
+    let f = get(&app, &format!("/api/games/{id}/fen?ply=1")).await;
+    assert_eq!(
+        f.json["fen"],
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_json_errors_that_name_the_problem() {
+    let dir = temp_dir("bad");
+    let app = app_at(&dir);
+    let id = new_game(&app, json!({})).await;
+    let mv = format!("/api/games/{id}/moves");
+    assert_error(
+        &call(&app, "POST", &mv, "{").await,
+        StatusCode::BAD_REQUEST,
+        "not valid JSON",
+    );
+    assert_error(
+        &call(&app, "POST", &mv, "[1]").await,
+        StatusCode::BAD_REQUEST,
+        "JSON object",
+    );
+    assert_error(
+        &call(&app, "POST", &mv, vec![0xff, 0xfe]).await,
+        StatusCode::BAD_REQUEST,
+        "UTF-8",
+    );
+    assert_error(
+        &post(&app, &mv, json!({})).await,
+        StatusCode::BAD_REQUEST,
+        "'move' is missing",
+    );
+    assert_error(
+        &post(&app, &mv, json!({"mvoe": "h2e2"})).await,
+        StatusCode::BAD_REQUEST,
+        "unknown field 'mvoe'",
+    );
+    assert_error(
+        &post(&app, &mv, json!({"move": 5})).await,
+        StatusCode::BAD_REQUEST,
+        "must be a string",
+    );
+    assert_error(
+        &post(&app, &mv, json!({"move": "h2e2", "ply": -1})).await,
+        StatusCode::BAD_REQUEST,
+        "'ply'",
+    );
+    let r = post(&app, &mv, json!({"move": "a0a5"})).await;
+    assert_error(&r, StatusCode::UNPROCESSABLE_ENTITY, "a0a5");
+    assert_eq!(r.json["move"], "a0a5");
+    assert_error(
+        &post(&app, &mv, json!({"move": "e0e1x"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "e0e1x",
+    );
+    assert_error(
+        &post(&app, &mv, json!({"move": "zz"})).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "zz",
+    );
+    assert_error(
+        &post(&app, &mv, json!({"move": "x".repeat(100)})).await,
+        StatusCode::BAD_REQUEST,
+        "too long",
+    );
+    let r = post(&app, &mv, json!({"move": "h2e2", "ply": 3})).await;
+    assert_error(&r, StatusCode::CONFLICT, "not 3");
+    assert_eq!(r.json["ply"], 0);
+    assert_error(
+        &post(&app, "/api/games/abc/moves", json!({"move": "h2e2"})).await,
+        StatusCode::BAD_REQUEST,
+        "'abc'",
+    );
+    assert_error(
+        &post(&app, "/api/games/0/moves", json!({"move": "h2e2"})).await,
+        StatusCode::BAD_REQUEST,
+        "'0'",
+    );
+    assert_error(
+        &post(&app, "/api/games/999999/moves", json!({"move": "h2e2"})).await,
+        StatusCode::NOT_FOUND,
+        "999999",
+    );
+    assert_error(
+        &get(&app, "/api/nothing").await,
+        StatusCode::NOT_FOUND,
+        "not found",
+    );
+    assert_error(
+        &call(&app, "PUT", &mv, "{}").await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "not allowed",
+    );
+    let big = format!("{{\"move\": \"{}\"}}", "a".repeat(100_000));
+    assert_error(
+        &call(&app, "POST", &mv, big).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too large",
+    );
+    // games
+    assert_error(
+        &post(&app, "/api/games", json!({"mode": "chess"})).await,
+        StatusCode::BAD_REQUEST,
+        "'mode'",
+    );
+    assert_error(
+        &post(&app, "/api/games", json!({"level": 21})).await,
+        StatusCode::BAD_REQUEST,
+        "'level'",
+    );
+    assert_error(
+        &post(&app, "/api/games", json!({"human": "green"})).await,
+        StatusCode::BAD_REQUEST,
+        "'human'",
+    );
+    assert_error(
+        &post(&app, "/api/games", json!({"fen": "9/9/9"})).await,
+        StatusCode::BAD_REQUEST,
+        "bad FEN",
+    );
+    let r = post(&app, "/api/games", json!({"moves": ["h2e2", "h2e2"]})).await;
+    assert_error(&r, StatusCode::UNPROCESSABLE_ENTITY, "h2e2");
+    assert_eq!(r.json["index"], 1);
+    // position
+    assert_error(
+        &get(&app, "/api/position").await,
+        StatusCode::BAD_REQUEST,
+        "'fen' is missing",
+    );
+    assert_error(
+        &get(&app, "/api/position?fen=4k4/9/9/9/9/9/9/9/9/4K4%20w").await,
+        StatusCode::BAD_REQUEST,
+        "generals face each other",
+    );
+    assert_error(
+        &get(&app, "/api/position?fen=%ZZ").await,
+        StatusCode::BAD_REQUEST,
+        "percent",
+    );
+    assert_error(
+        &get(&app, "/api/games?limit=9999").await,
+        StatusCode::BAD_REQUEST,
+        "'limit'",
+    );
+    assert_error(
+        &get(&app, "/api/games?sort=x").await,
+        StatusCode::BAD_REQUEST,
+        "'sort'",
+    );
+    assert_error(
+        &get(&app, &format!("/api/games/{id}/pgn?notation=klingon")).await,
+        StatusCode::BAD_REQUEST,
+        "klingon",
+    );
+    assert_error(
+        &get(&app, &format!("/api/games/{id}/fen?ply=5")).await,
+        StatusCode::BAD_REQUEST,
+        "'ply'",
+    );
+    assert_error(
+        &post(&app, &format!("/api/games/{id}/takeback"), json!({})).await,
+        StatusCode::BAD_REQUEST,
+        "cannot take back",
+    );
+    assert_error(
+        &post(
+            &app,
+            &format!("/api/games/{id}/resign"),
+            json!({"side": "blue"}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "'side'",
+    );
+    // import
+    assert_error(
+        &call(&app, "POST", "/api/import", "").await,
+        StatusCode::BAD_REQUEST,
+        "empty",
+    );
+    assert_error(
+        &call(&app, "POST", "/api/import", "hello world").await,
+        StatusCode::BAD_REQUEST,
+        "not a record format",
+    );
+    assert_error(
+        &call(&app, "POST", "/api/import", "rnbakabnr/9/9 w").await,
+        StatusCode::BAD_REQUEST,
+        "bad FEN",
+    );
+    // the game is untouched by all of that
+    let g = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(g.json["moves"].as_array().unwrap().len(), 0);
+}
+
+/// Arbitrary bytes to every endpoint: never a server error, always a JSON answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn junk_never_breaks_the_server() {
+    let dir = temp_dir("junk");
+    let app = app_at(&dir);
+    let id = new_game(&app, json!({"mode": "two-player"})).await;
+    let paths = [
+        "/api/games".to_string(),
+        format!("/api/games/{id}/moves"),
+        format!("/api/games/{id}/takeback"),
+        format!("/api/games/{id}/resign"),
+        format!("/api/games/{id}/draw"),
+        "/api/import".to_string(),
+    ];
+    let mut seed: u64 = 0x1234_5678;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let pieces = [
+        "{",
+        "}",
+        "\"move\"",
+        ":",
+        "\"h2e2\"",
+        ",",
+        "\"ply\"",
+        "-1",
+        "1e99",
+        "null",
+        "[",
+        "]",
+        "\"fen\"",
+        "\"mode\"",
+        "\"computer\"",
+        "\"plies\"",
+        "99999999999999999999",
+        "\"炮二平五\"",
+        "\u{0}",
+        "true",
+        "\"side\"",
+        "\"red\"",
+        "[Event",
+        "1.",
+        "C2.5",
+        "/",
+    ];
+    for i in 0..400 {
+        let n = (next() % 12) as usize;
+        let body: String = (0..n)
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+            .collect();
+        let path = &paths[i % paths.len()];
+        let r = call(&app, "POST", path, body.clone()).await;
+        assert!(
+            !r.status.is_server_error(),
+            "{path} with {body:?} gave {}: {}",
+            r.status,
+            r.text
+        );
+        assert!(
+            r.json.is_object(),
+            "{path} with {body:?}: not JSON: {}",
+            r.text
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_survive_reopening_the_store() {
+    let dir = temp_dir("reopen");
+    let id;
+    {
+        let app = app_at(&dir);
+        id = new_game(
+            &app,
+            json!({"mode": "computer", "human": "black", "level": 0}),
+        )
+        .await;
+        let r = post(
+            &app,
+            &format!("/api/games/{id}/moves"),
+            json!({"move": "h2e2"}),
+        )
+        .await;
+        assert_error(&r, StatusCode::CONFLICT, "computer's turn");
+        let r = post(
+            &app,
+            &format!("/api/games/{id}/computer-move"),
+            json!({"ply": 0}),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.json["turn"], "black");
+        let legal = r.json["legal"][0].as_str().unwrap().to_string();
+        let r = post(
+            &app,
+            &format!("/api/games/{id}/moves"),
+            json!({"move": legal, "ply": 1}),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let r = post(&app, &format!("/api/games/{id}/resign"), json!({})).await;
+        assert_eq!(r.json["outcome"]["reason"], "resignation", "{}", r.text);
+        assert_eq!(r.json["outcome"]["winner"], "red");
+    }
+    let app = app_at(&dir);
+    let g = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(g.json["moves"].as_array().unwrap().len(), 2, "{}", g.text);
+    assert_eq!(g.json["human"], "black");
+    assert_eq!(g.json["outcome"]["reason"], "resignation");
+    assert_eq!(g.json["outcome"]["text"], "Red wins: black resigned.");
+    // a finished game takes no moves
+    let r = post(&app, &format!("/api/games/{id}/computer-move"), json!({})).await;
+    assert_error(&r, StatusCode::CONFLICT, "over");
+    // taking back reopens it, in memory and in the store
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/takeback"),
+        json!({"plies": 1}),
+    )
+    .await;
+    assert_eq!(r.json["outcome"], Value::Null, "{}", r.text);
+    let app = app_at(&dir);
+    let g = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(g.json["outcome"], Value::Null, "{}", g.text);
+    assert_eq!(g.json["moves"].as_array().unwrap().len(), 1);
+    let list = get(&app, "/api/games").await;
+    assert_eq!(list.json["total"], 1);
+    assert_eq!(list.json["games"][0]["plies"], 1);
+    // delete
+    let r = call(&app, "DELETE", &format!("/api/games/{id}"), Body::empty()).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_error(
+        &get(&app, &format!("/api/games/{id}")).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+    assert_eq!(get(&app, "/api/games").await.json["total"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn perpetual_chase_is_ruled_with_an_explanation() {
+    let dir = temp_dir("chase");
+    let app = app_at(&dir);
+    let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+    let id = new_game(&app, json!({"mode": "two-player", "fen": fen})).await;
+    let mut last = Value::Null;
+    for m in "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2".split(' ') {
+        let r = post(
+            &app,
+            &format!("/api/games/{id}/moves"),
+            json!({ "move": m }),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::OK, "{m}: {}", r.text);
+        last = r.json;
+    }
+    assert_eq!(last["outcome"]["reason"], "perpetual-chase");
+    assert_eq!(last["outcome"]["winner"], "black");
+    let text = last["outcome"]["text"].as_str().unwrap();
+    assert!(text.starts_with("Red loses by perpetual chase"), "{text}");
+    assert_eq!(last["legal"].as_array().unwrap().len(), 0);
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "a7b7"}),
+    )
+    .await;
+    assert_error(&r, StatusCode::CONFLICT, "perpetual-chase");
+    let pgn = get(&app, &format!("/api/games/{id}/pgn")).await;
+    assert!(pgn.text.contains("[Result \"0-1\"]"), "{}", pgn.text);
+    assert!(
+        pgn.text.contains(&format!("[FEN \"{fen}\"]")),
+        "{}",
+        pgn.text
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draw_offers_and_agreement() {
+    let dir = temp_dir("draw");
+    let app = app_at(&dir);
+    let id = new_game(&app, json!({"mode": "two-player"})).await;
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/draw"),
+        json!({"side": "red"}),
+    )
+    .await;
+    assert_eq!(r.json["accepted"], true, "{}", r.text);
+    assert_eq!(r.json["game"]["outcome"]["reason"], "agreement");
+    // Against the computer, which is a chariot up: it declines.
+    let id = new_game(
+        &app,
+        json!({"mode": "computer", "human": "red", "fen": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1"}),
+    )
+    .await;
+    let r = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json["accepted"], false, "{}", r.text);
+    assert_eq!(
+        get(&app, &format!("/api/games/{id}")).await.json["outcome"],
+        Value::Null
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn import_and_export_records() {
+    let dir = temp_dir("import");
+    let app = app_at(&dir);
+    let pgn = "[Event \"Test\"]\n[Red \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. C2.5 H8+7 2. H2+3 R9.8 1-0\n";
+    let r = call(&app, "POST", "/api/import", pgn).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json["games"][0]["id"].as_i64().unwrap();
+    assert_eq!(r.json["games"][0]["red"], "A");
+    assert_eq!(r.json["games"][0]["result"], "red-wins");
+    for (notation, line) in [
+        ("wxf", "1. C2.5 H8+7 2. H2+3 R9.8 1-0"),
+        ("chinese", "1. 炮二平五 马8进7 2. 马二进三 车9平8 1-0"),
+        ("iccs", "1. h2e2 h9g7 2. h0g2 i9h9 1-0"),
+    ] {
+        let r = get(
+            &app,
+            &format!("/api/games/{id}/pgn?notation={notation}&download=1"),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::OK);
+        assert!(r.text.contains(line), "{notation}: {}", r.text);
+        assert!(r.text.contains("[Red \"A\"]"), "{}", r.text);
+    }
+    // the exported PGN imports again to the same moves
+    let wxf = get(&app, &format!("/api/games/{id}/pgn?notation=wxf"))
+        .await
+        .text;
+    let r = call(&app, "POST", "/api/import", wxf).await;
+    let id2 = r.json["games"][0]["id"].as_i64().unwrap();
+    let a = get(&app, &format!("/api/games/{id}")).await.json["moves"].clone();
+    let b = get(&app, &format!("/api/games/{id2}")).await.json["moves"].clone();
+    assert_eq!(a, b);
+    // a FEN
+    let r = call(
+        &app,
+        "POST",
+        "/api/import",
+        "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1",
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        r.json["games"][0]["start_fen"],
+        "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
+    );
+    // an XQF file from the record set
+    let xqf = shared().join("data/records/xqf/walker-game-test.xqf");
+    let bytes = std::fs::read(&xqf).unwrap_or_else(|e| panic!("{}: {e}", xqf.display()));
+    let r = call(&app, "POST", "/api/import", bytes).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let xid = r.json["games"][0]["id"].as_i64().unwrap();
+    let g = get(&app, &format!("/api/games/{xid}")).await;
+    assert!(
+        !g.json["moves"].as_array().unwrap().is_empty(),
+        "{}",
+        g.text
+    );
+}
