@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import random
-import re
 import sys
 
 import pyffish as sf
@@ -34,14 +33,28 @@ ALPHABET = "KABNRCPEHkabnrcpeh0123456789/ -wbrWBRx+.\tQq"
 START = xq.START_FEN
 
 
-# pyffish 0.0.90's validate_fen writes out of bounds (heap corruption, found with valgrind) on a
-# placement with a multi-digit run followed by a piece, e.g. rank "97NP". Such FENs are not
-# given to it: their ffish column is "-" (not asked), and only our side is checked for them.
-_MULTI_DIGIT = re.compile(r"[0-9][0-9]")
+# pyffish 0.0.90's validate_fen writes out of bounds (heap corruption, found with valgrind) when a
+# rank places a piece beyond the ninth file, e.g. rank "97NP" (97 empty points, then pieces) or
+# "3a7k4" (the k on the twelfth file): it fills its board before checking the rank's width. Such
+# FENs are not given to it: their ffish column is "-" (not asked), and only our side is checked.
 
 
 def unsafe_for_pyffish(fen):
-    return bool(_MULTI_DIGIT.search(fen.split(" ")[0]))
+    """Whether some rank puts a character beyond the ninth file, counting digit runs as
+    Fairy-Stockfish does (a multi-digit number is one run)."""
+    for rank in fen.split(" ")[0].split("/"):
+        files, run = 0, ""
+        for c in rank:
+            if c.isdigit():
+                run += c
+                continue
+            if run:
+                files += int(run)
+                run = ""
+            if files >= 9:
+                return True
+            files += 1
+    return False
 
 
 def quiet_validate(fen):

@@ -350,7 +350,7 @@ def main():
     tasks = []
     for kind, _ in KINDS:
         want = int(quotas[kind] * 1.05) + 1
-        size = TASK_SIZE[kind]
+        size = min(TASK_SIZE[kind], want)
         for i in range((want + size - 1) // size):
             tasks.append((seed, kind, i, size))
     seen = set()
