@@ -75,7 +75,7 @@ def random_opening(plies, seed):
     return moves
 
 
-def play(ours, fs, ours_red, movetime, fs_go, maxplies, fs_is_ours=False, opening=()):
+def play(ours, fs, ours_red, our_go, fs_go, maxplies, fs_is_ours=False, opening=()):
     fen = pyffish.start_fen(VARIANT)
     moves_fs = list(opening)
     for ply in range(len(moves_fs), maxplies):
@@ -88,7 +88,7 @@ def play(ours, fs, ours_red, movetime, fs_go, maxplies, fs_is_ours=False, openin
             return r, "rule (repetition/move limit)", ply
         red_to_move = ply % 2 == 0
         if red_to_move == ours_red:
-            m = ours.go([from_fs(x) for x in moves_fs], f"movetime {movetime}")
+            m = ours.go([from_fs(x) for x in moves_fs], our_go)
             m = to_fs(m) if m != "(none)" else m
         else:
             if fs_is_ours:
@@ -109,6 +109,7 @@ def main():
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--movetime", type=int, default=100)
     ap.add_argument("--fs-nodes", type=int, default=0, help="limit Fairy-Stockfish by nodes instead of time")
+    ap.add_argument("--nodes", type=int, default=0, help="limit both sides by nodes (A/B tests)")
     ap.add_argument("--fs-skill", type=int, default=20)
     ap.add_argument("--maxplies", type=int, default=300)
     ap.add_argument("--our-option", action="append", default=[], help="NAME=VALUE")
@@ -124,13 +125,16 @@ def main():
     fs_opts.update(dict(o.split("=", 1) for o in a.opp_option))
     fs = Uci([a.fs], fs_opts)
     fs_go = f"nodes {a.fs_nodes}" if a.fs_nodes else f"movetime {a.movetime}"
+    our_go = f"movetime {a.movetime}"
+    if a.nodes:
+        fs_go = our_go = f"nodes {a.nodes}"
     w = d = l = 0
     for g in range(a.games):
         ours_red = g % 2 == 0
         fs.send("ucinewgame")
         ours.send("ucinewgame")
         opening = random_opening(a.opening_plies, g // 2)
-        r, why, plies = play(ours, fs, ours_red, a.movetime, fs_go, a.maxplies, a.opponent_is_ours, opening)
+        r, why, plies = play(ours, fs, ours_red, our_go, fs_go, a.maxplies, a.opponent_is_ours, opening)
         # pyffish results are from the side to move's view at the end; turn into Red's view.
         red_score = r if plies % 2 == 0 else -r
         ours_score = red_score if ours_red else -red_score
@@ -138,7 +142,7 @@ def main():
         w, d, l = w + (res == "win"), d + (res == "draw"), l + (res == "loss")
         print(f"game {g + 1}: ours as {'red' if ours_red else 'black'}: {res} ({why}, {plies} plies)", flush=True)
     opp = "another xiangqi-engine" if a.opponent_is_ours else "fairy-stockfish"
-    print(f"score: +{w} ={d} -{l} (ours {our_opts} vs {opp} {fs_opts}, {fs_go}, ours movetime {a.movetime})")
+    print(f"score: +{w} ={d} -{l} (ours {our_opts} vs {opp} {fs_opts}, {fs_go}, ours {our_go})")
     ours.close()
     fs.close()
 

@@ -139,6 +139,41 @@ pub fn captures(pos: &Position) -> MoveList {
     list
 }
 
+/// Appends the legal quiet moves of chariots, horses, cannons and soldiers that attack the
+/// enemy general from their target (direct checks; discovered checks are not looked for).
+pub fn add_quiet_checks(pos: &Position, list: &mut MoveList) {
+    let b = pos.board();
+    let us = pos.turn();
+    let Some(k) = b.general(!us) else {
+        return;
+    };
+    let occ = b.occupied();
+    let empty = !occ;
+    for role in [Role::Chariot, Role::Horse, Role::Cannon, Role::Soldier] {
+        for from in b.by_piece(Piece::new(us, role)) {
+            let targets = match role {
+                Role::Chariot => attacks::chariot_attacks(from, occ) & empty,
+                Role::Horse => attacks::horse_attacks(from, occ) & empty,
+                Role::Cannon => attacks::slide_quiets(from, occ),
+                _ => attacks::soldier_attacks(us, from) & empty,
+            };
+            for to in targets {
+                let occ2 = occ.without(from).with(to);
+                let checks = match role {
+                    Role::Chariot => attacks::chariot_attacks(to, occ2).contains(k),
+                    Role::Horse => attacks::horse_attacks(to, occ2).contains(k),
+                    Role::Cannon => attacks::cannon_attacks(to, occ2).contains(k),
+                    _ => attacks::soldier_attacks(us, to).contains(k),
+                };
+                let m = Move::new(from, to);
+                if checks && pos.is_legal(m) {
+                    list.push(m);
+                }
+            }
+        }
+    }
+}
+
 /// The least valuable piece of `side` among `attackers`, by exchange value.
 fn least_valuable(
     pos: &Position,
@@ -251,6 +286,48 @@ mod tests {
         let m = mv(&pos, "e0e5");
         // Cannon (440) takes horse (420), chariot recaptures the cannon.
         assert_eq!(see(&pos, m), SEE_VALUE[3] - SEE_VALUE[5]);
+    }
+
+    #[test]
+    fn quiet_checks_are_the_direct_checks() {
+        let fens = [
+            xiangqi::START_FEN,
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 2 2",
+            "5a3/9/5k3/4C4/4N4/9/9/2R6/9/4K4 w - - 0 1",
+            "2b6/3Nk4/9/9/9/1R7/9/9/5K3/9 w - - 0 1",
+            "3ak4/4a4/9/4P4/2n6/9/9/4C4/9/3K1R3 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut list = MoveList::new();
+            add_quiet_checks(&pos, &mut list);
+            let mut got: Vec<Move> = list.iter().copied().collect();
+            let k = pos.board().general(!pos.turn()).unwrap();
+            let mut want: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let role = pos.piece_at(m.from()).unwrap().role;
+                    if pos.is_capture(m)
+                        || !matches!(
+                            role,
+                            Role::Chariot | Role::Horse | Role::Cannon | Role::Soldier
+                        )
+                    {
+                        return false;
+                    }
+                    let mut c = pos.clone();
+                    c.play_unchecked(m);
+                    let b = c.board();
+                    b.general_attackers(k, !c.turn(), b.occupied())
+                        .contains(m.to())
+                })
+                .collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "{fen}");
+        }
     }
 
     #[test]

@@ -497,7 +497,7 @@ impl<'a> Worker<'a> {
         let root = ply == 0;
         self.pv_len[ply] = 0;
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, pv_node);
+            return self.qsearch(pos, alpha, beta, ply, pv_node, true);
         }
         self.count_node();
         if self.seldepth < ply + 1 {
@@ -571,7 +571,7 @@ impl<'a> Worker<'a> {
             }
             // Razoring: hopeless at low depth, verify with quiescence.
             if depth <= 3 && static_eval + 250 * depth < alpha {
-                let v = self.qsearch(pos, alpha, alpha + 1, ply, false);
+                let v = self.qsearch(pos, alpha, alpha + 1, ply, false, false);
                 if v <= alpha {
                     return v;
                 }
@@ -832,6 +832,7 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
         pv_node: bool,
+        checks: bool,
     ) -> i32 {
         self.count_node();
         self.pv_len[ply] = 0;
@@ -887,7 +888,12 @@ impl<'a> Worker<'a> {
                 alpha = stand_pat;
             }
             best = stand_pat;
-            movepick::captures(pos)
+            let mut list = movepick::captures(pos);
+            if checks {
+                // At the horizon, quiet moves that check directly are searched too.
+                movepick::add_quiet_checks(pos, &mut list);
+            }
+            list
         };
         let tt_move = tt_move.filter(|m| moves.contains(m));
         let mut picker = Picker::captures(pos, moves, tt_move);
@@ -895,7 +901,12 @@ impl<'a> Worker<'a> {
         let mut searched = 0;
         while let Some((m, _)) = picker.pick() {
             let victim = pos.piece_at(m.to());
-            if !in_check {
+            if !in_check && victim.is_none() {
+                // A quiet check: only if it does not lose the checking piece.
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            } else if !in_check {
                 let gain = victim.map_or(0, |p| crate::eval::SEE_VALUE[p.role.index()]);
                 // Delta pruning: even winning the piece cannot lift the score to alpha.
                 if stand_pat + gain + 200 <= alpha {
@@ -913,7 +924,7 @@ impl<'a> Worker<'a> {
             let checked = child.is_check();
             self.push_child(ply, &child, m, victim.is_some(), checked);
             searched += 1;
-            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, pv_node);
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, pv_node, false);
             if self.stopped() {
                 return 0;
             }

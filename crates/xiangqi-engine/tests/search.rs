@@ -381,4 +381,4 @@ fn bench_signature() {
     );
 }
 
-const BENCH_NODES: u64 = 776_308;
+const BENCH_NODES: u64 = 620_907;
