@@ -15,6 +15,7 @@ const USAGE: &str = "usage:
   xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
   xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...
   xiangqi uci                 (the engine, speaking UCI on stdin/stdout)
+  xiangqi match -engine cmd=A ... -engine cmd=B ... -each tc=10+0.1 ...   (engine matches; docs/MATCH.md)
   xiangqi [serve] [--port N] [--host ADDR] [--data DIR]   (the browser app; the default)";
 
 /// A command-line failure: a message for stderr and the exit status.
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Some("moves") => cmd_moves(&args[1..]),
         Some("convert") => convert::cmd_convert(&args[1..]).map_err(|(m, c)| Fail(m, c)),
         Some("judge") => judge::cmd_judge(&args[1..]),
+        Some("match") => std::process::exit(xiangqi_match::run(&args[1..])),
         Some("serve") => xiangqi_server::cli(&args[1..]).map_err(|m| Fail(m, 2)),
         Some("uci") => {
             xiangqi_engine::uci::run_stdio();

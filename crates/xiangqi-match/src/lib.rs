@@ -1,0 +1,412 @@
+//! `xiangqi match`: engine-versus-engine matches under the real Xiangqi rules.
+//!
+//! Every move is checked against the position and the game is judged by [`xiangqi::Game`]:
+//! checkmate, stalemate, perpetual check and chase, repetition, the move limit and
+//! insufficient material end it as RULES.md says. An illegal move, a crash, a hang or a fallen
+//! flag loses. Engines speak UCI (squares a0..i9, or a1..i10 with `ranks=1` and `UCI_Variant
+//! xiangqi` for Fairy-Stockfish and Sjaak II) or UCCI (ElephantEye). Results are reported with
+//! Elo, its error, LOS and an SPRT; games are written as PGN.
+//!
+//! The entry point is [`run`]; the command line is described in [`cli::USAGE`] and
+//! docs/MATCH.md.
+
+pub mod cli;
+pub mod engine;
+pub mod openings;
+pub mod play;
+pub mod signal;
+pub mod stats;
+
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use xiangqi::Color;
+
+use cli::MatchConfig;
+use openings::Opening;
+use play::{Ending, GameJob, GameReport, GameSettings};
+use stats::{SprtState, Wdl};
+
+/// Exit status after an interruption (128 + SIGINT).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// The tally of a match, from the first engine's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub wdl: Wdl,
+    /// Wins/draws/losses of the first engine playing Red, and playing Black.
+    pub as_red: Wdl,
+    pub as_black: Wdl,
+    /// How games ended: key and count, in order of first appearance.
+    pub endings: Vec<(String, u32)>,
+    pub plies: u64,
+    pub games: u32,
+}
+
+impl Tally {
+    pub fn add(&mut self, r: &GameReport) {
+        if r.ending == Ending::Aborted {
+            return;
+        }
+        let first_red = r.job.red == 0;
+        let first_color = if first_red { Color::Red } else { Color::Black };
+        let side = if first_red {
+            &mut self.as_red
+        } else {
+            &mut self.as_black
+        };
+        for w in [&mut self.wdl, side] {
+            match r.ending.winner() {
+                Some(c) if c == first_color => w.wins += 1,
+                Some(_) => w.losses += 1,
+                None => w.draws += 1,
+            }
+        }
+        let key = r.ending.key();
+        match self.endings.iter_mut().find(|(k, _)| *k == key) {
+            Some(e) => e.1 += 1,
+            None => self.endings.push((key, 1)),
+        }
+        self.plies += r.plies as u64;
+        self.games += 1;
+    }
+}
+
+fn fmt_opt(v: Option<f64>, prec: usize) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{:.prec$}", x + 0.0).replace("-0.0", "0.0"),
+        Some(x) if x > 0.0 => "inf".into(),
+        Some(_) => "-inf".into(),
+        None => "n/a".into(),
+    }
+}
+
+fn pct(v: Option<f64>) -> String {
+    match v {
+        Some(x) => format!("{:.1} %", x * 100.0),
+        None => "n/a".into(),
+    }
+}
+
+/// The progress line: games, score, Elo ± error, LOS and the SPRT.
+pub fn progress_line(cfg: &MatchConfig, t: &Tally) -> String {
+    let w = &t.wdl;
+    let mut s = format!(
+        "Score of {} vs {}: {} - {} - {}  [{}] {}/{}  Elo {} +/- {}, LOS {}, DrawRatio {}",
+        cfg.engines[0].name,
+        cfg.engines[1].name,
+        w.wins,
+        w.losses,
+        w.draws,
+        fmt_opt(w.score(), 3),
+        w.games(),
+        cfg.total_games(),
+        fmt_opt(w.elo(), 1),
+        fmt_opt(w.elo_error(), 1),
+        pct(w.los()),
+        pct(w.draw_ratio()),
+    );
+    if let Some(sp) = &cfg.sprt {
+        s.push_str(&format!(
+            ", SPRT LLR {:.2} [{:.2}, {:.2}]",
+            sp.llr(w),
+            sp.lower_bound(),
+            sp.upper_bound()
+        ));
+    }
+    s
+}
+
+/// The final table.
+pub fn final_table(cfg: &MatchConfig, t: &Tally, elapsed: Duration) -> String {
+    let mut s = String::new();
+    let w = &t.wdl;
+    let (a, b) = (&cfg.engines[0].name, &cfg.engines[1].name);
+    let width = a.len().max(b.len()).max(6);
+    s.push_str(&format!(
+        "\n{:<width$}  {:>5} {:>5} {:>5} {:>5} {:>7} {:>7}\n",
+        "Engine", "Games", "Wins", "Draws", "Losses", "Points", "Score"
+    ));
+    let row = |name: &str, x: &Wdl| {
+        format!(
+            "{:<width$}  {:>5} {:>5} {:>5} {:>5} {:>7.1} {:>6}%\n",
+            name,
+            x.games(),
+            x.wins,
+            x.draws,
+            x.losses,
+            x.points(),
+            fmt_opt(x.score().map(|v| v * 100.0), 1)
+        )
+    };
+    s.push_str(&row(a, w));
+    s.push_str(&row(b, &Wdl::new(w.losses, w.draws, w.wins)));
+    s.push_str(&format!(
+        "\n{a} as Red: +{} ={} -{}; as Black: +{} ={} -{}\n",
+        t.as_red.wins,
+        t.as_red.draws,
+        t.as_red.losses,
+        t.as_black.wins,
+        t.as_black.draws,
+        t.as_black.losses
+    ));
+    s.push_str(&format!(
+        "Elo difference ({a} - {b}): {} +/- {} (95%), LOS {}, draw ratio {}\n",
+        fmt_opt(w.elo(), 1),
+        fmt_opt(w.elo_error(), 1),
+        pct(w.los()),
+        pct(w.draw_ratio())
+    ));
+    if let Some(sp) = &cfg.sprt {
+        let verdict = match sp.state(w) {
+            SprtState::H0 => "H0 accepted",
+            SprtState::H1 => "H1 accepted",
+            SprtState::Continue => "no decision yet",
+        };
+        s.push_str(&format!(
+            "SPRT (elo0={} elo1={} alpha={} beta={}): LLR {:.3} [{:.3}, {:.3}]: {verdict}\n",
+            sp.elo0,
+            sp.elo1,
+            sp.alpha,
+            sp.beta,
+            sp.llr(w),
+            sp.lower_bound(),
+            sp.upper_bound()
+        ));
+    }
+    if !t.endings.is_empty() {
+        let list: Vec<String> = t.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        s.push_str(&format!("Endings: {}\n", list.join(", ")));
+    }
+    if t.games > 0 {
+        s.push_str(&format!(
+            "Average game length: {:.1} plies; {} games in {:.1} s\n",
+            t.plies as f64 / t.games as f64,
+            t.games,
+            elapsed.as_secs_f64()
+        ));
+    }
+    s
+}
+
+/// The games of the match: opening and colours of each.
+pub fn schedule(cfg: &MatchConfig, book: &[Opening]) -> Vec<GameJob> {
+    let total = cfg.total_games();
+    let order = cfg
+        .openings
+        .as_ref()
+        .map(|o| openings::order(book.len(), o.order, o.start, cfg.srand));
+    (0..total)
+        .map(|i| {
+            let k = if cfg.repeat { i / 2 } else { i };
+            let opening = match &order {
+                Some(ord) => book[ord[(k % ord.len() as u64) as usize]].clone(),
+                None => Opening::startpos(),
+            };
+            GameJob {
+                number: i + 1,
+                round: k + 1,
+                opening,
+                red: (i % 2) as usize,
+            }
+        })
+        .collect()
+}
+
+/// Runs a match from the arguments after `match`; returns the exit status (0 done, 1 an
+/// error, 2 bad usage, 130 interrupted). Messages go to stdout (progress) and stderr (errors).
+pub fn run(args: &[String]) -> i32 {
+    if args
+        .iter()
+        .any(|a| a == "-h" || a == "--help" || a == "-help")
+    {
+        println!("{}", cli::USAGE);
+        return 0;
+    }
+    let cfg = match cli::parse(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("xiangqi match: {e}\n{}", cli::USAGE);
+            return 2;
+        }
+    };
+    signal::install();
+    match run_config(&cfg) {
+        Ok(code) => code,
+        Err(e) => {
+            engine::kill_all();
+            eprintln!("xiangqi match: {e}");
+            1
+        }
+    }
+}
+
+/// Runs a parsed match.
+pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
+    let book = match &cfg.openings {
+        Some(o) => openings::load(o)?,
+        None => Vec::new(),
+    };
+    std::fs::create_dir_all(&cfg.logdir)
+        .map_err(|e| format!("cannot create the log folder {}: {e}", cfg.logdir.display()))?;
+    let mut pgn_file = match &cfg.pgnout {
+        Some(p) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("-pgnout: cannot open {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let jobs = Arc::new(schedule(cfg, &book));
+    let stop = Arc::new(AtomicBool::new(false));
+    let next = Arc::new(AtomicU64::new(0));
+    let (tx, rx) = mpsc::channel::<GameReport>();
+    let specs = [
+        Arc::new(cfg.engines[0].clone()),
+        Arc::new(cfg.engines[1].clone()),
+    ];
+    let started = Instant::now();
+    println!(
+        "Match {} vs {}: {} games, concurrency {}, {}{}; logs in {}",
+        cfg.engines[0].name,
+        cfg.engines[1].name,
+        cfg.total_games(),
+        cfg.concurrency,
+        match &cfg.openings {
+            Some(o) => format!("{} openings from {}", book.len(), o.file.display()),
+            None => "from the start position".to_string(),
+        },
+        if cfg.repeat {
+            ", each played with both colours"
+        } else {
+            ""
+        },
+        cfg.logdir.display()
+    );
+    let workers = cfg.concurrency.min(jobs.len().max(1));
+    let mut handles = Vec::new();
+    for _ in 0..workers {
+        let (jobs, stop, next, tx, specs) = (
+            jobs.clone(),
+            stop.clone(),
+            next.clone(),
+            tx.clone(),
+            specs.clone(),
+        );
+        let cfg = cfg.clone();
+        handles.push(std::thread::spawn(move || {
+            let settings = GameSettings {
+                engines: specs,
+                rules: cfg.rules,
+                draw: cfg.draw,
+                resign: cfg.resign,
+                logdir: &cfg.logdir,
+                debug: cfg.debug,
+                event: &cfg.event,
+                stop: stop.clone(),
+            };
+            let mut first = true;
+            loop {
+                if stop.load(Ordering::Relaxed) || signal::interrupted() {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+                let Some(job) = jobs.get(i) else { break };
+                if !first && cfg.wait_ms > 0 {
+                    std::thread::sleep(Duration::from_millis(cfg.wait_ms));
+                }
+                first = false;
+                let report = play::play(job.clone(), &settings);
+                if tx.send(report).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+
+    let mut tally = Tally::default();
+    let mut done = 0u64;
+    let mut error = None;
+    let mut sprt_done = false;
+    let tty = std::io::stdout().is_terminal();
+    loop {
+        if signal::interrupted() {
+            stop.store(true, Ordering::SeqCst);
+        }
+        let r = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(r) => r,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        if let Some(f) = &r.fatal {
+            if error.is_none() {
+                error = Some(f.clone());
+            }
+            stop.store(true, Ordering::SeqCst);
+            continue;
+        }
+        if r.ending == Ending::Aborted {
+            continue;
+        }
+        done += 1;
+        tally.add(&r);
+        if let Some(f) = &mut pgn_file {
+            let mut text = String::new();
+            xiangqi_record::pgn::write_game(&mut text, &r.record, cfg.notation);
+            if let Err(e) = f.write_all(text.as_bytes()) {
+                error.get_or_insert(format!("-pgnout: cannot write: {e}"));
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        let red = &cfg.engines[r.job.red].name;
+        let black = &cfg.engines[1 - r.job.red].name;
+        println!(
+            "Finished game {} ({red} vs {black}): {} {{{}}}",
+            r.job.number,
+            r.record.result.as_pgn(),
+            r.explanation
+        );
+        let line = progress_line(cfg, &tally);
+        if tty {
+            println!("\x1b[1m{line}\x1b[0m");
+        } else {
+            println!("{line}");
+        }
+        if let Some(sp) = &cfg.sprt {
+            if !sprt_done && sp.state(&tally.wdl) != SprtState::Continue {
+                sprt_done = true;
+                println!(
+                    "SPRT: {}",
+                    match sp.state(&tally.wdl) {
+                        SprtState::H0 => "H0 accepted; stopping",
+                        _ => "H1 accepted; stopping",
+                    }
+                );
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+        let _ = std::io::stdout().flush();
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    engine::kill_all();
+    print!("{}", final_table(cfg, &tally, started.elapsed()));
+    if let Some(e) = error {
+        return Err(e);
+    }
+    if signal::interrupted() {
+        println!(
+            "Interrupted after {done} of {} games; every engine process was ended.",
+            cfg.total_games()
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(0)
+}

@@ -1,0 +1,475 @@
+//! End-to-end matches: our engine against itself, and small fake engines (Python scripts
+//! written here) that play scripted moves, make illegal moves, hang, crash or print garbage.
+//! Every test also checks that no engine process (or process an engine started) is left.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use xiangqi_record::{pgn, GameResult};
+
+const BIN: &str = env!("CARGO_BIN_EXE_xiangqi-match");
+
+const FAKE: &str = r#"#!/usr/bin/env python3
+# A fake engine for the match runner's tests.
+# usage: fake.py MODE [key=value ...]; MODE: script, illegal, hang, crash, garbage, nouciok
+# keys: proto=uci|ucci, ranks=0|1, moves=m1,m2,... (the whole game from the start position,
+# in a0..i9 coordinates), score=CP (reported before each move), spawn=SECONDS (start a
+# `sleep SECONDS` child that the runner must end too), log=FILE (commands received).
+import subprocess, sys, time
+mode = sys.argv[1]
+opts = dict(a.split("=", 1) for a in sys.argv[2:])
+proto = opts.get("proto", "uci")
+ranks1 = opts.get("ranks") == "1"
+script = opts["moves"].split(",") if opts.get("moves") else []
+if "spawn" in opts:
+    subprocess.Popen(["sleep", opts["spawn"]])
+log = open(opts["log"], "a") if "log" in opts else None
+def out(s):
+    sys.stdout.write(s + "\n")
+    sys.stdout.flush()
+def conv(m):
+    return m[0] + str(int(m[1]) + 1) + m[2] + str(int(m[3]) + 1) if ranks1 else m
+played = 0
+for line in sys.stdin:
+    if log:
+        log.write(line)
+        log.flush()
+    t = line.split()
+    if not t:
+        continue
+    c = t[0]
+    if mode == "garbage":
+        out("@@@ garbage \x01 ### info score")
+    if c == "uci":
+        if mode == "nouciok":
+            continue
+        out("id name Fake " + mode)
+        out("option name Hash type spin default 16 min 1 max 1024")
+        out("uciok")
+    elif c == "ucci":
+        out("id name FakeUCCI")
+        out("option usemillisec type check default false")
+        out("ucciok")
+    elif c == "isready":
+        out("readyok")
+    elif c == "position":
+        played = len(t) - t.index("moves") - 1 if "moves" in t else 0
+    elif c == "go":
+        if mode == "hang":
+            time.sleep(1000)
+        elif mode == "crash":
+            sys.exit(3)
+        elif mode == "illegal":
+            out("bestmove a0a5")
+        elif mode == "garbage":
+            out("bestmove xyzzy")
+        else:
+            if "score" in opts:
+                out(("info depth 3 score cp %s" if proto == "uci" else "info depth 3 score %s") % opts["score"])
+            out("bestmove " + (conv(script[played]) if played < len(script) else "(none)"))
+    elif c == "quit":
+        if proto == "ucci":
+            out("bye")
+        break
+"#;
+
+struct Env {
+    dir: PathBuf,
+}
+
+impl Env {
+    fn new(name: &str) -> Env {
+        let dir =
+            std::env::temp_dir().join(format!("xiangqi-match-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("fake.py");
+        std::fs::write(&fake, FAKE).unwrap();
+        Env { dir }
+    }
+    fn fake(&self) -> String {
+        self.dir.join("fake.py").display().to_string()
+    }
+    fn path(&self, f: &str) -> String {
+        self.dir.join(f).display().to_string()
+    }
+    /// Runs a match with these arguments (logs and PGN in the test folder).
+    fn run(&self, args: &[String]) -> Output {
+        let mut a: Vec<String> = vec!["-logdir".into(), self.path("logs")];
+        a.extend(args.iter().cloned());
+        Command::new(BIN)
+            .args(&a)
+            .current_dir(&self.dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}--- stderr\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Live (non-zombie) processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    let Ok(rd) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for e in rd.flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if pid == std::process::id() {
+            continue;
+        }
+        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        if !cmd.contains(marker) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let state = stat.rsplit(')').next().unwrap_or("").trim().chars().next();
+        if state != Some('Z') {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Waits up to 3 s for every process with `marker` to be gone.
+fn assert_none_left(marker: &str) {
+    let until = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() {
+            return;
+        }
+        if Instant::now() > until {
+            panic!("processes left running with '{marker}': {left:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn games_of(pgn_path: &str) -> Vec<xiangqi_record::GameRecord> {
+    let bytes = std::fs::read(pgn_path).unwrap();
+    pgn::read_bytes(&bytes)
+        .into_iter()
+        .map(|g| g.expect("the PGN written reads back"))
+        .collect()
+}
+
+fn balanced() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("openings/balanced.epd")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn our_engine_against_itself() {
+    let env = Env::new("self");
+    let marker = format!("selfplay-marker-{}", std::process::id());
+    let pgn_path = env.path("games.pgn");
+    let mut a = args(&format!(
+        "-engine name=Ours1 cmd={BIN} arg=--uci-engine arg={marker} -engine name=Ours2 cmd={BIN} \
+         arg=--uci-engine arg={marker} -each nodes=1500 option.Hash=8 -games 2 -rounds 2 -repeat \
+         -concurrency 2 -srand 3 -pgnout {pgn_path} -sprt elo0=0 elo1=10 -draw movenumber=60 movecount=5 score=5"
+    ));
+    a.extend([
+        "-openings".into(),
+        format!("file={}", balanced()),
+        "order=random".into(),
+    ]);
+    let o = env.run(&a);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("Finished game 4"), "{out}");
+    assert!(out.contains("Score of Ours1 vs Ours2:"), "{out}");
+    assert!(out.contains("SPRT LLR"), "{out}");
+    assert!(out.contains("Elo difference (Ours1 - Ours2)"), "{out}");
+    let games = games_of(&pgn_path);
+    assert_eq!(games.len(), 4, "{out}");
+    // Openings are played twice with colours swapped.
+    let mut pairs = std::collections::HashMap::new();
+    for g in &games {
+        assert_ne!(g.result, GameResult::Unknown);
+        assert!(g.tag("Termination").is_some());
+        assert!(g.tag("TerminationDetails").is_some());
+        assert_eq!(g.tag("TimeControl"), Some("nodes=1500"));
+        assert!(!g.moves.is_empty());
+        // Each move carries its score/depth and time.
+        let c = g.moves[0].comment.as_deref().unwrap();
+        assert!(c.contains('/') && c.contains('s'), "{c}");
+        pairs
+            .entry(g.tag("Round").unwrap().to_string())
+            .or_insert_with(Vec::new)
+            .push((g.start.fen(), g.tag("Red").unwrap().to_string()));
+    }
+    assert_eq!(pairs.len(), 2);
+    for (_, v) in pairs {
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].0, v[1].0, "the same opening");
+        assert_ne!(v[0].1, v[1].1, "colours swapped");
+    }
+    assert_none_left(&marker);
+}
+
+#[test]
+fn perpetual_chase_loses_across_protocols_and_coordinates() {
+    // RULES.md §6.3: Red's cannon chases Black's chariot; a chess tool would call it a draw.
+    let env = Env::new("chase");
+    let epd = env.path("chase.epd");
+    std::fs::write(
+        &epd,
+        "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1\n",
+    )
+    .unwrap();
+    let moves = "c2a2,a7b7,a2b2,b7a7,b2a2,a7b7,a2b2,b7a7,b2a2,a7b7";
+    let fake = env.fake();
+    let log_a = env.path("a.log");
+    let log_b = env.path("b.log");
+    let pgn_path = env.path("g.pgn");
+    let o = env.run(&args(&format!(
+        "-engine name=FS-like cmd=python3 arg={fake} arg=script arg=ranks=1 arg=moves={moves} arg=log={log_a} ranks=1 \
+         -engine name=UCCI-like cmd=python3 arg={fake} arg=script arg=proto=ucci arg=moves={moves} arg=log={log_b} proto=ucci \
+         -each tc=30+1 -games 2 -repeat -openings file={epd} -pgnout {pgn_path}"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let games = games_of(&pgn_path);
+    assert_eq!(games.len(), 2, "{out}");
+    for g in &games {
+        assert_eq!(g.result, GameResult::BlackWins, "{out}");
+        assert_eq!(g.moves.len(), 9);
+        assert!(
+            g.tag("TerminationDetails")
+                .unwrap()
+                .contains("perpetual chase"),
+            "{out}"
+        );
+    }
+    // Each engine won once (as Black) and lost once.
+    assert!(
+        out.contains("Score of FS-like vs UCCI-like: 1 - 1 - 0"),
+        "{out}"
+    );
+    // The ranks=1 engine got a1..i10 squares and the UCI_Variant option.
+    let a = std::fs::read_to_string(&log_a).unwrap();
+    assert!(
+        a.contains("setoption name UCI_Variant value xiangqi"),
+        "{a}"
+    );
+    assert!(a.contains("moves c3a3 a8b8"), "{a}");
+    assert!(a.contains("go wtime"), "{a}");
+    // The UCCI engine got UCCI: usemillisec, go time ... increment, and quit.
+    let b = std::fs::read_to_string(&log_b).unwrap();
+    assert!(b.starts_with("ucci\n"), "{b}");
+    assert!(b.contains("setoption usemillisec true"), "{b}");
+    assert!(b.contains("moves c2a2 a7b7"), "{b}");
+    assert!(
+        b.contains("go time ") && b.contains(" increment 1000"),
+        "{b}"
+    );
+    assert!(b.contains("quit"), "{b}");
+}
+
+fn bad_engine_match(mode: &str, extra: &str) -> (String, Vec<xiangqi_record::GameRecord>) {
+    let env = Env::new(mode);
+    let marker = format!("{}.{}", 4000 + std::process::id() % 1000, mode.len());
+    let fake = env.fake();
+    let pgn_path = env.path("g.pgn");
+    let o = env.run(&args(&format!(
+        "-engine name=Bad cmd=python3 arg={fake} arg={mode} arg=spawn={marker} {extra} \
+         -engine name=Ours cmd={BIN} arg=--uci-engine -each nodes=500 timeout=3 -games 2 -repeat -pgnout {pgn_path}"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert_none_left(&format!("sleep {marker}"));
+    let games = games_of(&pgn_path);
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(out.contains("Score of Bad vs Ours: 0 - 2 - 0"), "{out}");
+    (out, games)
+}
+
+#[test]
+fn illegal_move_loses() {
+    let (out, games) = bad_engine_match("illegal", "");
+    for g in &games {
+        assert_eq!(g.tag("Termination"), Some("illegal move"), "{out}");
+        assert!(
+            g.tag("TerminationDetails")
+                .unwrap()
+                .contains("illegal move"),
+            "{out}"
+        );
+    }
+    // As Red: the chariot is blocked; as Black: not its piece.
+    assert!(out.contains("the piece cannot move there"), "{out}");
+    assert!(out.contains("not the side to move's"), "{out}");
+}
+
+#[test]
+fn garbage_is_ignored_and_an_unreadable_move_loses() {
+    let (out, games) = bad_engine_match("garbage", "");
+    for g in &games {
+        assert_eq!(g.tag("Termination"), Some("illegal move"), "{out}");
+    }
+    assert!(out.contains("'xyzzy' is not a move"), "{out}");
+}
+
+#[test]
+fn crash_loses() {
+    let (out, games) = bad_engine_match("crash", "");
+    for g in &games {
+        assert_eq!(g.tag("Termination"), Some("abandoned"), "{out}");
+    }
+    assert!(out.contains("crashed"), "{out}");
+    assert!(out.contains("exit status: 3"), "{out}");
+}
+
+#[test]
+fn hang_loses() {
+    let (out, games) = bad_engine_match("hang", "");
+    for g in &games {
+        assert_eq!(g.tag("Termination"), Some("time forfeit"), "{out}");
+    }
+    assert!(
+        out.contains("did not reply with a move within 3.0 s"),
+        "{out}"
+    );
+}
+
+#[test]
+fn silent_handshake_loses() {
+    let (out, _) = bad_engine_match("nouciok", "starttimeout=1");
+    assert!(
+        out.contains("did not answer uci with uciok within 1.0 s at start-up"),
+        "{out}"
+    );
+}
+
+#[test]
+fn flag_falls_on_the_clock() {
+    let env = Env::new("flag");
+    let fake = env.fake();
+    let o = env.run(&args(&format!(
+        "-engine name=Slow cmd=python3 arg={fake} arg=hang -engine name=Ours cmd={BIN} arg=--uci-engine \
+         -each tc=0.3+0 timemargin=100 -games 1"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("0-1 {Black wins: Red's engine Slow did not move before its time ran out"),
+        "{out}"
+    );
+}
+
+#[test]
+fn resign_and_draw_adjudication() {
+    let env = Env::new("adj");
+    let epd = env.path("chase.epd");
+    std::fs::write(
+        &epd,
+        "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1\n",
+    )
+    .unwrap();
+    let moves = "c2a2,a7b7,a2b2,b7a7,b2a2,a7b7,a2b2,b7a7,b2a2,a7b7";
+    let fake = env.fake();
+    let o = env.run(&args(&format!(
+        "-engine name=Gloomy cmd=python3 arg={fake} arg=script arg=moves={moves} arg=score=-700 \
+         -engine name=Calm cmd=python3 arg={fake} arg=script arg=moves={moves} arg=score=0 \
+         -each depth=3 -games 1 -openings file={epd} -resign movecount=2 score=600"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("0-1 {Black wins by adjudication: Red's engine Gloomy scored -600 cp or worse on 2 moves in a row."), "{out}");
+
+    let o = env.run(&args(&format!(
+        "-engine name=A cmd=python3 arg={fake} arg=script arg=moves={moves} arg=score=3 \
+         -engine name=B cmd=python3 arg={fake} arg=script arg=moves={moves} arg=score=-2 \
+         -each depth=3 -games 1 -openings file={epd} -draw movenumber=1 movecount=2 score=10"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("1/2-1/2 {Draw by adjudication"), "{out}");
+}
+
+#[test]
+fn sigint_ends_every_engine() {
+    let env = Env::new("sigint");
+    let marker = format!("sigint-marker-{}", std::process::id());
+    let fake = env.fake();
+    let child = Command::new(BIN)
+        .args(args(&format!(
+            "-logdir {} -engine name=A cmd={BIN} arg=--uci-engine arg={marker} \
+             -engine name=B cmd=python3 arg={fake} arg=hang arg=spawn=1234.{} arg=tag={marker} \
+             -each tc=60+1 -games 8 -concurrency 2",
+            env.path("logs"),
+            std::process::id() % 1000
+        )))
+        .current_dir(&env.dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until both games are under way (two engines of ours, two fakes and their sleeps).
+    let until = Instant::now() + Duration::from_secs(20);
+    while processes_with(&marker).len() < 4 || processes_with("sleep 1234.").len() < 2 {
+        assert!(Instant::now() < until, "the engines did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: sends SIGINT to the child we started.
+    unsafe {
+        libc_kill(child.id() as i32, 2);
+    }
+    let start = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    assert!(start.elapsed() < Duration::from_secs(10));
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(130), "{out}");
+    assert!(out.contains("Interrupted after 0 of 8 games"), "{out}");
+    assert_none_left(&marker);
+    assert_none_left(&format!("sleep 1234.{}", std::process::id() % 1000));
+}
+
+extern "C" {
+    #[link_name = "kill"]
+    fn libc_kill(pid: i32, sig: i32) -> i32;
+}
+
+#[test]
+fn missing_engine_is_a_clear_error() {
+    let env = Env::new("missing");
+    let o = env.run(&args(&format!(
+        "-engine name=Nope cmd={}/no-such-engine -engine cmd={BIN} arg=--uci-engine -each nodes=100",
+        env.dir.display()
+    )));
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("engine Nope: could not be started"), "{out}");
+    assert!(out.contains("no-such-engine"), "{out}");
+    let o = env.run(&args("-engine cmd=a -each nodes=1"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("exactly two -engine"));
+}
