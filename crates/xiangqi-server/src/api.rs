@@ -218,6 +218,17 @@ async fn with_game<T>(
     f(loaded).await
 }
 
+/// Runs a change to a game to completion even if the client goes away: the in-memory game
+/// and the store must not part (a dropped handler could otherwise leave a committed move
+/// out of memory).
+async fn detached<T: Send + 'static>(
+    f: impl std::future::Future<Output = Result<T, ApiError>> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::spawn(f)
+        .await
+        .map_err(|e| ApiError::internal(format!("the request failed: {e}")))?
+}
+
 fn not_over(game: &Game) -> Result<(), ApiError> {
     if let Some(o) = game.outcome() {
         return Err(ApiError::new(
@@ -383,20 +394,24 @@ pub async fn get_game(State(app): AppState, Path(id): Path<String>) -> ApiResult
 
 pub async fn delete_game(State(app): AppState, Path(id): Path<String>) -> ApiResult {
     let n = parse_id(&id)?;
-    // Hold the game's lock while deleting, so no move is stored into a deleted game.
-    let slot = app
-        .slot(n)
-        .await
-        .map_err(ApiError::internal)?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game with id {n}")))?;
-    let mut g = slot.lock().await;
-    app.store
-        .write(Write::Delete { id: n })
-        .await
-        .map_err(ApiError::internal)?;
-    *g = None;
-    drop(g);
-    app.forget(n);
+    detached(async move {
+        // Hold the game's lock while deleting, so no move is stored into a deleted game.
+        let slot = app
+            .slot(n)
+            .await
+            .map_err(ApiError::internal)?
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game with id {n}")))?;
+        let mut g = slot.lock().await;
+        app.store
+            .write(Write::Delete { id: n })
+            .await
+            .map_err(ApiError::internal)?;
+        *g = None;
+        drop(g);
+        app.forget(n);
+        Ok(())
+    })
+    .await?;
     ok(json!({ "deleted": n }))
 }
 
@@ -438,20 +453,24 @@ pub async fn post_move(State(app): AppState, Path(id): Path<String>, body: Bytes
         .ok_or_else(|| ApiError::bad("field 'move' is missing").with("field", json!("move")))?
         .to_string();
     let expect = opt_int(&m, "ply", 0, 1_000_000)?;
-    with_game(&app, &id, async |l: &mut Loaded| {
-        check_ply(l, expect)?;
-        not_over(&l.game)?;
-        if l.row.mode == "computer" {
-            let human = parse_color(&l.row.human).unwrap_or(Color::Red);
-            if l.game.position().turn() != human {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "it is the computer's turn: ask for its move at /computer-move",
-                ));
+    parse_id(&id)?;
+    detached(async move {
+        with_game(&app, &id, async |l: &mut Loaded| {
+            check_ply(l, expect)?;
+            not_over(&l.game)?;
+            if l.row.mode == "computer" {
+                let human = parse_color(&l.row.human).unwrap_or(Color::Red);
+                if l.game.position().turn() != human {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        "it is the computer's turn: ask for its move at /computer-move",
+                    ));
+                }
             }
-        }
-        let mv = read_move(l.game.position(), &text)?;
-        play_move(&app, l, mv).await
+            let mv = read_move(l.game.position(), &text)?;
+            play_move(&app, l, mv).await
+        })
+        .await
     })
     .await
 }
@@ -500,10 +519,13 @@ pub async fn computer_move(State(app): AppState, Path(id): Path<String>, body: B
     drop(permit);
     let best = best
         .ok_or_else(|| ApiError::new(StatusCode::CONFLICT, "the side to move has no legal move"))?;
-    with_game(&app, &id, async |l: &mut Loaded| {
-        check_ply(l, Some(ply))?;
-        not_over(&l.game)?;
-        play_move(&app, l, best).await
+    detached(async move {
+        with_game(&app, &id, async |l: &mut Loaded| {
+            check_ply(l, Some(ply))?;
+            not_over(&l.game)?;
+            play_move(&app, l, best).await
+        })
+        .await
     })
     .await
 }
@@ -514,58 +536,61 @@ pub async fn takeback(State(app): AppState, Path(id): Path<String>, body: Bytes)
     known_fields(&m, &["plies", "ply"])?;
     let n = opt_int(&m, "plies", 1, 10_000)?.unwrap_or(1) as usize;
     let expect = opt_int(&m, "ply", 0, 1_000_000)?;
-    with_game(&app, &id, async |l: &mut Loaded| {
-        check_ply(l, expect)?;
-        if n > l.game.len() {
-            return Err(ApiError::bad(format!(
-                "cannot take back {n} moves: the game has {}",
-                l.game.len()
-            )));
-        }
-        let mut next = l.game.clone();
-        for _ in 0..n {
-            next.pop();
-        }
-        let keep = next.len() as i64;
-        let mut row = l.row.clone();
-        if row.declared_ply > keep || (row.declared_ply == keep && n > 0) {
-            row.declared.clear();
-        }
-        apply_declared(&mut next, &row);
-        let (result, reason) = result_cols(&next);
-        let t = now();
-        app.store
-            .write(Write::Truncate {
-                id: row.id,
-                ply: keep,
-                updated: t,
-                result: result.clone(),
-                reason: reason.clone(),
-            })
-            .await
-            .map_err(ApiError::internal)?;
-        // Truncate clears a declaration made after the kept moves; one made at them stays
-        // in the store, so clear it there too when we cleared it here.
-        if row.declared.is_empty() && !l.row.declared.is_empty() {
+    detached(async move {
+        with_game(&app, &id, async |l: &mut Loaded| {
+            check_ply(l, expect)?;
+            if n > l.game.len() {
+                return Err(ApiError::bad(format!(
+                    "cannot take back {n} moves: the game has {}",
+                    l.game.len()
+                )));
+            }
+            let mut next = l.game.clone();
+            for _ in 0..n {
+                next.pop();
+            }
+            let keep = next.len() as i64;
+            let mut row = l.row.clone();
+            if row.declared_ply > keep || (row.declared_ply == keep && n > 0) {
+                row.declared.clear();
+            }
+            apply_declared(&mut next, &row);
+            let (result, reason) = result_cols(&next);
+            let t = now();
             app.store
-                .write(Write::Declare {
+                .write(Write::Truncate {
                     id: row.id,
-                    declared: String::new(),
-                    ply: 0,
+                    ply: keep,
                     updated: t,
                     result: result.clone(),
                     reason: reason.clone(),
                 })
                 .await
                 .map_err(ApiError::internal)?;
-        }
-        row.updated = t;
-        row.plies = keep;
-        row.result = result;
-        row.reason = reason;
-        l.row = row;
-        l.game = next;
-        Ok(game_json(l))
+            // Truncate clears a declaration made after the kept moves; one made at them stays
+            // in the store, so clear it there too when we cleared it here.
+            if row.declared.is_empty() && !l.row.declared.is_empty() {
+                app.store
+                    .write(Write::Declare {
+                        id: row.id,
+                        declared: String::new(),
+                        ply: 0,
+                        updated: t,
+                        result: result.clone(),
+                        reason: reason.clone(),
+                    })
+                    .await
+                    .map_err(ApiError::internal)?;
+            }
+            row.updated = t;
+            row.plies = keep;
+            row.result = result;
+            row.reason = reason;
+            l.row = row;
+            l.game = next;
+            Ok(game_json(l))
+        })
+        .await
     })
     .await
     .and_then(ok)
@@ -609,24 +634,27 @@ pub async fn resign(State(app): AppState, Path(id): Path<String>, body: Bytes) -
         })
     });
     let side = side.transpose()?;
-    with_game(&app, &id, async |l: &mut Loaded| {
-        not_over(&l.game)?;
-        let side = match side {
-            Some(s) => s,
-            None if l.row.mode == "computer" => parse_color(&l.row.human).unwrap_or(Color::Red),
-            None => l.game.position().turn(),
-        };
-        declare(
-            &app,
-            l,
-            if side == Color::Red {
-                "resign-red"
-            } else {
-                "resign-black"
-            },
-        )
-        .await?;
-        Ok(game_json(l))
+    detached(async move {
+        with_game(&app, &id, async |l: &mut Loaded| {
+            not_over(&l.game)?;
+            let side = match side {
+                Some(s) => s,
+                None if l.row.mode == "computer" => parse_color(&l.row.human).unwrap_or(Color::Red),
+                None => l.game.position().turn(),
+            };
+            declare(
+                &app,
+                l,
+                if side == Color::Red {
+                    "resign-red"
+                } else {
+                    "resign-black"
+                },
+            )
+            .await?;
+            Ok(game_json(l))
+        })
+        .await
     })
     .await
     .and_then(ok)
@@ -691,11 +719,14 @@ pub async fn draw(State(app): AppState, Path(id): Path<String>, body: Bytes) -> 
     if !accepted {
         return ok(json!({ "accepted": false, "why": why }));
     }
-    let v = with_game(&app, &id, async |l: &mut Loaded| {
-        check_ply(l, Some(ply))?;
-        not_over(&l.game)?;
-        declare(&app, l, "draw").await?;
-        Ok(game_json(l))
+    let v = detached(async move {
+        with_game(&app, &id, async |l: &mut Loaded| {
+            check_ply(l, Some(ply))?;
+            not_over(&l.game)?;
+            declare(&app, l, "draw").await?;
+            Ok(game_json(l))
+        })
+        .await
     })
     .await?;
     ok(json!({ "accepted": true, "why": why, "game": v }))

@@ -1,1 +1,305 @@
-fn main() {}
+//! A bounded load generator for the move endpoint, on loopback only.
+//!
+//! `xiangqi-loadgen --url http://127.0.0.1:PORT [--connections 64] [--seconds 10]
+//! [--requests 200000]`
+//!
+//! Each connection (one keep-alive HTTP/1.1 connection) creates a two-player game and plays
+//! random legal moves in it, one request at a time, taking the next move from the legal
+//! moves the server answered; a finished game (or one 200 plies long) is replaced by a new
+//! one. Only move requests are timed. It stops after the request budget or the time budget,
+//! whichever comes first, and prints requests per second and latency percentiles.
+
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+struct Args {
+    addr: SocketAddr,
+    host: String,
+    connections: usize,
+    seconds: u64,
+    requests: u64,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut url = None;
+    let mut connections = 64usize;
+    let mut seconds = 10u64;
+    let mut requests = 200_000u64;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let v = args.get(i + 1).cloned();
+        let need = |v: Option<String>| v.ok_or_else(|| format!("{} needs a value", args[i]));
+        match args[i].as_str() {
+            "--url" => url = Some(need(v)?),
+            "--connections" => {
+                connections = need(v)?
+                    .parse()
+                    .map_err(|_| "--connections: not a number")?
+            }
+            "--seconds" => seconds = need(v)?.parse().map_err(|_| "--seconds: not a number")?,
+            "--requests" => requests = need(v)?.parse().map_err(|_| "--requests: not a number")?,
+            "-h" | "--help" => {
+                return Err(
+                    "usage: xiangqi-loadgen --url http://127.0.0.1:PORT [--connections N] \
+                            [--seconds S] [--requests N]"
+                        .into(),
+                )
+            }
+            a => return Err(format!("unknown argument '{a}'")),
+        }
+        i += 2;
+    }
+    let url = url.ok_or("--url is needed (http://127.0.0.1:PORT)")?;
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or("only http:// URLs on loopback")?;
+    let hostport = rest.split('/').next().unwrap_or(rest).to_string();
+    let addr = hostport
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {hostport}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("cannot resolve {hostport}"))?;
+    let loopback = match addr.ip() {
+        IpAddr::V4(a) => a.is_loopback(),
+        IpAddr::V6(a) => a.is_loopback(),
+    };
+    if !loopback {
+        return Err(format!(
+            "{addr} is not a loopback address: this tool only loads loopback"
+        ));
+    }
+    if connections == 0 || connections > 1024 {
+        return Err("--connections must be from 1 to 1024".into());
+    }
+    if seconds == 0 || seconds > 600 {
+        return Err("--seconds must be from 1 to 600".into());
+    }
+    if requests == 0 || requests > 10_000_000 {
+        return Err("--requests must be from 1 to 10000000".into());
+    }
+    Ok(Args {
+        addr,
+        host: hostport,
+        connections,
+        seconds,
+        requests,
+    })
+}
+
+struct Conn {
+    stream: TcpStream,
+    buf: Vec<u8>,
+    host: String,
+}
+
+impl Conn {
+    async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: &str,
+    ) -> Result<(u16, Value), String> {
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.host,
+            body.len()
+        );
+        self.stream
+            .write_all(req.as_bytes())
+            .await
+            .map_err(|e| format!("write: {e}"))?;
+        // headers
+        let head_end = loop {
+            if let Some(p) = find(&self.buf, b"\r\n\r\n") {
+                break p;
+            }
+            self.fill().await?;
+        };
+        let head = String::from_utf8_lossy(&self.buf[..head_end]).to_string();
+        let status: u16 = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("bad status line: {head}"))?;
+        let len: usize = head
+            .lines()
+            .find_map(|l| {
+                let (k, v) = l.split_once(':')?;
+                k.eq_ignore_ascii_case("content-length")
+                    .then(|| v.trim().parse().ok())?
+            })
+            .ok_or("no content-length in the response")?;
+        let start = head_end + 4;
+        while self.buf.len() < start + len {
+            self.fill().await?;
+        }
+        let body: Vec<u8> = self.buf[start..start + len].to_vec();
+        self.buf.drain(..start + len);
+        let v = serde_json::from_slice(&body).map_err(|e| format!("bad JSON: {e}"))?;
+        Ok((status, v))
+    }
+
+    async fn fill(&mut self) -> Result<(), String> {
+        let mut tmp = [0u8; 16384];
+        let n = self
+            .stream
+            .read(&mut tmp)
+            .await
+            .map_err(|e| format!("read: {e}"))?;
+        if n == 0 {
+            return Err("the server closed the connection".into());
+        }
+        self.buf.extend_from_slice(&tmp[..n]);
+        Ok(())
+    }
+}
+
+fn find(h: &[u8], n: &[u8]) -> Option<usize> {
+    h.windows(n.len()).position(|w| w == n)
+}
+
+struct Totals {
+    issued: AtomicU64,
+    errors: AtomicU64,
+}
+
+async fn worker(
+    args: Arc<Args>,
+    totals: Arc<Totals>,
+    deadline: Instant,
+    seed: u64,
+) -> Result<Vec<u32>, String> {
+    let stream = TcpStream::connect(args.addr)
+        .await
+        .map_err(|e| format!("connect {}: {e}", args.addr))?;
+    stream.set_nodelay(true).map_err(|e| e.to_string())?;
+    let mut c = Conn {
+        stream,
+        buf: Vec::new(),
+        host: args.host.clone(),
+    };
+    let mut lat = Vec::new();
+    let mut rng = seed | 1;
+    let mut game: Option<(i64, Vec<String>, usize)> = None;
+    loop {
+        if Instant::now() >= deadline {
+            break;
+        }
+        let (id, legal, ply) = match game.take() {
+            Some(g) if !g.1.is_empty() && g.2 < 200 => g,
+            _ => {
+                let (s, v) = c
+                    .request("POST", "/api/games", "{\"mode\":\"two-player\"}")
+                    .await?;
+                if s != 201 {
+                    return Err(format!("creating a game: {s} {v}"));
+                }
+                (v["id"].as_i64().unwrap_or(0), legal_of(&v), 0)
+            }
+        };
+        if totals.issued.fetch_add(1, Ordering::SeqCst) >= args.requests {
+            break;
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let mv = &legal[(rng % legal.len() as u64) as usize];
+        let body = format!("{{\"move\":\"{mv}\",\"ply\":{ply}}}");
+        let t = Instant::now();
+        let (s, v) = c
+            .request("POST", &format!("/api/games/{id}/moves"), &body)
+            .await?;
+        lat.push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
+        if s != 200 {
+            totals.errors.fetch_add(1, Ordering::SeqCst);
+            continue;
+        }
+        game = Some((id, legal_of(&v), ply + 1));
+    }
+    Ok(lat)
+}
+
+fn legal_of(v: &Value) -> Vec<String> {
+    v["legal"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => Arc::new(a),
+        Err(e) => {
+            eprintln!("xiangqi-loadgen: {e}");
+            std::process::exit(2);
+        }
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let totals = Arc::new(Totals {
+        issued: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+    });
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(args.seconds);
+    let results = rt.block_on(async {
+        let mut tasks = Vec::new();
+        for k in 0..args.connections {
+            tasks.push(tokio::spawn(worker(
+                args.clone(),
+                totals.clone(),
+                deadline,
+                0x9e37_79b9_7f4a_7c15 ^ (k as u64 + 1).wrapping_mul(0x2545_f491_4f6c_dd1d),
+            )));
+        }
+        let mut all = Vec::new();
+        for t in tasks {
+            match t.await {
+                Ok(Ok(l)) => all.extend(l),
+                Ok(Err(e)) => eprintln!("xiangqi-loadgen: a connection failed: {e}"),
+                Err(e) => eprintln!("xiangqi-loadgen: a task failed: {e}"),
+            }
+        }
+        all
+    });
+    let secs = start.elapsed().as_secs_f64();
+    let mut lat = results;
+    lat.sort_unstable();
+    let pct = |p: f64| -> f64 {
+        if lat.is_empty() {
+            return 0.0;
+        }
+        let i = ((lat.len() as f64 * p).ceil() as usize).clamp(1, lat.len()) - 1;
+        lat[i] as f64 / 1000.0
+    };
+    println!(
+        "moves: {} in {:.2} s = {:.0} moves/s over {} connections; errors {}",
+        lat.len(),
+        secs,
+        lat.len() as f64 / secs,
+        args.connections,
+        totals.errors.load(Ordering::SeqCst)
+    );
+    println!(
+        "latency ms: p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
+        pct(0.50),
+        pct(0.90),
+        pct(0.99),
+        pct(0.999),
+        pct(1.0)
+    );
+}
