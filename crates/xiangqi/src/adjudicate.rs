@@ -125,32 +125,41 @@ fn uncrossed_soldiers(board: &Board, color: Color) -> Bitboard {
     board.by_piece(Piece::new(color, Role::Soldier)) & own_half
 }
 
-/// Whether the defending side to move in `pos` may make `m` as a defence: legal, or illegal
-/// only because its general stays attacked by pieces in `checkers` (attacking it already
-/// before the threatened capture: the defender is in check from the move being judged, and a
-/// threat is about the next move, after the check has been answered). A general's own move
-/// must be legal.
-fn defence_ok(pos: &Position, m: Move, checkers: Bitboard) -> bool {
+/// Whether the side to move in `pos` may make `m` as far as a threat is concerned: the move is
+/// legal, or illegal only because that side's general stays attacked by pieces in `checkers`,
+/// which attack it already. A threat is about the next move, after a check has been answered:
+/// a check given by the move being judged does not make the victim's defenders false, and a
+/// check the mover was in before its move does not hide its threats from that position. A
+/// general's own move must be legal.
+fn legal_but_for_checks(pos: &Position, m: Move, checkers: Bitboard) -> bool {
     if pos.is_legal(m) {
         return true;
     }
-    if checkers.is_empty() {
+    if checkers.is_empty()
+        || !pos.pseudo_targets(m.from()).contains(m.to())
+        || pos.board().role_at(m.from()) == Some(Role::General)
+    {
         return false;
     }
-    let defender = pos.turn();
-    if pos.board().role_at(m.from()) == Some(Role::General) {
-        return false;
-    }
+    let side = pos.turn();
     let mut after = pos.clone();
     after.play_unchecked(m);
     let b = after.board();
-    let k = after.general(defender);
-    (b.general_attackers(k, !defender, b.occupied()) & !checkers).is_empty()
+    let k = after.general(side);
+    (b.general_attackers(k, !side, b.occupied()) & !checkers).is_empty()
+}
+
+/// The pieces of `color` attacking the general of the other side.
+fn checkers_of(board: &Board, color: Color) -> Bitboard {
+    match board.general(!color) {
+        Some(k) => board.general_attackers(k, color, board.occupied()),
+        None => Bitboard::EMPTY,
+    }
 }
 
 /// The pieces that could legally take back on `victim` after the side to move in `us`
 /// captures it from `attacker`. `checkers` are the pieces already attacking the defender's
-/// general (see `defence_ok`).
+/// general (see `legal_but_for_checks`).
 fn recapturers(us: &Position, attacker: Square, victim: Square, checkers: Bitboard) -> Bitboard {
     let mut after = us.clone();
     after.play_unchecked(Move::new(attacker, victim));
@@ -158,7 +167,7 @@ fn recapturers(us: &Position, attacker: Square, victim: Square, checkers: Bitboa
     let b = after.board();
     b.attackers_to(victim, defender, b.occupied())
         .into_iter()
-        .filter(|&d| defence_ok(&after, Move::new(d, victim), checkers.without(attacker)))
+        .filter(|&d| legal_but_for_checks(&after, Move::new(d, victim), checkers.without(attacker)))
         .collect()
 }
 
@@ -186,13 +195,15 @@ fn assess_threats(pos: &Position, ids: &PieceIds, side: Color) -> Vec<Assessed> 
     }
     let us = with_turn(pos, side);
     let mut them: Option<Position> = None;
-    // Pieces already giving check (when `side` has just moved): see `defence_ok`.
-    let checkers = b.general_attackers(b.general(enemy).expect("a general"), side, occ);
+    // Checks already given, by `side` (when it has just moved) or to it (when it is to move):
+    // see `legal_but_for_checks`.
+    let checkers = checkers_of(b, side);
+    let checked_by = checkers_of(b, enemy);
     for a in attackers {
         let attacker = b.piece_at(a).expect("attacker square is occupied");
         let targets = attacks::attacks(attacker, a, occ) & victims;
         for v in targets {
-            if !us.is_legal(Move::new(a, v)) {
+            if !legal_but_for_checks(&us, Move::new(a, v), checked_by) {
                 continue; // rule 6.6: a pinned attacker threatens only what it may take
             }
             let victim = b.piece_at(v).expect("victim square is occupied");
@@ -225,7 +236,7 @@ fn assess_threats(pos: &Position, ids: &PieceIds, side: Color) -> Vec<Assessed> 
                 // Rule 6.4: an offer to exchange when the victim can take back at once.
                 if attacks::attacks(victim, v, occ).contains(a) {
                     let them = them.get_or_insert_with(|| with_turn(pos, enemy));
-                    if defence_ok(them, Move::new(v, a), checkers.without(a)) {
+                    if legal_but_for_checks(them, Move::new(v, a), checkers.without(a)) {
                         defenders.set(v);
                     }
                 }
@@ -913,6 +924,11 @@ fn describe_offence(side: &SideConduct, offence: &Offence) -> String {
     }
 }
 
+/// Whether a side neither checked nor chased in the cycle.
+fn idle(side: &SideConduct) -> bool {
+    side.moves.iter().all(|m| !m.check && m.chases.is_empty())
+}
+
 /// What a side did that was not perpetual: "red gave check on 2 of its 3 moves and chased ...".
 fn describe_conduct(side: &SideConduct) -> String {
     let total = side.moves.len();
@@ -1014,6 +1030,9 @@ impl fmt::Display for RepetitionRuling {
                             describe_offence(&self.red, r),
                             describe_offence(&self.black, b)
                         )
+                    }
+                    _ if idle(&self.red) && idle(&self.black) => {
+                        f.write_str("Neither side checked or chased.")
                     }
                     _ => write!(
                         f,

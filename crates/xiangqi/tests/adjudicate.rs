@@ -309,6 +309,25 @@ fn rule_6_5_a_check_already_given_does_not_make_defenders_false() {
     assert!(game(fen, "h5f5", Rules::default()).history().gave_check(1));
 }
 
+#[test]
+fn rule_6_2_a_threat_interrupted_by_a_check_is_not_new() {
+    // Red is in check from the chariot on d5 and steps out with the general. The horse's
+    // threat on the unprotected cannon on i1 was there before the check: answering the check
+    // does not make it new (found by the differential run against Fairy-Stockfish; see
+    // docs/RULES-STATUS.md).
+    let fen = "5k3/9/9/9/3r5/9/9/6N2/3K4c/9 w - - 0 1";
+    assert_eq!(chased(fen, "d1e1"), Vec::<String>::new());
+    // Not in check, the same general move is idle too, and a horse arriving chases.
+    assert_eq!(
+        chased("5k3/9/9/9/9/9/9/6N2/3K4c/9 w - - 0 1", "d1e1"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        chased("5k3/9/9/9/9/9/9/9/3K4c/5N3 w - - 0 1", "f0g2"),
+        ["Ng2>ci1"]
+    );
+}
+
 // ---- §6.6: a pinned attacker threatens only what it may take ----
 
 #[test]
