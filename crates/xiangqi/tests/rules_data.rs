@@ -7,6 +7,7 @@
 //!
 //! Set `XIANGQI_RULES_VERBOSE=1` to print every ruling with its explanation.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use xiangqi::game::{Game, Outcome, Rules};
@@ -177,6 +178,7 @@ fn describe(game: &Game) -> String {
 
 struct Tally {
     passed: usize,
+    at_two: bool,
     failed: Vec<(&'static str, usize)>,
 }
 
@@ -184,6 +186,7 @@ fn run_file(file: &'static str, verbose: bool) -> (usize, Tally) {
     let (reps, cases) = load(file);
     let mut tally = Tally {
         passed: 0,
+        at_two: reps == 2,
         failed: Vec::new(),
     };
     for case in &cases {
@@ -239,7 +242,18 @@ fn rulings_match_the_data() {
     for (file, expected_count) in [("fairy-stockfish.txt", 33), ("axf-rulebook.txt", 171)] {
         let (total, tally) = run_file(file, verbose);
         assert_eq!(total, expected_count, "{file}: case count");
-        println!("{file}: {}/{total} passed", tally.passed);
+        // Written to stderr directly (not through the captured `println!`), so the counts show
+        // in a normal `cargo test` run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "rules data: {file}: {}/{total} passed{}",
+            tally.passed,
+            if tally.at_two {
+                " (at 2 occurrences, and at 3 with the cycle appended)"
+            } else {
+                ""
+            }
+        );
         failed.extend(tally.failed);
     }
     assert_eq!(
