@@ -85,7 +85,9 @@ fuzz_target!(|data: &[u8]| {
     let mut d = format!("[DhtmlXQ][DhtmlXQ_movelist]{list}[/DhtmlXQ_movelist]");
     for (k, v) in vars.split('|').enumerate().take(16) {
         let (id, moves) = v.split_once(':').unwrap_or(("0_1", v));
-        d.push_str(&format!("[DhtmlXQ_move_{id}_{k}]{moves}[/DhtmlXQ_move_{id}_{k}]"));
+        d.push_str(&format!(
+            "[DhtmlXQ_move_{id}_{k}]{moves}[/DhtmlXQ_move_{id}_{k}]"
+        ));
     }
     d.push_str("[/DhtmlXQ]");
     check(d.as_bytes(), dhtmlxq::read, dhtmlxq::read_lenient);

@@ -1,17 +1,17 @@
 //! CCBridge (象棋桥) binary single-game records, `.cbr`, versions 1 and 2; the same record
 //! is the unit of a `.cbl` library (see [`crate::cbl`]).
 //!
-//! Layout (byte offsets; version 2, version 1 in brackets): `"CCBridge Record\0"`, the
-//! version at 19; UTF-16LE strings, NUL-terminated inside fixed fields: title 180 [52],
-//! event 692 [564], round 756 [628], group 820 [692], table 852 [724], date 884 [756],
-//! site 948 [820], Red 1076 [948], Red's team 1140 [1012], Red's time 1204 [1076],
-//! Red's rating 1268 [1140], Black 1300 [1172], Black's team 1364 [1236], Black's time
-//! 1428 [1300], Black's rating 1492 [1364], referee 1524, recorder 1588, annotator 1652
-//! [1396], author 1780 [1524]; the result byte at 2076 [1820] (0 unknown, 1 Red wins,
-//! 2 Black wins, 3 draw); side to move at 2112 [1856] (2 = Black); move number (u16) at
-//! 2116 [1860]; the board, 90 bytes from the top-left point row by row, at 2120 [1864]
-//! (`0x11`..`0x17` Red chariot, horse, elephant, advisor, general, cannon, soldier,
-//! `0x21`..`0x27` Black's); the move tree from 2214 [1958].
+//! Layout (byte offsets of version 2, version 1's in parentheses): `"CCBridge Record\0"`, the
+//! version at 19; UTF-16LE strings, NUL-terminated inside fixed fields: title 180 (v1: 52), event
+//! 692 (v1: 564), round 756 (v1: 628), group 820 (v1: 692), table 852 (v1: 724), date 884 (v1:
+//! 756), site 948 (v1: 820), Red 1076 (v1: 948), Red's team 1140 (v1: 1012), Red's time 1204 (v1:
+//! 1076), Red's rating 1268 (v1: 1140), Black 1300 (v1: 1172), Black's team 1364 (v1: 1236),
+//! Black's time 1428 (v1: 1300), Black's rating 1492 (v1: 1364), referee 1524, recorder 1588,
+//! annotator 1652 (v1: 1396), author 1780 (v1: 1524); the result byte at 2076 (v1: 1820) (0
+//! unknown, 1 Red wins, 2 Black wins, 3 draw); side to move at 2112 (v1: 1856) (2 = Black); move
+//! number (u16) at 2116 (v1: 1860); the board, 90 bytes from the top-left point row by row, at 2120
+//! (v1: 1864) (`0x11`..`0x17` Red chariot, horse, elephant, advisor, general, cannon, soldier,
+//! `0x21`..`0x27` Black's); the move tree from 2214 (v1: 1958).
 //!
 //! The move tree: records `[flags, 0, from, to]` in pre-order, where flags `1` = the line
 //! ends here, `2` = an alternative to this move follows, `4` = a comment follows (i32 byte
