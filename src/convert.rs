@@ -119,3 +119,58 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn converts_and_reports_broken_games() {
+        let dir = std::env::temp_dir().join(format!("xiangqi-convert-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("in.pgn");
+        let output = dir.join("out.pgn");
+        let pgn = "[Event \"a\"]\n1. h2e2 h9g7 2. h0g2 1-0\n\n[Event \"b\"]\n1. h2e2 h9h0 *\n\n[Event \"c\"]\n1. C2.5 H8+7 *\n";
+        std::fs::write(&input, encoding_gbk(pgn)).unwrap();
+        let (i, o) = (input.to_str().unwrap(), output.to_str().unwrap());
+        let r = cmd_convert(&args(&[i, "-o", o, "--notation", "chinese"]));
+        let (msg, code) = r.unwrap_err();
+        assert_eq!(code, 1, "{msg}");
+        assert!(msg.contains("1 of 3 games"), "{msg}");
+        let out = std::fs::read_to_string(&output).unwrap();
+        assert!(out.contains("1. 炮二平五 马8进7 2. 马二进三 1-0"), "{out}");
+        assert!(
+            out.contains("[Event \"c\"]") && !out.contains("[Event \"b\"]"),
+            "{out}"
+        );
+        assert!(out.contains("[Format \"Chinese\"]"), "{out}");
+
+        std::fs::write(&input, "[Event \"a\"]\n1. h2e2 h9g7 *\n").unwrap();
+        cmd_convert(&args(&[i, "-o", o, "--to", "fen"])).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&output).unwrap(),
+            "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2\n"
+        );
+        cmd_convert(&args(&[i, "-o", o, "--notation", "wxf"])).unwrap();
+        assert!(std::fs::read_to_string(&output)
+            .unwrap()
+            .contains("1. C2.5 H8+7 *"));
+
+        std::fs::write(&input, "not a record\n").unwrap();
+        let (msg, code) = cmd_convert(&args(&[i])).unwrap_err();
+        assert_eq!(code, 2);
+        assert!(msg.contains("not a record format"), "{msg}");
+        let (msg, code) = cmd_convert(&args(&[i, "--notation", "san"])).unwrap_err();
+        assert_eq!(code, 2);
+        assert!(msg.contains("unknown notation"), "{msg}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    fn encoding_gbk(s: &str) -> Vec<u8> {
+        xiangqi_record::encoding::encode_gb18030(s)
+    }
+}
