@@ -106,10 +106,10 @@ pub fn can_stand_on(piece: Piece, sq: Square) -> bool {
     let f = sq.file().index();
     match piece.role {
         Role::General => sq.in_palace() && rel <= 2,
-        Role::Advisor => sq.in_palace() && rel <= 2 && (f + rel as u8) % 2 == 1,
-        Role::Elephant => rel <= 4 && rel % 2 == 0 && (f + rel as u8) % 4 == 2,
+        Role::Advisor => sq.in_palace() && rel <= 2 && (f + rel) % 2 == 1,
+        Role::Elephant => rel <= 4 && rel.is_multiple_of(2) && (f + rel) % 4 == 2,
         Role::Horse | Role::Chariot | Role::Cannon => true,
-        Role::Soldier => rel >= 5 || (rel >= 3 && f % 2 == 0),
+        Role::Soldier => rel >= 5 || (rel >= 3 && f.is_multiple_of(2)),
     }
 }
 
