@@ -309,7 +309,7 @@ pub fn play(job: GameJob, s: &GameSettings) -> GameReport {
                     }
                 };
                 let own = clocks[si].remaining_ms.max(0) as u64;
-                (go, own + margin + 1, "move before its time ran out")
+                (go, own + margin + 1, "move in time")
             }
             Limit::Nodes(n) => (
                 format!("go nodes {n}"),
@@ -346,11 +346,26 @@ pub fn play(job: GameJob, s: &GameSettings) -> GameReport {
                 break;
             }
             Err(f @ Failure::Timeout { .. }) => {
-                let e = match limit {
-                    Limit::Clock { .. } | Limit::MoveTime(_) => Ending::Time(side),
-                    _ => Ending::Hang(side),
+                let (e, text) = match limit {
+                    Limit::Clock { .. } => (
+                        Ending::Time(side),
+                        format!(
+                            "{} wins on time: {}'s engine {name} did not move before its time ran out ({} ms on its clock{}).",
+                            cap(!side),
+                            cap(side),
+                            clocks[si].remaining_ms.max(0),
+                            if margin > 0 { format!(" + {margin} ms margin") } else { String::new() }
+                        ),
+                    ),
+                    Limit::MoveTime(_) => (
+                        Ending::Time(side),
+                        format!("{} wins on time: {}'s engine {name} {f}.", cap(!side), cap(side)),
+                    ),
+                    _ => (
+                        Ending::Hang(side),
+                        format!("{} wins: {}'s engine {name} {f}.", cap(!side), cap(side)),
+                    ),
                 };
-                let text = format!("{} wins: {}'s engine {name} {f}.", cap(!side), cap(side));
                 ending = Some((e, text));
                 break;
             }

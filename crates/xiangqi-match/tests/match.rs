@@ -379,7 +379,10 @@ fn flag_falls_on_the_clock() {
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(
-        out.contains("0-1 {Black wins: Red's engine Slow did not move before its time ran out"),
+        out.contains(
+            "0-1 {Black wins on time: Red's engine Slow did not move before its time ran out \
+             (300 ms on its clock + 100 ms margin)."
+        ),
         "{out}"
     );
 }
