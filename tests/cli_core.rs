@@ -43,7 +43,11 @@ fn moves_after_moves_and_fen() {
 
 #[test]
 fn moves_bad_fen_and_illegal_move() {
-    let o = xiangqi(&["moves", "--fen", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C2/9/RNBAKABNR w"]);
+    let o = xiangqi(&[
+        "moves",
+        "--fen",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C2/9/RNBAKABNR w",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert_eq!(e.lines().count(), 1, "{e}");
@@ -74,9 +78,18 @@ fn perft_output_format() {
         .sum();
     assert_eq!(sum, 1920);
     assert_eq!(lines[44], "nodes 1920");
-    assert!(lines[45].starts_with("time ") && lines[45].ends_with("Mnps"), "{}", lines[45]);
+    assert!(
+        lines[45].starts_with("time ") && lines[45].ends_with("Mnps"),
+        "{}",
+        lines[45]
+    );
 
-    let o = xiangqi(&["perft", "--fen", "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1", "3"]);
+    let o = xiangqi(&[
+        "perft",
+        "--fen",
+        "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+        "3",
+    ]);
     assert!(stdout(&o).lines().any(|l| l.starts_with("nodes ")));
     let o = xiangqi(&["perft", "--no-bulk", "3"]);
     assert!(stdout(&o).contains("nodes 79666"));

@@ -162,7 +162,10 @@ pub fn cannon_moves(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
 #[inline(always)]
 pub fn slider_attacks(sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
     let (rank, file, rs, fs) = line_masks(sq, occ);
-    (spread(rank, file, rs, fs), spread(rank >> 16, file >> 16, rs, fs))
+    (
+        spread(rank, file, rs, fs),
+        spread(rank >> 16, file >> 16, rs, fs),
+    )
 }
 
 /// Empty squares a chariot or cannon on `sq` can move to without capturing.
@@ -444,7 +447,13 @@ mod tests {
                 }
                 // Noise on other files must not leak in.
                 let noise = !Bitboard::file(crate::square::File::new(f as u8).unwrap());
-                assert_eq!(file_bits(occ | (noise & Bitboard(0x5555_5555_5555_5555_5555_5555_5555_5555)), f), m);
+                assert_eq!(
+                    file_bits(
+                        occ | (noise & Bitboard(0x5555_5555_5555_5555_5555_5555_5555_5555)),
+                        f
+                    ),
+                    m
+                );
             }
         }
     }
@@ -452,7 +461,10 @@ mod tests {
     #[test]
     fn sliders() {
         let occ = bb(&["e0", "e3", "e6", "e9", "b4", "h4"]);
-        assert_eq!(chariot_attacks(sq("e4"), occ), bb(&["e3", "e5", "e6", "a4", "b4", "c4", "d4", "f4", "g4", "h4"]) & !bb(&["a4"]));
+        assert_eq!(
+            chariot_attacks(sq("e4"), occ),
+            bb(&["e3", "e5", "e6", "a4", "b4", "c4", "d4", "f4", "g4", "h4"]) & !bb(&["a4"])
+        );
         assert_eq!(cannon_attacks(sq("e4"), occ), bb(&["e0", "e9"]));
         assert_eq!(cannon_attacks(sq("e3"), occ), bb(&["e9"]));
     }
@@ -461,11 +473,20 @@ mod tests {
     fn leapers() {
         assert_eq!(general_attacks(sq("e0")), bb(&["d0", "f0", "e1"]));
         assert_eq!(advisor_attacks(sq("e8")), bb(&["d9", "f9", "d7", "f7"]));
-        assert_eq!(elephant_attacks(sq("c4"), Bitboard::EMPTY), bb(&["a2", "e2"]));
-        assert_eq!(elephant_attacks(sq("e2"), bb(&["d1"])), bb(&["c4", "g4", "g0"]));
+        assert_eq!(
+            elephant_attacks(sq("c4"), Bitboard::EMPTY),
+            bb(&["a2", "e2"])
+        );
+        assert_eq!(
+            elephant_attacks(sq("e2"), bb(&["d1"])),
+            bb(&["c4", "g4", "g0"])
+        );
         assert_eq!(horse_attacks(sq("b0"), bb(&["b1"])), bb(&["d1"]));
         assert_eq!(soldier_attacks(Color::Red, sq("e3")), bb(&["e4"]));
-        assert_eq!(soldier_attacks(Color::Red, sq("e5")), bb(&["e6", "d5", "f5"]));
+        assert_eq!(
+            soldier_attacks(Color::Red, sq("e5")),
+            bb(&["e6", "d5", "f5"])
+        );
         assert_eq!(soldier_attacks(Color::Black, sq("a4")), bb(&["a3", "b4"]));
         assert_eq!(soldier_attacks(Color::Red, sq("a9")), bb(&["b9"]));
     }
@@ -490,4 +511,3 @@ mod tests {
         assert_eq!(between(sq("a3"), sq("d4")), Bitboard::EMPTY);
     }
 }
-

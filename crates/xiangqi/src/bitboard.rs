@@ -212,11 +212,17 @@ mod tests {
     fn basics() {
         let bb = Bitboard::from_square(Square::E0) | Bitboard::from_square(Square::I9);
         assert_eq!(bb.count(), 2);
-        assert_eq!(bb.into_iter().collect::<Vec<_>>(), vec![Square::E0, Square::I9]);
+        assert_eq!(
+            bb.into_iter().collect::<Vec<_>>(),
+            vec![Square::E0, Square::I9]
+        );
         assert_eq!((!Bitboard::EMPTY).count(), 90);
         assert_eq!(Bitboard::file(File::E).count(), 10);
         assert_eq!(Bitboard::rank(Rank::new(3).unwrap()).count(), 9);
         assert_eq!(Bitboard::RED_HALF.count(), 45);
-        assert_eq!(bb.flip_horizontal().into_iter().collect::<Vec<_>>(), vec![Square::E0, Square::A9]);
+        assert_eq!(
+            bb.flip_horizontal().into_iter().collect::<Vec<_>>(),
+            vec![Square::E0, Square::A9]
+        );
     }
 }

@@ -49,7 +49,10 @@ impl Board {
         ];
         for (f, &role) in back.iter().enumerate() {
             b.put(Square::new(f as u8).unwrap(), Piece::new(Color::Red, role));
-            b.put(Square::new(81 + f as u8).unwrap(), Piece::new(Color::Black, role));
+            b.put(
+                Square::new(81 + f as u8).unwrap(),
+                Piece::new(Color::Black, role),
+            );
         }
         for sq in [Square::B2, Square::H2] {
             b.put(sq, Piece::new(Color::Red, Role::Cannon));
@@ -144,7 +147,8 @@ impl Board {
     #[inline]
     pub fn general_attackers(&self, sq: Square, attacker: Color, occ: Bitboard) -> Bitboard {
         let theirs = self.by_color(attacker);
-        let rk = self.by_role(Role::Chariot) | self.by_role(Role::General) & Bitboard::file(sq.file());
+        let rk =
+            self.by_role(Role::Chariot) | self.by_role(Role::General) & Bitboard::file(sq.file());
         (attacks::chariot_attacks(sq, occ) & rk
             | attacks::cannon_attacks(sq, occ) & self.by_role(Role::Cannon)
             | attacks::horse_attackers_of(sq, occ) & self.by_role(Role::Horse)

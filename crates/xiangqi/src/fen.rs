@@ -237,11 +237,16 @@ mod tests {
 
     #[test]
     fn lenient_fields() {
-        let p = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR").unwrap();
+        let p = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR")
+            .unwrap();
         assert_eq!(p.fen(), START_FEN);
-        let p = Position::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r").unwrap();
+        let p = Position::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r")
+            .unwrap();
         assert_eq!(p.fen(), START_FEN);
-        let p = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12").unwrap();
+        let p = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12",
+        )
+        .unwrap();
         assert_eq!(p.turn(), Color::Black);
         assert_eq!(p.halfmoves(), 7);
         assert_eq!(p.fullmoves(), 12);
@@ -250,22 +255,70 @@ mod tests {
     #[test]
     fn each_rejection_names_the_problem() {
         assert_eq!(err(""), "empty FEN");
-        assert_eq!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR"), "FEN has 9 ranks (expected 10)");
-        assert_eq!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C2/9/RNBAKABNR"), "rank 2 has 10 files");
-        assert_eq!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C/9/RNBAKABNR"), "rank 2 has 8 files");
-        assert_eq!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5X1/9/RNBAKABNR"), "unknown letter 'X' in rank 2");
-        assert_eq!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x"), "side to move 'x' is not w, r or b");
-        assert_eq!(err("4k4/9/9/9/9/9/9/9/4K4/3K5 w"), "two red generals (at most 1)");
+        assert_eq!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR"),
+            "FEN has 9 ranks (expected 10)"
+        );
+        assert_eq!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C2/9/RNBAKABNR"),
+            "rank 2 has 10 files"
+        );
+        assert_eq!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C/9/RNBAKABNR"),
+            "rank 2 has 8 files"
+        );
+        assert_eq!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5X1/9/RNBAKABNR"),
+            "unknown letter 'X' in rank 2"
+        );
+        assert_eq!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x"),
+            "side to move 'x' is not w, r or b"
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/4K4/3K5 w"),
+            "two red generals (at most 1)"
+        );
         assert_eq!(err("4k4/9/9/9/9/9/9/9/9/3A1A3 w"), "red has no general");
-        assert_eq!(err("3k5/9/9/9/9/9/9/9/9/3K2A2 w"), "red advisor on g0 can never stand there");
-        assert_eq!(err("3k5/9/9/9/4b4/9/9/9/9/4K4 w"), "black elephant on e5 can never stand there");
-        assert_eq!(err("3k5/9/9/1p7/9/9/9/9/9/4K4 w"), "black soldier on b6 can never stand there");
-        assert_eq!(err("3k5/9/9/9/9/9/1P7/9/9/4K4 w"), "red soldier on b3 can never stand there");
-        assert_eq!(err("3k5/9/9/9/9/9/9/9/9/4K2P1 w"), "red soldier on h0 can never stand there");
-        assert_eq!(err("3k5/9/9/9/9/9/9/9/9/2K6 w"), "red general on c0 is outside its palace");
-        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 w"), "the generals face each other on an open file (e0 and e9)");
-        assert_eq!(err("3k5/9/9/9/9/9/9/9/9/3RK4 w"), "the side not to move is in check (black general attacked from d0)");
-        assert_eq!(err("3k5/9/9/9/9/9/9/9/9/4K4 w - - x 1"), "no-capture ply count 'x' is not a number");
-        assert_eq!(err("3k5/9/9/9/9/9/9/9/9/4K4 w k - 0 1"), "field 3 is 'k' (expected '-')");
+        assert_eq!(
+            err("3k5/9/9/9/9/9/9/9/9/3K2A2 w"),
+            "red advisor on g0 can never stand there"
+        );
+        assert_eq!(
+            err("3k5/9/9/9/4b4/9/9/9/9/4K4 w"),
+            "black elephant on e5 can never stand there"
+        );
+        assert_eq!(
+            err("3k5/9/9/1p7/9/9/9/9/9/4K4 w"),
+            "black soldier on b6 can never stand there"
+        );
+        assert_eq!(
+            err("3k5/9/9/9/9/9/1P7/9/9/4K4 w"),
+            "red soldier on b3 can never stand there"
+        );
+        assert_eq!(
+            err("3k5/9/9/9/9/9/9/9/9/4K2P1 w"),
+            "red soldier on h0 can never stand there"
+        );
+        assert_eq!(
+            err("3k5/9/9/9/9/9/9/9/9/2K6 w"),
+            "red general on c0 is outside its palace"
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/4K4 w"),
+            "the generals face each other on an open file (e0 and e9)"
+        );
+        assert_eq!(
+            err("3k5/9/9/9/9/9/9/9/9/3RK4 w"),
+            "the side not to move is in check (black general attacked from d0)"
+        );
+        assert_eq!(
+            err("3k5/9/9/9/9/9/9/9/9/4K4 w - - x 1"),
+            "no-capture ply count 'x' is not a number"
+        );
+        assert_eq!(
+            err("3k5/9/9/9/9/9/9/9/9/4K4 w k - 0 1"),
+            "field 3 is 'k' (expected '-')"
+        );
     }
 }

@@ -274,7 +274,11 @@ impl Position {
         let k = s.general;
         let occ = s.occ.without(from).with(to);
         let keep = !Bitboard::from_square(to);
-        if from.file() == k.file() || to.file() == k.file() || from.rank() == k.rank() || to.rank() == k.rank() {
+        if from.file() == k.file()
+            || to.file() == k.file()
+            || from.rank() == k.rank()
+            || to.rank() == k.rank()
+        {
             let (r, c) = attacks::slider_attacks(k, occ);
             if (r & s.enemy_rk & keep).any() || (c & s.enemy_cannons & keep).any() {
                 return false;
@@ -331,7 +335,12 @@ impl Position {
         let not_own = !own;
 
         let chariots = b.by_role(Role::Chariot) & own;
-        self.emit_role(&s, chariots, |f| attacks::chariot_attacks(f, occ) & not_own, sink);
+        self.emit_role(
+            &s,
+            chariots,
+            |f| attacks::chariot_attacks(f, occ) & not_own,
+            sink,
+        );
         let cannons = b.by_role(Role::Cannon) & own;
         self.emit_role(
             &s,
@@ -343,10 +352,20 @@ impl Position {
             sink,
         );
         let horses = b.by_role(Role::Horse) & own;
-        self.emit_role(&s, horses, |f| attacks::horse_attacks(f, occ) & not_own, sink);
+        self.emit_role(
+            &s,
+            horses,
+            |f| attacks::horse_attacks(f, occ) & not_own,
+            sink,
+        );
         let soldiers = b.by_role(Role::Soldier) & own;
         if s.in_check {
-            self.emit_role(&s, soldiers, |f| attacks::soldier_attacks(us, f) & not_own, sink);
+            self.emit_role(
+                &s,
+                soldiers,
+                |f| attacks::soldier_attacks(us, f) & not_own,
+                sink,
+            );
         } else {
             // Soldiers that cannot expose the general move as one set, by shifting.
             self.emit_role(
@@ -367,9 +386,19 @@ impl Position {
             }
         }
         let elephants = b.by_role(Role::Elephant) & own;
-        self.emit_role(&s, elephants, |f| attacks::elephant_attacks(f, occ) & not_own, sink);
+        self.emit_role(
+            &s,
+            elephants,
+            |f| attacks::elephant_attacks(f, occ) & not_own,
+            sink,
+        );
         let advisors = b.by_role(Role::Advisor) & own;
-        self.emit_role(&s, advisors, |f| attacks::advisor_attacks(f) & not_own, sink);
+        self.emit_role(
+            &s,
+            advisors,
+            |f| attacks::advisor_attacks(f) & not_own,
+            sink,
+        );
         // The general: every target is tested.
         let k = s.general;
         let occ_k = occ.without(k);
@@ -463,7 +492,16 @@ impl Position {
 const fn build_horse_zone() -> [Bitboard; 128] {
     // Squares within a horse's jump of each square: a cheap pre-filter.
     let mut t = [Bitboard::EMPTY; 128];
-    let jumps = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)];
+    let jumps = [
+        (1, 2),
+        (2, 1),
+        (-1, 2),
+        (-2, 1),
+        (1, -2),
+        (2, -1),
+        (-1, -2),
+        (-2, -1),
+    ];
     let mut sq = 0;
     while sq < 90 {
         let f = (sq % 9) as i32;

@@ -166,8 +166,7 @@ impl Position {
         }
         let red = b.general(Color::Red).expect("checked");
         let black = b.general(Color::Black).expect("checked");
-        if red.file() == black.file() && (attacks::between(red, black) & b.occupied()).is_empty()
-        {
+        if red.file() == black.file() && (attacks::between(red, black) & b.occupied()).is_empty() {
             return Err(PositionError::GeneralsFacing { red, black });
         }
         let waiting = !setup.turn;

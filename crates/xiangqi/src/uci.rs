@@ -90,11 +90,15 @@ impl UciMove {
         let m = Move::new(self.from, self.to);
         let reason = match pos.piece_at(self.from) {
             None => "no piece on the from-square",
-            Some(p) if p.color != pos.turn() => "the piece on the from-square is not the side to move's",
+            Some(p) if p.color != pos.turn() => {
+                "the piece on the from-square is not the side to move's"
+            }
             Some(_) if !pos.pseudo_targets(self.from).contains(self.to) => {
                 "the piece cannot move there"
             }
-            Some(_) if !pos.is_legal(m) => "it would leave the general attacked or facing the other general",
+            Some(_) if !pos.is_legal(m) => {
+                "it would leave the general attacked or facing the other general"
+            }
             Some(_) => return Ok(m),
         };
         Err(IllegalMoveError { mv: *self, reason })

@@ -58,8 +58,8 @@ fn run(select: impl Fn(u64) -> bool + Sync) -> usize {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(case) = cases.get(i) else { break };
-                let pos = Position::from_fen(&case.fen)
-                    .unwrap_or_else(|e| panic!("{}: {e}", case.fen));
+                let pos =
+                    Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
                 for &(depth, expected) in &case.counts {
                     if select(expected) {
                         assert_eq!(perft(&pos, depth), expected, "{} depth {depth}", case.fen);
