@@ -427,6 +427,38 @@ mod tests {
     }
 
     #[test]
+    fn version_1_layout_and_squares() {
+        // Same board and moves as a version-2 record, moved to the version-1 offsets, with
+        // squares written as the nibbles column, row-from-the-top.
+        let v2 = minimal(&[]);
+        let mut f = vec![0u8; 1958];
+        f[..16].copy_from_slice(MAGIC);
+        f[19] = 1;
+        f[1856] = 1;
+        f[1864..1954].copy_from_slice(&v2[2120..2210]);
+        f[1820] = 2; // Black wins
+        let title: Vec<u8> = "v1".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        f[52..52 + title.len()].copy_from_slice(&title);
+        f.extend_from_slice(&[0, 0, 0, 0]);
+        // h2e2 = (7, 7) -> (4, 7); h9g7 = (7, 0) -> (6, 2), the end of the line.
+        f.extend_from_slice(&[0, 0, 0x77, 0x47, 1, 0, 0x70, 0x62]);
+        let rec = read(&f).unwrap();
+        let ml: Vec<String> = rec.mainline().map(|m| m.to_string()).collect();
+        assert_eq!(ml, ["h2e2", "h9g7"]);
+        assert_eq!(rec.result, GameResult::BlackWins);
+        assert_eq!(rec.tag("Title"), Some("v1"));
+        // A nibble above 9 is no square.
+        let mut bad = f.clone();
+        let n = bad.len();
+        bad[n - 1] = 0x6a;
+        let e = read(&bad).unwrap_err();
+        assert!(
+            matches!(e.kind, ErrorKind::BadSquare { value: 0x6a, .. }),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn bad_version_and_truncation() {
         let mut f = minimal(&[]);
         f[19] = 7;

@@ -562,6 +562,27 @@ mod tests {
     }
 
     #[test]
+    fn gbk_text_and_binit_setup() {
+        // A set-up (generals and one red chariot) in GBK-encoded text.
+        let mut pieces = vec!["99"; 32];
+        pieces[0] = "01"; // Red chariot, a8
+        pieces[4] = "49"; // Red general, e0
+        pieces[20] = "30"; // Black general, d9
+        let t = format!(
+            "[DhtmlXQ][DhtmlXQ_title]残局[/DhtmlXQ_title][DhtmlXQ_binit]{}[/DhtmlXQ_binit]\
+             [DhtmlXQ_movelist]0111[/DhtmlXQ_movelist][DhtmlXQ_result]红胜[/DhtmlXQ_result][/DhtmlXQ]",
+            pieces.concat()
+        );
+        let (bytes, _, _) = encoding_rs::GBK.encode(&t);
+        assert!(std::str::from_utf8(&bytes).is_err());
+        let rec = read(&bytes).unwrap();
+        assert_eq!(rec.tag("Title"), Some("残局"));
+        assert_eq!(rec.start.fen(), "3k5/R8/9/9/9/9/9/9/9/4K4 w - - 0 1");
+        assert_eq!(rec.moves[0].mv.to_string(), "a8b8");
+        assert_eq!(rec.result, GameResult::RedWins);
+    }
+
+    #[test]
     fn unclosed_tag_is_an_error() {
         let e = read_str("[DhtmlXQ_movelist]7747").unwrap_err();
         assert!(e.to_string().contains("no closing"), "{e}");
