@@ -5,6 +5,28 @@
 //! [`Engine::go`], [`Engine::stop`], [`Engine::ponderhit`] — and receive the same [`Event`]s:
 //! info lines and the best move. There is no global mutable state: two engines in one
 //! process are independent.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use xiangqi_engine::{Engine, Event, Limits};
+//!
+//! let mut engine = Engine::new();
+//! engine.set_option("Hash", "8").unwrap();
+//! engine.set_position_text(None, &["h2e2", "h9g7"]).unwrap();
+//! // Asynchronous: events arrive on the search thread; the last one is the best move.
+//! engine.go(
+//!     Limits::depth(4),
+//!     Arc::new(|e| {
+//!         if let Event::BestMove { best, .. } = e {
+//!             println!("bestmove {}", best.unwrap());
+//!         }
+//!     }),
+//! );
+//! engine.wait();
+//! // Or synchronous.
+//! let (best, _events) = engine.search(Limits::nodes(2000));
+//! assert!(engine.position().is_legal(best.unwrap()));
+//! ```
 
 pub mod bench;
 pub mod eval;

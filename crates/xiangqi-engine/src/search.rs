@@ -585,7 +585,7 @@ impl<'a> Worker<'a> {
                 && static_eval >= beta
                 && beta.abs() < MATE_BOUND
                 && pieces.any()
-                && self.stack[self.idx(ply)].window > 0
+                && self.stack[self.idx(ply)].mv.is_some()
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = pos.clone();

@@ -381,4 +381,4 @@ fn bench_signature() {
     );
 }
 
-const BENCH_NODES: u64 = 620_907;
+const BENCH_NODES: u64 = 490_789;
