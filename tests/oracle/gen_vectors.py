@@ -122,7 +122,7 @@ def task_ending(rng, size):
 # ---------------------------------------------------------------- random placements
 
 
-def near(rng, target, squares, radius):
+def near(target, squares, radius):
     """The squares within `radius` (king steps) of target, or all if none are."""
     tf, tr = xq.file_of(target), xq.rank_of(target)
     close = [
@@ -212,7 +212,7 @@ def random_placement(rng, extra, pin=False, aim=None, own_share=0.3):
         if not free:
             continue
         if red == attacker_red and rng.random() < 0.7:
-            free = near(rng, target, free, rng.choice([1, 2, 3]))
+            free = near(target, free, rng.choice([1, 2, 3]))
         board.cells[rng.choice(free)] = piece
     if not valid_for_rules(board, red_to_move):
         return None, red_to_move
