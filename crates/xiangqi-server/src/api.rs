@@ -419,11 +419,12 @@ pub async fn delete_game(State(app): AppState, Path(id): Path<String>) -> ApiRes
 async fn play_move(app: &App, l: &mut Loaded, mv: xiangqi::Move) -> ApiResult {
     let before = l.game.position().clone();
     let ply = l.game.len() as i64;
-    let mut next = l.game.clone();
-    next.push_unchecked(mv);
-    let (result, reason) = result_cols(&next);
+    // Play it in memory first (no copy of the game), and take it back if the store fails.
+    l.game.push_unchecked(mv);
+    let (result, reason) = result_cols(&l.game);
     let t = now();
-    app.store
+    let stored = app
+        .store
         .write(Write::AddMove {
             id: l.row.id,
             ply,
@@ -432,9 +433,11 @@ async fn play_move(app: &App, l: &mut Loaded, mv: xiangqi::Move) -> ApiResult {
             result: result.clone(),
             reason: reason.clone(),
         })
-        .await
-        .map_err(ApiError::internal)?;
-    l.game = next;
+        .await;
+    if let Err(e) = stored {
+        l.game.pop();
+        return Err(ApiError::internal(e));
+    }
     l.row.updated = t;
     l.row.plies = ply + 1;
     l.row.result = result;

@@ -17,6 +17,9 @@ pub struct Loaded {
     pub game: Game,
 }
 
+/// How many games are kept in memory before idle ones are dropped.
+const MAX_CACHED: usize = 4096;
+
 pub type Slot = Arc<tokio::sync::Mutex<Option<Loaded>>>;
 
 /// Shared server state.
@@ -93,6 +96,10 @@ impl App {
     pub async fn slot(&self, id: i64) -> Result<Option<Slot>, String> {
         let slot = {
             let mut map = self.games.lock().unwrap_or_else(|p| p.into_inner());
+            if map.len() >= MAX_CACHED && !map.contains_key(&id) {
+                // Forget games nobody is using; they are read again from the store when needed.
+                map.retain(|_, s| Arc::strong_count(s) > 1);
+            }
             map.entry(id)
                 .or_insert_with(|| Arc::new(tokio::sync::Mutex::new(None)))
                 .clone()

@@ -459,6 +459,7 @@ function goTo(ply) {
 
 function setGame(g, keepView) {
   const sameGame = S.game && S.game.id === g.id;
+  if (!sameGame && g.mode === 'computer') S.flipped = g.human === 'black';
   S.game = g;
   if (!keepView || !sameGame) S.view = g.moves.length;
   S.selected = null;

@@ -76,6 +76,12 @@ test('import a PGN, export it, reload and reopen it', async () => {
     assert.equal(await page.locator('#movelist .mv.current').textContent(), '炮二平五');
     await page.keyboard.press('End');
     assert.equal(await page.locator('#movelist .mv.current').count(), 1);
+    // The main screen with analysis on (this one is docs/screenshot.png).
+    await page.click('#btn-analyse');
+    await page.waitForFunction(() => document.querySelectorAll('#an-lines li').length >= 3, null, { timeout: 20000 });
+    await page.waitForTimeout(1500);
+    await shot(page, '00-main');
+    await page.click('#btn-analyse');
     assert.deepEqual(errors, []);
   } finally {
     await cleanup();
