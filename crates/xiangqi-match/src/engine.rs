@@ -384,35 +384,7 @@ impl EngineProc {
 
     /// Reads a move in the engine's coordinates.
     pub fn parse_move(&self, s: &str) -> Result<UciMove, String> {
-        let bad = || format!("'{s}' is not a move in the engine's coordinates");
-        if !self.spec.ranks1 {
-            return s.parse::<UciMove>().map_err(|_| bad());
-        }
-        // a1..i10: file letter, rank 1-10, twice.
-        let b = s.as_bytes();
-        let mut i = 0;
-        let mut sq = || -> Result<String, String> {
-            let f = *b.get(i).ok_or_else(bad)?;
-            if !(b'a'..=b'i').contains(&f) {
-                return Err(bad());
-            }
-            i += 1;
-            let st = i;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            let r: u32 = s[st..i].parse().map_err(|_| bad())?;
-            if !(1..=10).contains(&r) {
-                return Err(bad());
-            }
-            Ok(format!("{}{}", f as char, r - 1))
-        };
-        let from = sq()?;
-        let to = sq()?;
-        if i != b.len() {
-            return Err(bad());
-        }
-        format!("{from}{to}").parse::<UciMove>().map_err(|_| bad())
+        parse_engine_move(s, self.spec.ranks1)
     }
 
     /// A FEN in the engine's piece letters.
@@ -562,6 +534,61 @@ impl Drop for EngineProc {
         if self.pid != 0 {
             let polite = !(self.stop.load(Ordering::Relaxed) || signal::interrupted());
             self.shutdown(polite);
+        }
+    }
+}
+
+/// Reads a move in an engine's coordinates: a0..i9 (also ICCS `H2-E2`), or with `ranks1`
+/// a1..i10.
+pub fn parse_engine_move(s: &str, ranks1: bool) -> Result<UciMove, String> {
+    let bad = || format!("'{s}' is not a move in the engine's coordinates");
+    if !ranks1 {
+        return s.parse::<UciMove>().map_err(|_| bad());
+    }
+    // a1..i10: file letter, rank 1-10, twice.
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut sq = || -> Result<String, String> {
+        let f = *b.get(i).ok_or_else(bad)?;
+        if !(b'a'..=b'i').contains(&f) {
+            return Err(bad());
+        }
+        i += 1;
+        let st = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let r: u32 = s[st..i].parse().map_err(|_| bad())?;
+        if !(1..=10).contains(&r) {
+            return Err(bad());
+        }
+        Ok(format!("{}{}", f as char, r - 1))
+    };
+    let from = sq()?;
+    let to = sq()?;
+    if i != b.len() {
+        return Err(bad());
+    }
+    format!("{from}{to}").parse::<UciMove>().map_err(|_| bad())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_coordinates() {
+        let m = |s: &str, r: bool| parse_engine_move(s, r).map(|u| u.to_string());
+        assert_eq!(m("h2e2", false).unwrap(), "h2e2");
+        assert_eq!(m("H2-E2", false).unwrap(), "h2e2");
+        assert_eq!(m("h3e3", true).unwrap(), "h2e2");
+        assert_eq!(m("b10c8", true).unwrap(), "b9c7");
+        assert_eq!(m("a1a10", true).unwrap(), "a0a9");
+        for bad in ["a0a1", "a11a1", "j1a1", "a1", "a1a2x", "", "e2"] {
+            assert!(m(bad, true).is_err(), "{bad}");
+        }
+        for bad in ["a10a9", "xyzzy", "(none)", "i9j9"] {
+            assert!(m(bad, false).is_err(), "{bad}");
         }
     }
 }
