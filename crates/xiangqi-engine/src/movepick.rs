@@ -22,12 +22,14 @@ pub struct Picker {
 }
 
 impl Picker {
-    /// Orders the moves of a full-width node.
+    /// Orders the moves of a full-width node: hash move, good captures, killers, the
+    /// counter-move of the opponent's last move, quiet moves by history, bad captures.
     pub fn new(
         pos: &Position,
         moves: MoveList,
         hash_move: Option<Move>,
         killers: [Option<Move>; 2],
+        counter: Option<Move>,
         history: &[i32],
     ) -> Picker {
         let mut scores = [0i32; MoveList::CAPACITY];
@@ -46,6 +48,8 @@ impl Picker {
                 KILLER + 1
             } else if Some(m) == killers[1] {
                 KILLER
+            } else if Some(m) == counter {
+                KILLER - 1
             } else {
                 history[history_index(turn, m)]
             };

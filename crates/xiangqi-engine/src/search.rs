@@ -135,6 +135,8 @@ pub(crate) struct Worker<'a> {
     base: usize,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// The quiet move that last refuted each move of the opponent (by side, from, to).
+    counter: Vec<Option<Move>>,
     static_eval: Vec<i32>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
@@ -201,6 +203,7 @@ impl<'a> Worker<'a> {
             base,
             killers: vec![[None; 2]; MAX_PLY + 4],
             history: vec![0; 2 * 8100],
+            counter: vec![None; 2 * 8100],
             static_eval: vec![0; MAX_PLY + 4],
             pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
@@ -640,7 +643,16 @@ impl<'a> Worker<'a> {
             p.keep_order();
             p
         } else {
-            Picker::new(pos, moves, tt_move, self.killers[ply], &self.history)
+            let prev = self.stack[self.idx(ply)].mv;
+            let counter = prev.and_then(|p| self.counter[history_index(turn, p)]);
+            Picker::new(
+                pos,
+                moves,
+                tt_move,
+                self.killers[ply],
+                counter,
+                &self.history,
+            )
         };
 
         let orig_alpha = alpha;
@@ -792,6 +804,9 @@ impl<'a> Worker<'a> {
                 if self.killers[ply][0] != Some(bm) {
                     self.killers[ply][1] = self.killers[ply][0];
                     self.killers[ply][0] = Some(bm);
+                }
+                if let Some(p) = self.stack[self.idx(ply)].mv {
+                    self.counter[history_index(turn, p)] = Some(bm);
                 }
                 let bonus = (depth * depth * 16).min(1600);
                 update_history(&mut self.history[history_index(turn, bm)], bonus);

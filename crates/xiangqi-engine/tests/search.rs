@@ -381,4 +381,4 @@ fn bench_signature() {
     );
 }
 
-const BENCH_NODES: u64 = 490_789;
+const BENCH_NODES: u64 = 712_558;
