@@ -1082,4 +1082,18 @@ mod tests {
         let ms: Vec<String> = g.mainline().map(|m| m.to_string()).collect();
         assert_eq!(ms, ["h2e2", "b7g7", "e2e6", "g7g3"]);
     }
+
+    #[test]
+    fn notation_from_the_moves_when_the_format_tag_is_wrong() {
+        let pgn = "[Format \"ICCS\"]\n1. 炮二平五 马８进７ 2. Ｈ２＋３ i9h9 *\n";
+        let mut r = PgnReader::new(pgn);
+        let g = r.next().unwrap().unwrap();
+        assert_eq!(r.notation(), Some(Notation::Chinese));
+        let ms: Vec<String> = g.mainline().map(|m| m.to_string()).collect();
+        assert_eq!(ms, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert!(g.tags.is_empty());
+        // Movetext alone, no tags, CR line ends.
+        let g = read_all("1. h2e2 h9g7\r2. h0g2 *").remove(0).unwrap();
+        assert_eq!(g.moves.len(), 3);
+    }
 }
