@@ -30,6 +30,23 @@ use openings::Opening;
 use play::{Ending, GameJob, GameReport, GameSettings};
 use stats::{SprtState, Wdl};
 
+/// Prints to stdout; a closed stdout (`| head`) is not an error worth a panic.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! out {
+    ($($t:tt)*) => {{
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 /// Exit status after an interruption (128 + SIGINT).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
@@ -223,13 +240,13 @@ pub fn run(args: &[String]) -> i32 {
         .iter()
         .any(|a| a == "-h" || a == "--help" || a == "-help")
     {
-        println!("{}", cli::USAGE);
+        outln!("{}", cli::USAGE);
         return 0;
     }
     let cfg = match cli::parse(args) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("xiangqi match: {e}\n{}", cli::USAGE);
+            errln!("xiangqi match: {e}\n{}", cli::USAGE);
             return 2;
         }
     };
@@ -238,7 +255,7 @@ pub fn run(args: &[String]) -> i32 {
         Ok(code) => code,
         Err(e) => {
             engine::kill_all();
-            eprintln!("xiangqi match: {e}");
+            errln!("xiangqi match: {e}");
             1
         }
     }
@@ -271,7 +288,7 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
         Arc::new(cfg.engines[1].clone()),
     ];
     let started = Instant::now();
-    println!(
+    outln!(
         "Match {} vs {}: {} games, concurrency {}, {}{}; logs in {}",
         cfg.engines[0].name,
         cfg.engines[1].name,
@@ -366,7 +383,7 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
         }
         let red = &cfg.engines[r.job.red].name;
         let black = &cfg.engines[1 - r.job.red].name;
-        println!(
+        outln!(
             "Finished game {} ({red} vs {black}): {} {{{}}}",
             r.job.number,
             r.record.result.as_pgn(),
@@ -374,14 +391,14 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
         );
         let line = progress_line(cfg, &tally);
         if tty {
-            println!("\x1b[1m{line}\x1b[0m");
+            outln!("\x1b[1m{line}\x1b[0m");
         } else {
-            println!("{line}");
+            outln!("{line}");
         }
         if let Some(sp) = &cfg.sprt {
             if !sprt_done && sp.state(&tally.wdl) != SprtState::Continue {
                 sprt_done = true;
-                println!(
+                outln!(
                     "SPRT: {}",
                     match sp.state(&tally.wdl) {
                         SprtState::H0 => "H0 accepted; stopping",
@@ -397,12 +414,12 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
         let _ = h.join();
     }
     engine::kill_all();
-    print!("{}", final_table(cfg, &tally, started.elapsed()));
+    out!("{}", final_table(cfg, &tally, started.elapsed()));
     if let Some(e) = error {
         return Err(e);
     }
     if signal::interrupted() {
-        println!(
+        outln!(
             "Interrupted after {done} of {} games; every engine process was ended.",
             cfg.total_games()
         );

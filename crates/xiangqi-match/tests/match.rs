@@ -476,3 +476,81 @@ fn missing_engine_is_a_clear_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("exactly two -engine"));
 }
+
+/// Games with no illegal move, crash, hang or time loss.
+fn assert_clean_games(out: &str, games: &[xiangqi_record::GameRecord], n: usize) {
+    assert_eq!(games.len(), n, "{out}");
+    for g in games {
+        let t = g.tag("Termination").unwrap();
+        assert!(t == "normal" || t == "adjudication", "{t}: {out}");
+        assert_ne!(g.result, GameResult::Unknown);
+    }
+}
+
+#[test]
+fn our_engine_over_ucci_against_uci() {
+    // Our engine speaks UCCI too: a real UCCI implementation on the other side.
+    let env = Env::new("ucci");
+    let pgn_path = env.path("g.pgn");
+    let o = env.run(&args(&format!(
+        "-engine name=UCCI cmd={BIN} arg=--uci-engine proto=ucci -engine name=UCI cmd={BIN} arg=--uci-engine \
+         -each tc=2+0.05 timemargin=3000 -games 2 -repeat -debug -pgnout {pgn_path} \
+         -resign movecount=3 score=1000 -draw movenumber=30 movecount=6 score=5"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert_clean_games(&out, &games_of(&pgn_path), 2);
+    let io = std::fs::read_to_string(env.path("logs/UCCI.io.log")).unwrap();
+    assert!(io.contains("> ucci"), "{io}");
+    assert!(io.contains("< ucciok"), "{io}");
+    assert!(io.contains("> setoption usemillisec true"), "{io}");
+    assert!(io.contains(" increment 50 opptime "), "{io}");
+}
+
+/// Debian's engines, when installed (the tests say so and pass when they are not).
+fn debian_engine(path: &str) -> Option<String> {
+    if Path::new(path).exists() {
+        Some(path.to_string())
+    } else {
+        eprintln!("{path} is not installed: skipped");
+        None
+    }
+}
+
+#[test]
+fn fairy_stockfish_with_ranks_1_to_10() {
+    let Some(fs) = debian_engine("/usr/games/fairy-stockfish") else {
+        return;
+    };
+    let env = Env::new("fairy");
+    let pgn_path = env.path("g.pgn");
+    let mut a = args(&format!(
+        "-engine name=Ours cmd={BIN} arg=--uci-engine -engine name=FairySF cmd={fs} ranks=1 \
+         -each depth=3 -games 2 -repeat -pgnout {pgn_path}"
+    ));
+    a.extend(["-openings".into(), format!("file={}", balanced())]);
+    let o = env.run(&a);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert_clean_games(&out, &games_of(&pgn_path), 2);
+}
+
+#[test]
+fn sjaak_with_ranks_1_to_10_and_he_letters() {
+    let Some(sj) = debian_engine("/usr/games/sjaakii") else {
+        return;
+    };
+    let env = Env::new("sjaak");
+    let pgn_path = env.path("g.pgn");
+    let mut a = args(&format!(
+        "-engine name=Ours cmd={BIN} arg=--uci-engine -engine name=Sjaak cmd={sj} ranks=1 \
+         -each depth=2 -games 2 -repeat -pgnout {pgn_path} -debug"
+    ));
+    a.extend(["-openings".into(), format!("file={}", balanced())]);
+    let o = env.run(&a);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert_clean_games(&out, &games_of(&pgn_path), 2);
+    let io = std::fs::read_to_string(env.path("logs/Sjaak.io.log")).unwrap();
+    assert!(io.contains("> position fen rheakae"), "{io}");
+}
