@@ -368,7 +368,9 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
             stop.store(true, Ordering::SeqCst);
             continue;
         }
-        if r.ending == Ending::Aborted {
+        // After the match was stopped (SPRT decided, Ctrl-C, an error), games still finishing
+        // are not counted: the result stands as it was when the match was stopped.
+        if r.ending == Ending::Aborted || stop.load(Ordering::SeqCst) {
             continue;
         }
         done += 1;

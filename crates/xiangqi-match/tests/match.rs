@@ -554,3 +554,80 @@ fn sjaak_with_ranks_1_to_10_and_he_letters() {
     let io = std::fs::read_to_string(env.path("logs/Sjaak.io.log")).unwrap();
     assert!(io.contains("> position fen rheakae"), "{io}");
 }
+
+#[test]
+fn sprt_stops_the_match() {
+    use xiangqi_match::stats::{Sprt, SprtState, Wdl};
+    let sprt = Sprt::new(-20.0, 20.0, 0.1, 0.1).unwrap();
+    // An engine that loses every game: H0 is accepted after this many games.
+    let n = (1..1000)
+        .find(|&n| sprt.state(&Wdl::new(0, 0, n)) == SprtState::H0)
+        .unwrap();
+    assert!(n < 40, "{n}");
+    let env = Env::new("sprt");
+    let fake = env.fake();
+    let o = env.run(&args(&format!(
+        "-engine name=Bad cmd=python3 arg={fake} arg=illegal -engine name=Ours cmd={BIN} arg=--uci-engine \
+         -each nodes=200 -games 200 -concurrency 2 -sprt elo0=-20 elo1=20 alpha=0.1 beta=0.1"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("SPRT: H0 accepted; stopping"), "{out}");
+    assert!(
+        out.contains(&format!("Score of Bad vs Ours: 0 - {n} - 0")),
+        "{out}"
+    );
+    assert!(out.contains(": H0 accepted"), "{out}");
+}
+
+#[test]
+fn shipped_openings_are_balanced_and_replay() {
+    let text = std::fs::read_to_string(balanced()).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let mut n = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fen: Vec<&str> = line.split_whitespace().take(6).collect();
+        let fen = fen.join(" ");
+        let pos = xiangqi::Position::from_fen(&fen).unwrap();
+        assert!(seen.insert(pos.key()), "repeated: {line}");
+        // c0: the moves from the start position reach the FEN.
+        let moves = line
+            .split("c0 \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let plies = moves.split_whitespace().count();
+        assert!((2..=4).contains(&plies), "{line}");
+        let mut p = xiangqi::Position::new();
+        for m in moves.split_whitespace() {
+            let mv = p.parse_uci(m).unwrap();
+            p.play_unchecked(mv);
+        }
+        assert_eq!(p.fen(), fen, "{line}");
+        // ce: within ±50 cp.
+        let ce: i32 = line
+            .split("ce ")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(';')
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(ce.abs() <= 50, "{line}");
+        n += 1;
+    }
+    assert!(n >= 100, "only {n} openings");
+    // The runner reads the file.
+    let spec = xiangqi_match::cli::OpeningsSpec {
+        file: balanced().into(),
+        pgn: None,
+        order: xiangqi_match::cli::Order::Sequential,
+        start: 1,
+    };
+    assert_eq!(xiangqi_match::openings::load(&spec).unwrap().len(), n);
+}
