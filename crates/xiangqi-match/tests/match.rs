@@ -442,9 +442,9 @@ fn sigint_ends_every_engine() {
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(300));
-    // SAFETY: sends SIGINT to the child we started.
+    // SAFETY: kill(2) sends SIGINT to the child we started; no memory is touched.
     unsafe {
-        libc_kill(child.id() as i32, 2);
+        libc::kill(child.id() as i32, libc::SIGINT);
     }
     let start = Instant::now();
     let o = child.wait_with_output().unwrap();
@@ -454,11 +454,6 @@ fn sigint_ends_every_engine() {
     assert!(out.contains("Interrupted after 0 of 8 games"), "{out}");
     assert_none_left(&marker);
     assert_none_left(&format!("sleep 1234.{}", std::process::id() % 1000));
-}
-
-extern "C" {
-    #[link_name = "kill"]
-    fn libc_kill(pid: i32, sig: i32) -> i32;
 }
 
 #[test]
