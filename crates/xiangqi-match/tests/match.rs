@@ -295,7 +295,13 @@ fn perpetual_chase_loses_across_protocols_and_coordinates() {
 
 fn bad_engine_match(mode: &str, extra: &str) -> (String, Vec<xiangqi_record::GameRecord>) {
     let env = Env::new(mode);
-    let marker = format!("{}.{}", 4000 + std::process::id() % 1000, mode.len());
+    // `sleep 4PID.K`: distinct for each mode, as the tests run at the same time.
+    let k = ["illegal", "garbage", "crash", "hang", "nouciok"]
+        .iter()
+        .position(|m| *m == mode)
+        .expect("a known mode")
+        + 1;
+    let marker = format!("{}.{k}", 4000 + std::process::id() % 1000);
     let fake = env.fake();
     let pgn_path = env.path("g.pgn");
     let o = env.run(&args(&format!(
