@@ -593,3 +593,88 @@ async fn import_and_export_records() {
         g.text
     );
 }
+
+/// Many games played at once (their moves committed in shared groups): every confirmed move
+/// is in the store afterwards, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_games_share_commits_and_lose_nothing() {
+    let dir = temp_dir("concurrent");
+    let app = app_at(&dir);
+    let mut tasks = Vec::new();
+    for k in 0..24u64 {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = new_game(&app, json!({"mode": "two-player"})).await;
+            let mut played = Vec::new();
+            let mut legal: Vec<String> = Vec::new();
+            let mut seed = k * 7919 + 1;
+            for ply in 0..30 {
+                if ply > 0 && legal.is_empty() {
+                    break;
+                }
+                let mv = if ply == 0 {
+                    "h2e2".to_string()
+                } else {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    legal[(seed >> 33) as usize % legal.len()].clone()
+                };
+                let r = post(
+                    &app,
+                    &format!("/api/games/{id}/moves"),
+                    json!({"move": mv, "ply": ply}),
+                )
+                .await;
+                assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+                legal = r.json["legal"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap().to_string())
+                    .collect();
+                played.push(mv);
+            }
+            (id, played)
+        }));
+    }
+    let mut games = Vec::new();
+    for t in tasks {
+        games.push(t.await.expect("task"));
+    }
+    let app = app_at(&dir);
+    for (id, played) in games {
+        let g = get(&app, &format!("/api/games/{id}")).await;
+        let stored: Vec<String> = g.json["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["uci"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(stored, played, "game {id}");
+    }
+}
+
+/// Two tabs send a move for the same ply at once: one is stored, the other is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_moves_to_one_game_store_exactly_one() {
+    let dir = temp_dir("race");
+    let app = app_at(&dir);
+    for _ in 0..10 {
+        let id = new_game(&app, json!({"mode": "two-player"})).await;
+        let uri = format!("/api/games/{id}/moves");
+        let (a, b) = tokio::join!(
+            post(&app, &uri, json!({"move": "h2e2", "ply": 0})),
+            post(&app, &uri, json!({"move": "b2e2", "ply": 0}))
+        );
+        let oks = [&a, &b]
+            .iter()
+            .filter(|r| r.status == StatusCode::OK)
+            .count();
+        assert_eq!(oks, 1, "{} / {}", a.text, b.text);
+        let refused = if a.status == StatusCode::OK { &b } else { &a };
+        assert_error(refused, StatusCode::CONFLICT, "not 0");
+        let g = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(g.json["moves"].as_array().unwrap().len(), 1);
+    }
+}
