@@ -9,20 +9,30 @@
 //! check and how often the position has occurred since the last capture (a hash lookup, O(1)).
 //! What a move chased is worked out only when a repetition needs a ruling, and then cached.
 //!
-//! What counts as a chase (RULES.md §6), for a move by side S from position B to position A:
-//! a *threat* in a position is a pair (attacker, victim) where the attacker is an S piece other
-//! than the general or a soldier, the victim an enemy piece other than the general or a soldier
-//! on its own side of the river, the attacker attacks the victim's point and capturing it is
-//! legal for S (a pinned attacker threatens only what it may legally take). A threat *qualifies*
-//! when it is one of: a horse or cannon on a chariot, an advisor or elephant on a chariot, horse
-//! or cannon (always, protected or not); a piece on a piece of its own kind that cannot legally
-//! capture it back at once; any other threat whose victim has no legal recapture after being
-//! taken (false protectors — pinned pieces, a general that would face the other general, any
-//! recapture that leaves its own general attacked — do not count). The move *chases* the victims
-//! of the qualifying threats in A that did not qualify, between the same two pieces, in B.
-//! Comparing qualified threats rather than bare attacks makes a move chase when it takes away a
-//! victim's protection (by pinning the protector, for example) or turns an exchange offer into
-//! a one-sided attack, and keeps a piece that merely keeps attacking from chasing anew.
+//! What counts as a chase (RULES.md §6), for a move by side S from position B to position A
+//! (docs/RULES-STATUS.md explains each reading and the reference cases that require it):
+//!
+//! - A *threat* is a pair (attacker, victim): the attacker an S piece other than the general or
+//!   a soldier, the victim an enemy piece other than the general or a soldier on its own side
+//!   of the river, the attacker attacks the victim's point and S may legally capture there (a
+//!   pinned attacker threatens only what it may take; a check S was in before its move is taken
+//!   as answered).
+//! - A threat *qualifies* when it is: a horse or cannon on a chariot, or an advisor or elephant
+//!   on a chariot, horse or cannon (always, protected or not); otherwise when the victim has no
+//!   defence. Defences are the legal recaptures on the victim's point after it is taken, and,
+//!   for a piece of the attacker's own kind, taking the attacker back at once (an offer to
+//!   exchange). False protectors (pinned pieces, a general that would face the other general,
+//!   any recapture that leaves its own general attacked) do not defend; a check given by the
+//!   move being judged is taken as answered.
+//! - The move *chases* the victim of each qualifying threat in A unless the same attacker (by
+//!   identity) already made a qualifying threat on the same victim in B. A threat that did not
+//!   qualify in B becomes a chase when the move took a defence away (pinning a defender,
+//!   blocking its line, moving a cannon's screen), except a defence by a piece that was bearing
+//!   on the attacker itself and whose line the move shut: that move defended the attacker.
+//!
+//! Then (RULES.md §5) a side checks perpetually if every one of its moves in the cycle checks,
+//! and chases perpetually if every one of its moves chases and some one enemy piece (by
+//! identity) is chased by all of them; a move may check and chase at once.
 
 use core::fmt;
 use std::cell::OnceCell;
