@@ -8,7 +8,7 @@ use xiangqi_record::detect::{read_any, RecordFormat};
 use xiangqi_record::pgn;
 
 pub const USAGE: &str =
-    "  xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
+    "  xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk]
       (INPUT or OUTPUT '-' is stdin/stdout; --to fen writes each game's final position)";
 
 /// Runs the command; `Err((message, exit status))` on failure. A broken game is reported on
@@ -19,6 +19,7 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
     let mut output: Option<String> = None;
     let mut notation: Option<Notation> = None;
     let mut to_fen = false;
+    let mut gbk = false;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -49,6 +50,14 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
                     "pgn" => false,
                     "fen" => true,
                     _ => return Err(usage(format!("unknown output format '{v}' (pgn or fen)"))),
+                };
+            }
+            "--encoding" => {
+                let v = value(a)?;
+                gbk = match v.to_ascii_lowercase().as_str() {
+                    "utf8" | "utf-8" => false,
+                    "gbk" | "gb18030" => true,
+                    _ => return Err(usage(format!("unknown encoding '{v}' (utf8 or gbk)"))),
                 };
             }
             "-" => input = Some(a.to_string()),
@@ -102,13 +111,18 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
             }
         }
     }
+    let out = if gbk {
+        xiangqi_record::encoding::encode_gb18030(&out)
+    } else {
+        out.into_bytes()
+    };
     if output.as_deref().is_none_or(|o| o == "-") {
         std::io::stdout()
-            .write_all(out.as_bytes())
+            .write_all(&out)
             .map_err(|e| (format!("cannot write stdout: {e}"), 2))?;
     } else {
         let o = output.expect("checked");
-        std::fs::write(&o, out.as_bytes()).map_err(|e| (format!("cannot write {o}: {e}"), 2))?;
+        std::fs::write(&o, &out).map_err(|e| (format!("cannot write {o}: {e}"), 2))?;
     }
     match failed {
         0 => Ok(()),
