@@ -212,18 +212,20 @@ def main():
         kind = "game" if rng.random() < 0.5 else "stacks"
         tasks.append((rng.getrandbits(64), kind, n))
         left -= n
-    with multiprocessing.Pool(a.jobs) as pool:
-        chunks = pool.map(task, tasks, chunksize=1)
-    lines = [l for c in chunks for l in c]
     v = lambda p: importlib.metadata.version(p)
-    with open(a.out, "w", encoding="utf-8") as f:
+    positions = moves = 0
+    # Written as the tasks finish (in task order), so a long run that is stopped keeps what it made.
+    with open(a.out, "w", encoding="utf-8") as f, multiprocessing.Pool(a.jobs) as pool:
         f.write(f"# Notation vectors: pyffish {v('pyffish')} WXF, cchess {v('cchess')} Chinese\n")
         f.write(f"# Made by tests/oracle/notation/gen_notation.py --seed {a.seed} --positions {a.positions}\n")
         f.write("# FEN <TAB> uci,pyffish-wxf,cchess-chinese ...\n")
-        for l in lines:
-            f.write(l + "\n")
-    moves = sum(l.count("\t") for l in lines)
-    print(f"gen_notation: {len(lines)} positions, {moves} moves -> {a.out}", file=sys.stderr)
+        for chunk in pool.imap(task, tasks, chunksize=1):
+            for l in chunk:
+                f.write(l + "\n")
+                positions += 1
+                moves += l.count("\t")
+            f.flush()
+    print(f"gen_notation: {positions} positions, {moves} moves -> {a.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
