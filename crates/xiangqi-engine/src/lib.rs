@@ -270,7 +270,7 @@ impl Engine {
             }
         };
         match key.as_str() {
-            "hash" => {
+            "hash" | "hashsize" => {
                 let mb = spin(1, 65536)? as usize;
                 self.stop();
                 self.wait();
