@@ -162,3 +162,27 @@ test('phone width', async () => {
     await cleanup();
   }
 });
+
+test('import by file upload: an XQF file from the record set', async (t) => {
+  const shared = process.env.XIANGQI_SHARED || new URL('../../../../../shared', import.meta.url).pathname;
+  const xqf = `${shared}/data/records/xqf/walker-game-test.xqf`;
+  const fs = await import('node:fs');
+  if (!fs.existsSync(xqf)) { t.skip('no shared record set at ' + xqf); return; }
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    await page.goto(BASE + '/');
+    await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+    await page.click('#btn-import');
+    await page.setInputFiles('#imp-file', xqf);
+    await page.click('#imp-go');
+    await page.waitForFunction(() => !document.querySelector('#dlg-import').open);
+    await page.waitForFunction(() => document.querySelectorAll('#movelist .mv').length > 0);
+    const id = new URL(page.url()).searchParams.get('game');
+    const g = (await api('GET', `/api/games/${id}`)).data;
+    assert.ok(g.moves.length > 0);
+    assert.equal(await page.locator('#movelist .mv').count(), g.moves.length);
+  } finally {
+    await cleanup();
+  }
+});
