@@ -15,6 +15,7 @@ const USAGE: &str = "usage:
   xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
   xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...
   xiangqi uci                 (the engine, speaking UCI on stdin/stdout)
+  xiangqi bench [DEPTH]       (the engine's fixed search: last line `N nodes M nps`)
   xiangqi match -engine cmd=A ... -engine cmd=B ... -each tc=10+0.1 ...   (engine matches; docs/MATCH.md)
   xiangqi [serve] [--port N] [--host ADDR] [--data DIR]   (the browser app; the default)";
 
@@ -36,6 +37,13 @@ fn main() -> ExitCode {
         Some("serve") => xiangqi_server::cli(&args[1..]).map_err(|m| Fail(m, 2)),
         Some("uci") => {
             xiangqi_engine::uci::run_stdio();
+            Ok(())
+        }
+        Some("bench") => {
+            // The engine's UCI `bench`, with the same arguments (depth, ...).
+            let script = format!("bench {}\nquit\n", args[1..].join(" "));
+            let out = xiangqi_engine::uci::Output::new(Box::new(std::io::stdout()));
+            xiangqi_engine::uci::run(std::io::Cursor::new(script), out);
             Ok(())
         }
         Some("-h") | Some("--help") | Some("help") => {
