@@ -591,3 +591,69 @@ fn history_rules_at_the_second_occurrence_for_a_search() {
     h.push(mv);
     assert_eq!(h.occurrences(), 2);
 }
+
+/// Random games, biased towards moving back and forth so that positions repeat, with moves
+/// taken back at random: after every step the game must rule exactly as the same moves
+/// replayed into a fresh game do (push/pop keep the counts, the cached chases and the
+/// endings consistent).
+#[test]
+fn push_and_pop_agree_with_a_fresh_replay() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut rulings = 0;
+    for game_no in 0..80 {
+        let rules = Rules::default().with_repetitions(2 + (game_no % 2) as u32);
+        let start = [
+            xiangqi::START_FEN,
+            CHASING,
+            CHECKING,
+            "4k4/9/9/9/c8/9/9/9/9/1R1K5 w - - 0 1",
+        ][game_no % 4];
+        let mut g = Game::with_rules(pos(start), rules);
+        for _ in 0..80 {
+            let r = next();
+            if r % 7 == 0 && !g.is_empty() {
+                g.pop();
+            } else {
+                let legal = g.position().legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                // Half the time, undo the move made two plies ago by playing it backwards.
+                let back = g
+                    .moves()
+                    .len()
+                    .checked_sub(2)
+                    .map(|i| g.moves()[i])
+                    .map(|m| xiangqi::Move::new(m.to(), m.from()))
+                    .filter(|m| legal.contains(m));
+                let m = match back {
+                    Some(m) if r % 2 == 0 => m,
+                    _ => legal[(r >> 8) as usize % legal.len()],
+                };
+                g.push(m).unwrap();
+            }
+            let mut fresh = Game::with_rules(pos(start), rules);
+            for m in g.moves() {
+                fresh.push(m).unwrap();
+            }
+            assert_eq!(
+                g.outcome(),
+                fresh.outcome(),
+                "game {game_no}: {:?}",
+                g.moves()
+            );
+            assert_eq!(g.history().occurrences(), fresh.history().occurrences());
+            assert_eq!(g.ruling(), fresh.ruling());
+            if g.outcome().is_some() {
+                rulings += 1;
+            }
+        }
+    }
+    assert!(rulings > 0, "the walk never reached a ruling");
+}
