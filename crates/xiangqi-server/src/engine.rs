@@ -2,6 +2,7 @@
 //! search runs on threads of its own (the engine's search thread, driven from a plain
 //! thread), never on the async runtime; results come back over channels.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
@@ -127,7 +128,27 @@ fn parse_go(v: &Value) -> Result<Command, String> {
     })
 }
 
+/// Analysis sessions open at once (each has its own engine and hash table).
+static SESSIONS: AtomicUsize = AtomicUsize::new(0);
+/// The most analysis sessions served at once; more are told so and closed.
+pub const MAX_SESSIONS: usize = 8;
+
+struct SessionGuard;
+impl Drop for SessionGuard {
+    fn drop(&mut self) {
+        SESSIONS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 async fn session(mut socket: WebSocket) {
+    if SESSIONS.fetch_add(1, Ordering::SeqCst) >= MAX_SESSIONS {
+        SESSIONS.fetch_sub(1, Ordering::SeqCst);
+        let msg = json!({"type": "error", "error": format!("too many analysis sessions (at most {MAX_SESSIONS}); close another tab")});
+        let _ = socket.send(Message::Text(msg.to_string().into())).await;
+        let _ = socket.send(Message::Close(None)).await;
+        return;
+    }
+    let _guard = SessionGuard;
     let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
     let (out_tx, mut out_rx) = tmpsc::unbounded_channel::<Value>();
     let driver = {
