@@ -103,8 +103,7 @@ fn parse_position_args(args: &[String], flags: &[&str]) -> Result<PositionArgs, 
 }
 
 fn load(fen: &str, moves: &[String]) -> Result<Position, Fail> {
-    let mut pos =
-        Position::from_fen(fen).map_err(|e| Fail(format!("bad FEN '{fen}': {e}"), 2))?;
+    let mut pos = Position::from_fen(fen).map_err(|e| Fail(format!("bad FEN '{fen}': {e}"), 2))?;
     for (i, s) in moves.iter().enumerate() {
         let m = pos
             .parse_uci(s)
@@ -126,7 +125,13 @@ fn cmd_perft(args: &[String]) -> Result<(), Fail> {
     let pos = load(&a.fen, &[])?;
     let divide = a.flags.iter().any(|f| f == "--divide");
     let bulk = !a.flags.iter().any(|f| f == "--no-bulk");
-    let count = |p: &Position, d: u32| if bulk { perft(p, d) } else { perft_no_bulk(p, d) };
+    let count = |p: &Position, d: u32| {
+        if bulk {
+            perft(p, d)
+        } else {
+            perft_no_bulk(p, d)
+        }
+    };
     let start = Instant::now();
     let nodes = if divide && depth > 0 {
         let mut moves: Vec<_> = pos.legal_moves().iter().copied().collect();

@@ -1,14 +1,14 @@
 //! Xiangqi game records: one in-memory model ([`GameRecord`]) and readers and writers for the
 //! formats players keep their games in.
 
-pub mod model;
-pub mod pgn;
-pub mod encoding;
-pub mod detect;
 pub mod cbf;
 pub mod cbl;
 pub mod cbr;
+pub mod detect;
 pub mod dhtmlxq;
+pub mod encoding;
+pub mod model;
+pub mod pgn;
 pub mod rawtree;
 pub mod xqf;
 
