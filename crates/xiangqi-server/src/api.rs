@@ -16,8 +16,8 @@ use xiangqi_record::{GameRecord, GameResult, MoveNode};
 
 use crate::engine;
 use crate::state::{
-    apply_declared, color_name, game_json, legal_json, move_json, now, now_json, outcome_json,
-    parse_color, result_cols, summary_json, App, Loaded,
+    apply_declared, color_name, game_json, legal_json, now, now_json, outcome_json, parse_color,
+    result_cols, summary_json, uci, App, Loaded,
 };
 use crate::store::{GameRow, Write};
 
@@ -416,11 +416,37 @@ pub async fn delete_game(State(app): AppState, Path(id): Path<String>) -> ApiRes
 }
 
 /// Checks a move against the game, stores it durably, then applies it in memory.
+/// The answer to a move (typed, so no JSON tree is built on the hot path).
+#[derive(serde::Serialize)]
+struct MoveReply {
+    id: i64,
+    #[serde(rename = "move")]
+    mv: MoveText,
+    ply: usize,
+    fen: String,
+    turn: &'static str,
+    check: bool,
+    legal: Vec<String>,
+    outcome: Value,
+}
+
+#[derive(serde::Serialize)]
+struct MoveText {
+    uci: String,
+    iccs: String,
+    wxf: String,
+    chinese: String,
+    capture: bool,
+    check: bool,
+    fen: String,
+}
+
 async fn play_move(app: &App, l: &mut Loaded, mv: xiangqi::Move) -> ApiResult {
-    let before = l.game.position().clone();
     let ply = l.game.len() as i64;
+    let wxf = Notation::Wxf.write(l.game.position(), mv);
+    let chinese = Notation::Chinese.write(l.game.position(), mv);
     // Play it in memory first (no copy of the game), and take it back if the store fails.
-    l.game.push_unchecked(mv);
+    let captured = l.game.push_unchecked(mv);
     let (result, reason) = result_cols(&l.game);
     let t = now();
     let stored = app
@@ -428,7 +454,7 @@ async fn play_move(app: &App, l: &mut Loaded, mv: xiangqi::Move) -> ApiResult {
         .write(Write::AddMove {
             id: l.row.id,
             ply,
-            uci: mv.to_string(),
+            uci: uci(mv),
             updated: t,
             result: result.clone(),
             reason: reason.clone(),
@@ -442,10 +468,29 @@ async fn play_move(app: &App, l: &mut Loaded, mv: xiangqi::Move) -> ApiResult {
     l.row.plies = ply + 1;
     l.row.result = result;
     l.row.reason = reason;
-    let mut v = now_json(&l.game);
-    v.insert("id".into(), json!(l.row.id));
-    v.insert("move".into(), move_json(&before, mv));
-    ok(Value::Object(v))
+    let pos = l.game.position();
+    let fen = pos.fen();
+    let check = pos.is_check();
+    let over = l.game.outcome().is_some();
+    let reply = MoveReply {
+        id: l.row.id,
+        mv: MoveText {
+            uci: uci(mv),
+            iccs: xiangqi::UciMove::from_move(mv).to_iccs(),
+            wxf,
+            chinese,
+            capture: captured.is_some(),
+            check,
+            fen: fen.clone(),
+        },
+        ply: l.game.len(),
+        fen,
+        turn: color_name(pos.turn()),
+        check,
+        legal: if over { Vec::new() } else { legal_json(pos) },
+        outcome: outcome_json(&l.game),
+    };
+    Ok(Json(reply).into_response())
 }
 
 /// `POST /api/games/{id}/moves` `{"move": "h2e2", "ply": 0}`

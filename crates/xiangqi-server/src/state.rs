@@ -142,7 +142,7 @@ pub fn move_json(pos: &Position, m: Move) -> Value {
     let mut after = pos.clone();
     let capture = after.play_unchecked(m).is_some();
     json!({
-        "uci": m.to_string(),
+        "uci": uci(m),
         "iccs": xiangqi::UciMove::from_move(m).to_iccs(),
         "wxf": Notation::Wxf.write(pos, m),
         "chinese": Notation::Chinese.write(pos, m),
@@ -152,9 +152,20 @@ pub fn move_json(pos: &Position, m: Move) -> Value {
     })
 }
 
+/// A move in coordinates (`h2e2`), without the formatting machinery (this is on the hot path).
+pub fn uci(m: Move) -> String {
+    let (a, b) = (m.from(), m.to());
+    let mut s = String::with_capacity(4);
+    s.push(a.file().char());
+    s.push(a.rank().char());
+    s.push(b.file().char());
+    s.push(b.rank().char());
+    s
+}
+
 pub fn legal_json(pos: &Position) -> Vec<String> {
-    let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
-    v.sort();
+    let mut v: Vec<String> = pos.legal_moves().iter().map(|&m| uci(m)).collect();
+    v.sort_unstable();
     v
 }
 
