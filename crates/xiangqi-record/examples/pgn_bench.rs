@@ -46,8 +46,12 @@ fn random_game(rng: &mut Rng, i: usize) -> GameRecord {
         g.moves.push(MoveNode::new(m));
         pos.play_unchecked(m);
     }
-    g.result = [GameResult::RedWins, GameResult::BlackWins, GameResult::Draw, GameResult::Unknown]
-        [rng.below(4)];
+    g.result = [
+        GameResult::RedWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+        GameResult::Unknown,
+    ][rng.below(4)];
     g
 }
 
@@ -92,8 +96,11 @@ fn main() {
         let text = pgn::write_games(&records, n);
         let wsecs = t.elapsed().as_secs_f64();
         if let Some(dir) = &keep {
-            std::fs::write(format!("{dir}/random-{}.pgn", n.name().to_lowercase()), &text)
-                .expect("write");
+            std::fs::write(
+                format!("{dir}/random-{}.pgn", n.name().to_lowercase()),
+                &text,
+            )
+            .expect("write");
         }
         let bytes = text.into_bytes();
         let t = Instant::now();
