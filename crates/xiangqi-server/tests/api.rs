@@ -13,7 +13,23 @@ use serde_json::{json, Value};
 use tower::ServiceExt;
 use xiangqi_server::{router, App, Store};
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A data folder for one test, removed when the test ends.
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
     static N: AtomicU32 = AtomicU32::new(0);
     let d = std::env::temp_dir().join(format!(
         "xiangqi-server-test-{}-{name}-{}",
@@ -21,7 +37,7 @@ fn temp_dir(name: &str) -> PathBuf {
         N.fetch_add(1, Ordering::SeqCst)
     ));
     let _ = std::fs::remove_dir_all(&d);
-    d
+    TempDir(d)
 }
 
 fn shared() -> PathBuf {

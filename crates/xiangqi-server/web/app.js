@@ -481,8 +481,22 @@ function maybeGameOver() {
   const o = g.outcome;
   $('over-title').textContent = o.winner === 'red' ? t('redWins') : o.winner === 'black' ? t('blackWins') : t('drawn');
   $('over-reason').textContent = reasonText(o.reason);
-  $('over-text').textContent = o.text;
+  $('over-text').textContent = settings.lang === 'zh' ? (zhRuling(o) || o.text) : o.text;
   $('dlg-over').showModal();
+}
+
+// A Chinese account of the simple endings; repetition rulings keep the server's full account.
+function zhRuling(o) {
+  const w = o.winner === 'red' ? '红方' : '黑方', l = o.winner === 'red' ? '黑方' : '红方';
+  switch (o.reason) {
+    case 'checkmate': return `${w}胜：${l}被将军且无棋可走（将死）。`;
+    case 'stalemate': return `${w}胜：${l}未被将军但无棋可走（困毙），在象棋中判负。`;
+    case 'resignation': return `${w}胜：${l}认输。`;
+    case 'agreement': return '双方同意和棋。';
+    case 'insufficient-material': return '和棋：双方都没有车、马、炮、兵（卒）可以进攻。';
+    case 'move-limit': return '和棋：达到自然限着（长时间无吃子）。';
+    default: return null;
+  }
 }
 
 async function openGame(id) {
