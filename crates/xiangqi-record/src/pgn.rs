@@ -975,12 +975,14 @@ fn write_line(tokens: &mut Vec<String>, start: &Position, line: &[MoveNode], not
     for node in line {
         let n = pos.fullmoves();
         let mv = notation.write(&pos, node.mv);
+        // The move number and its move stay on one line.
         if pos.turn() == Color::Red {
-            tokens.push(format!("{n}."));
+            tokens.push(format!("{n}. {mv}"));
         } else if need_number {
-            tokens.push(format!("{n}..."));
+            tokens.push(format!("{n}... {mv}"));
+        } else {
+            tokens.push(mv);
         }
-        tokens.push(mv);
         need_number = false;
         for nag in &node.nags {
             tokens.push(format!("${nag}"));
