@@ -19,36 +19,17 @@
 
 use std::collections::HashMap;
 
-use xiangqi::{Board, Color, Piece, Position, Role, Square};
+use xiangqi::{Board, Color, Piece, Position, Square};
 
 use crate::model::{GameRecord, GameResult};
 use crate::rawtree::{
-    gbk, place, start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot,
+    gbk, place, start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot, SIDE_ROLES,
 };
 
 /// The error type of this reader.
 pub type DhtmlXqError = ReadError;
 
 const F: Format = Format::DhtmlXq;
-
-const ROLES: [Role; 16] = [
-    Role::Chariot,
-    Role::Horse,
-    Role::Elephant,
-    Role::Advisor,
-    Role::General,
-    Role::Advisor,
-    Role::Elephant,
-    Role::Horse,
-    Role::Chariot,
-    Role::Cannon,
-    Role::Cannon,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-];
 
 const INFO_TAGS: [(&str, &str); 18] = [
     ("event", "Event"),
@@ -380,7 +361,13 @@ fn read_text(
                 )
             })?;
             let color = if i < 16 { Color::Red } else { Color::Black };
-            place(F, off, &mut board, sq, Piece::new(color, ROLES[i % 16]))?;
+            place(
+                F,
+                off,
+                &mut board,
+                sq,
+                Piece::new(color, SIDE_ROLES[i % 16]),
+            )?;
         }
     }
 

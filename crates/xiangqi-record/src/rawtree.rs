@@ -8,7 +8,7 @@
 
 use core::fmt;
 
-use xiangqi::{Board, Color, Move, Piece, Position, PositionError, Setup, Square};
+use xiangqi::{Board, Color, Move, Piece, Position, PositionError, Role, Setup, Square};
 
 use crate::model::MoveNode;
 
@@ -317,6 +317,28 @@ pub(crate) fn start_position(
         )
     })
 }
+
+/// The roles of a side's 16 pieces in the order XQF and DhtmlXQ list their squares:
+/// chariot, horse, elephant, advisor, general, advisor, elephant, horse, chariot, two cannons,
+/// five soldiers.
+pub(crate) const SIDE_ROLES: [Role; 16] = [
+    Role::Chariot,
+    Role::Horse,
+    Role::Elephant,
+    Role::Advisor,
+    Role::General,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Chariot,
+    Role::Cannon,
+    Role::Cannon,
+    Role::Soldier,
+    Role::Soldier,
+    Role::Soldier,
+    Role::Soldier,
+    Role::Soldier,
+];
 
 /// Places a piece on a board being set up, refusing a square used twice.
 pub(crate) fn place(

@@ -24,12 +24,12 @@
 //!   `0x20` a comment (4-byte length, then the text) follows. The first record stands for the
 //!   start position and carries the game's opening comment.
 
-use xiangqi::{Board, Color, Piece, Role, Square};
+use xiangqi::{Board, Color, Piece, Square};
 
 use crate::model::{GameRecord, GameResult};
 use crate::rawtree::{
     gbk, le32, nonempty, place, start_position, to_lines, ErrorKind, Format, RawTree, ReadError,
-    Slot,
+    Slot, SIDE_ROLES,
 };
 
 /// The error type of this reader.
@@ -38,26 +38,6 @@ pub type XqfError = ReadError;
 const F: Format = Format::Xqf;
 const HEADER_LEN: usize = 0x400;
 const KEY_STREAM_MASK: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
-
-/// The roles of the 16 pieces of a side, in XQF's order.
-const ROLES: [Role; 16] = [
-    Role::Chariot,
-    Role::Horse,
-    Role::Elephant,
-    Role::Advisor,
-    Role::General,
-    Role::Advisor,
-    Role::Elephant,
-    Role::Horse,
-    Role::Chariot,
-    Role::Cannon,
-    Role::Cannon,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-    Role::Soldier,
-];
 
 /// What the header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -228,7 +208,7 @@ fn read_impl(bytes: &[u8], dropped: Option<&mut Vec<XqfError>>) -> Result<GameRe
         }
         let color = if i < 16 { Color::Red } else { Color::Black };
         let sq = xqf_square(code).expect("code <= 89");
-        place(F, 16, &mut board, sq, Piece::new(color, ROLES[i % 16]))?;
+        place(F, 16, &mut board, sq, Piece::new(color, SIDE_ROLES[i % 16]))?;
     }
 
     // Move area, decrypted.
