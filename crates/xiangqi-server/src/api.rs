@@ -599,43 +599,34 @@ pub async fn takeback(State(app): AppState, Path(id): Path<String>, body: Bytes)
             }
             let keep = next.len() as i64;
             let mut row = l.row.clone();
+            let had_declared = !row.declared.is_empty();
             if row.declared_ply > keep || (row.declared_ply == keep && n > 0) {
                 row.declared.clear();
             }
-            apply_declared(&mut next, &row);
-            let (result, reason) = result_cols(&next);
-            let t = now();
-            app.store
-                .write(Write::Truncate {
+            row.plies = keep;
+            commit_change(&app, l, row, next, |row, result, reason, t| {
+                let mut writes = vec![Write::Truncate {
                     id: row.id,
                     ply: keep,
                     updated: t,
-                    result: result.clone(),
-                    reason: reason.clone(),
-                })
-                .await
-                .map_err(ApiError::internal)?;
-            // Truncate clears a declaration made after the kept moves; one made at them stays
-            // in the store, so clear it there too when we cleared it here.
-            if row.declared.is_empty() && !l.row.declared.is_empty() {
-                app.store
-                    .write(Write::Declare {
+                    result: result.to_string(),
+                    reason: reason.to_string(),
+                }];
+                // Truncate clears a declaration made after the kept moves; one made at them
+                // stays in the store, so clear it there too when we cleared it here.
+                if row.declared.is_empty() && had_declared {
+                    writes.push(Write::Declare {
                         id: row.id,
                         declared: String::new(),
                         ply: 0,
                         updated: t,
-                        result: result.clone(),
-                        reason: reason.clone(),
-                    })
-                    .await
-                    .map_err(ApiError::internal)?;
-            }
-            row.updated = t;
-            row.plies = keep;
-            row.result = result;
-            row.reason = reason;
-            l.row = row;
-            l.game = next;
+                        result: result.to_string(),
+                        reason: reason.to_string(),
+                    });
+                }
+                writes
+            })
+            .await?;
             Ok(game_json(l))
         })
         .await
@@ -644,31 +635,46 @@ pub async fn takeback(State(app): AppState, Path(id): Path<String>, body: Bytes)
     .and_then(ok)
 }
 
-async fn declare(app: &App, l: &mut Loaded, declared: &str) -> Result<(), ApiError> {
-    let mut row = l.row.clone();
-    row.declared = declared.to_string();
-    row.declared_ply = l.game.len() as i64;
-    let mut next = l.game.clone();
+/// Makes `next` (with `row`) the game's new state: applies the declared end to it, computes
+/// the derived result columns, stores the writes `writes` builds from them (in order, each
+/// durable before the next), and only then changes the game in memory.
+async fn commit_change(
+    app: &App,
+    l: &mut Loaded,
+    mut row: GameRow,
+    mut next: Game,
+    writes: impl FnOnce(&GameRow, &str, &str, i64) -> Vec<Write>,
+) -> Result<(), ApiError> {
     apply_declared(&mut next, &row);
     let (result, reason) = result_cols(&next);
     let t = now();
-    app.store
-        .write(Write::Declare {
-            id: row.id,
-            declared: row.declared.clone(),
-            ply: row.declared_ply,
-            updated: t,
-            result: result.clone(),
-            reason: reason.clone(),
-        })
-        .await
-        .map_err(ApiError::internal)?;
+    for w in writes(&row, &result, &reason, t) {
+        app.store.write(w).await.map_err(ApiError::internal)?;
+    }
     row.updated = t;
     row.result = result;
     row.reason = reason;
     l.row = row;
     l.game = next;
     Ok(())
+}
+
+async fn declare(app: &App, l: &mut Loaded, declared: &str) -> Result<(), ApiError> {
+    let mut row = l.row.clone();
+    row.declared = declared.to_string();
+    row.declared_ply = l.game.len() as i64;
+    let next = l.game.clone();
+    commit_change(app, l, row, next, |row, result, reason, t| {
+        vec![Write::Declare {
+            id: row.id,
+            declared: row.declared.clone(),
+            ply: row.declared_ply,
+            updated: t,
+            result: result.to_string(),
+            reason: reason.to_string(),
+        }]
+    })
+    .await
 }
 
 /// `POST /api/games/{id}/resign` `{"side": "red"}`
