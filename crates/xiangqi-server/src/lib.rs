@@ -7,6 +7,7 @@ pub mod api;
 pub mod engine;
 pub mod state;
 pub mod store;
+pub mod zh;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -484,6 +484,75 @@ async fn moves_survive_reopening_the_store() {
     assert_eq!(get(&app, "/api/games").await.json["total"], 0);
 }
 
+/// Plays `moves` in a new two-player game from `fen`; answers the last move's answer.
+async fn play_line(app: &Router, fen: &str, moves: &str) -> Value {
+    let id = new_game(app, json!({"mode": "two-player", "fen": fen})).await;
+    let mut last = Value::Null;
+    for m in moves.split(' ') {
+        let r = post(app, &format!("/api/games/{id}/moves"), json!({ "move": m })).await;
+        assert_eq!(r.status, StatusCode::OK, "{m}: {}", r.text);
+        last = r.json;
+    }
+    last
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn repetition_rulings_are_explained_in_chinese_too() {
+    let dir = temp_dir("zh");
+    let app = app_at(&dir);
+    // Red's chariot checks on every move.
+    let last = play_line(
+        &app,
+        "9/4k4/9/9/9/9/9/9/2p6/3K1RBc1 w - - 0 1",
+        "f0e0 e8f8 e0f0 f8e8 f0e0 e8f8 e0f0 f8e8",
+    )
+    .await;
+    let o = &last["outcome"];
+    assert_eq!(o["reason"], "perpetual-check", "{last}");
+    assert!(
+        o["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Red loses by perpetual check"),
+        "{o}"
+    );
+    let zh = o["text_zh"].as_str().unwrap();
+    assert!(
+        zh.starts_with("红方长将，判负：红方从第1着（车四平五）到第7着（车五平四）"),
+        "{zh}"
+    );
+    assert!(zh.contains("每着都将军"), "{zh}");
+    assert!(zh.contains("次出现"), "{zh}");
+    // Neither side checks or chases: a draw.
+    let last = play_line(
+        &app,
+        "3aka3/4n4/4b4/4C4/p3p3p/9/2c6/2C6/4K4/9 w - - 0 1",
+        "c2g2 c3g3 g2c2 g3c3 c2g2 c3g3 g2c2 g3c3",
+    )
+    .await;
+    let o = &last["outcome"];
+    assert_eq!(o["result"], "draw", "{last}");
+    assert_eq!(o["reason"], "repetition", "{last}");
+    let zh = o["text_zh"].as_str().unwrap();
+    assert!(
+        zh.starts_with("双方不变作和：第8着后的局面自上次吃子以来第3次出现"),
+        "{zh}"
+    );
+    // The simple endings too.
+    let id = new_game(&app, json!({"mode": "two-player"})).await;
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/resign"),
+        json!({"side": "black"}),
+    )
+    .await;
+    assert_eq!(
+        r.json["outcome"]["text_zh"], "红方胜：黑方认输。",
+        "{}",
+        r.text
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn perpetual_chase_is_ruled_with_an_explanation() {
     let dir = temp_dir("chase");
@@ -505,6 +574,15 @@ async fn perpetual_chase_is_ruled_with_an_explanation() {
     assert_eq!(last["outcome"]["winner"], "black");
     let text = last["outcome"]["text"].as_str().unwrap();
     assert!(text.starts_with("Red loses by perpetual chase"), "{text}");
+    // The same account in Chinese, naming the chasing piece, the chased piece and its square.
+    let zh = last["outcome"]["text_zh"].as_str().unwrap();
+    assert!(zh.starts_with("红方长捉黑方的"), "{zh}");
+    assert!(zh.contains("判负"), "{zh}");
+    assert!(zh.contains("红方的炮捉黑方的车（先后位于b7、a7）"), "{zh}");
+    assert!(
+        zh.contains("从第3着（炮九平八）到第9着（炮八平九）每着都"),
+        "{zh}"
+    );
     assert_eq!(last["legal"].as_array().unwrap().len(), 0);
     let r = post(
         &app,

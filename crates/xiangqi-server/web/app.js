@@ -23,7 +23,7 @@ const TEXT = {
     notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Chinese characters', piecesLetters: 'Letters',
     language: 'Language', hints: 'Show legal moves', typeMove: 'Type a move (h2e2, C2.5, 炮二平五)',
     redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
-    yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.',
+    yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.', unsaved: 'shared position, not saved until you play a move', badLink: 'This link does not hold a valid position',
     redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
     viewing: 'Viewing move {n} of {m}', confirmResign: 'Resign this game?', confirmDraw: '{side} offers a draw. Does {other} accept?',
     drawDeclined: 'The computer declines the draw: ', drawAccepted: 'Draw agreed.', open: 'Open', del: 'Delete',
@@ -50,7 +50,7 @@ const TEXT = {
     notation: '记谱方式', pieces: '棋子', piecesChinese: '汉字', piecesLetters: '字母', language: '语言',
     hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
     check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
-    noMoves: '尚无着法。', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
+    noMoves: '尚无着法。', unsaved: '分享的局面，走棋后才保存', badLink: '链接中的局面无效', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
     viewing: '正在查看第 {n} 步（共 {m} 步）', confirmResign: '确定认输吗？', confirmDraw: '{side}提和，{other}同意吗？',
     drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
     confirmDelete: '永久删除这盘棋？', noGames: '还没有棋局。', moves: '步', imported: '已导入 {n} 盘棋。',
@@ -373,7 +373,16 @@ function renderBars() {
 function renderStatus() {
   const st = $('status');
   const g = S.game;
-  if (!g) { st.textContent = ''; return; }
+  if (!g) {
+    st.textContent = '';
+    if (S.linkError) {
+      const e = document.createElement('span');
+      e.className = 'error'; e.id = 'link-error';
+      e.textContent = `${t('badLink')}: ${S.linkError}`;
+      st.append(e);
+    }
+    return;
+  }
   let main, sub = '';
   if (g.outcome) {
     const o = g.outcome;
@@ -386,6 +395,7 @@ function renderStatus() {
     if (g.mode === 'computer' && g.turn === g.human) main = t('yourMove') + (g.check ? ' · ' + t('check') : '');
   }
   if (!atEnd()) sub = t('viewing', { n: S.view, m: g.moves.length });
+  else if (g.id == null) sub = t('unsaved');
   else sub = `#${g.id} · ${g.mode === 'computer' ? t('modeComputer') + ', ' + t('levelN', { n: g.level }) : g.mode === 'two-player' ? t('modeTwo') : t('modeAnalysis')}`;
   st.innerHTML = '';
   st.append(main);
@@ -395,8 +405,8 @@ function renderStatus() {
   st.append(s2);
   const over = !!g.outcome;
   $('btn-takeback').disabled = S.busy || g.moves.length === 0;
-  $('btn-resign').disabled = over || S.busy;
-  $('btn-draw').disabled = over || S.busy;
+  $('btn-resign').disabled = over || S.busy || g.id == null;
+  $('btn-draw').disabled = over || S.busy || g.id == null;
   $('nav-first').disabled = $('nav-prev').disabled = S.view === 0;
   $('nav-next').disabled = $('nav-last').disabled = atEnd();
   $('move-input').disabled = over || S.busy;
@@ -461,16 +471,23 @@ function setGame(g, keepView) {
   const sameGame = S.game && S.game.id === g.id;
   if (!sameGame && g.mode === 'computer') S.flipped = g.human === 'black';
   S.game = g;
+  S.linkError = null;
   if (!keepView || !sameGame) S.view = g.moves.length;
   S.selected = null;
-  const url = new URL(location.href);
-  url.search = '?game=' + g.id;
-  history.replaceState(null, '', url);
-  localStorage.setItem('xiangqi.last', g.id);
+  if (g.id != null) {
+    // A saved game: the address names it (a shared position keeps its ?fen= until saved).
+    const url = new URL(location.href);
+    url.search = '?game=' + g.id;
+    history.replaceState(null, '', url);
+    localStorage.setItem('xiangqi.last', g.id);
+  }
   renderAll();
   if (S.analysis.on) startAnalysis();
   maybeGameOver();
 }
+
+// The plain-language account of the ruling in the UI's language (the server writes both).
+function rulingText(o) { return settings.lang === 'zh' ? (o.text_zh || o.text) : o.text; }
 
 function maybeGameOver() {
   const g = S.game;
@@ -481,22 +498,8 @@ function maybeGameOver() {
   const o = g.outcome;
   $('over-title').textContent = o.winner === 'red' ? t('redWins') : o.winner === 'black' ? t('blackWins') : t('drawn');
   $('over-reason').textContent = reasonText(o.reason);
-  $('over-text').textContent = settings.lang === 'zh' ? (zhRuling(o) || o.text) : o.text;
+  $('over-text').textContent = rulingText(o);
   $('dlg-over').showModal();
-}
-
-// A Chinese account of the simple endings; repetition rulings keep the server's full account.
-function zhRuling(o) {
-  const w = o.winner === 'red' ? '红方' : '黑方', l = o.winner === 'red' ? '黑方' : '红方';
-  switch (o.reason) {
-    case 'checkmate': return `${w}胜：${l}被将军且无棋可走（将死）。`;
-    case 'stalemate': return `${w}胜：${l}未被将军但无棋可走（困毙），在象棋中判负。`;
-    case 'resignation': return `${w}胜：${l}认输。`;
-    case 'agreement': return '双方同意和棋。';
-    case 'insufficient-material': return '和棋：双方都没有车、马、炮、兵（卒）可以进攻。';
-    case 'move-limit': return '和棋：达到自然限着（长时间无吃子）。';
-    default: return null;
-  }
 }
 
 async function openGame(id) {
@@ -519,6 +522,13 @@ async function newGame(body) {
 async function playMove(text) {
   const g = S.game;
   if (!g) return;
+  if (g.id == null) {
+    // A shared position is saved (as an analysis game) with its first move.
+    try {
+      setGame(await api('POST', '/api/games', { mode: 'analysis', fen: g.start_fen, moves: [text] }));
+    } catch (e) { toast(e.message); S.selected = null; render(); }
+    return;
+  }
   try {
     if (!atEnd()) {
       if (g.mode === 'analysis') {
@@ -936,9 +946,16 @@ async function showShare() {
   const fen = fenAt(S.view);
   $('share-fen').value = fen;
   $('share-url').value = `${location.origin}/?fen=${encodeURIComponent(fen)}`;
+  $('share-pgn-text').value = '';
+  if (g.id == null) {
+    // Not saved: the PGN is just the position.
+    $('share-pgn').removeAttribute('href');
+    $('share-pgn-text').value = `[Event "xiangqi"]\n[Result "*"]\n[FEN "${g.start_fen}"]\n\n*\n`;
+    $('dlg-share').showModal();
+    return;
+  }
   const pgnUrl = `/api/games/${g.id}/pgn?notation=${settings.notation}`;
   $('share-pgn').href = pgnUrl + '&download=1';
-  $('share-pgn-text').value = '';
   $('dlg-share').showModal();
   try { $('share-pgn-text').value = await api('GET', pgnUrl); } catch (e) { toast(e.message); }
 }
@@ -1063,11 +1080,19 @@ async function start() {
   renderAll();
   const q = new URLSearchParams(location.search);
   if (q.get('fen')) {
-    // A shared position opens as a new analysis board.
+    // A shared position opens as an analysis board that is saved only when a move is
+    // played on it (so opening or reloading the link stores nothing).
     try {
-      await api('GET', '/api/position?fen=' + encodeURIComponent(q.get('fen')));
-      await newGame({ mode: 'analysis', fen: q.get('fen') });
-    } catch (e) { toast(e.message, 6000); openEditor(); }
+      const p = await api('GET', '/api/position?fen=' + encodeURIComponent(q.get('fen')));
+      setGame({
+        id: null, mode: 'analysis', human: null, level: 0, start_fen: p.fen, tags: {}, moves: [],
+        fen: p.fen, turn: p.turn, check: p.check, legal: p.legal, outcome: p.outcome,
+      });
+    } catch (e) {
+      S.linkError = e.message;
+      renderAll();
+      toast(`${t('badLink')}: ${e.message}`, 8000);
+    }
     return;
   }
   if (q.get('game')) { await openGame(q.get('game')); return; }
