@@ -16,8 +16,8 @@ use xiangqi_record::{GameRecord, GameResult, MoveNode};
 
 use crate::engine;
 use crate::state::{
-    apply_declared, color_name, game_json, legal_json, now, now_json, outcome_json, parse_color,
-    result_cols, summary_json, uci, App, Loaded,
+    apply_declared, color_name, game_json, legal_json, line_text, now, now_json, outcome_json,
+    parse_color, prune_lines, result_cols, summary_json, uci, App, Loaded,
 };
 use crate::store::{GameRow, Write};
 
@@ -346,11 +346,16 @@ pub async fn create(State(app): AppState, body: Bytes) -> ApiResult {
         .write(Write::Create {
             row: row.clone(),
             moves,
+            lines: Vec::new(),
         })
         .await
         .map_err(ApiError::internal)?;
     row.id = id;
-    let loaded = Loaded { row, game };
+    let loaded = Loaded {
+        row,
+        game,
+        lines: Vec::new(),
+    };
     let v = game_json(&loaded);
     app.insert(loaded);
     Ok((StatusCode::CREATED, Json(v)).into_response())
@@ -496,15 +501,20 @@ async fn play_move(app: &App, l: &mut Loaded, mv: xiangqi::Move) -> ApiResult {
 /// `POST /api/games/{id}/moves` `{"move": "h2e2", "ply": 0}`
 pub async fn post_move(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult {
     let m = body_object(&body)?;
-    known_fields(&m, &["move", "ply"])?;
+    known_fields(&m, &["move", "ply", "at"])?;
     let text = opt_str(&m, "move")?
         .ok_or_else(|| ApiError::bad("field 'move' is missing").with("field", json!("move")))?
         .to_string();
     let expect = opt_int(&m, "ply", 0, 1_000_000)?;
+    let at = opt_int(&m, "at", 0, 1_000_000)?;
     parse_id(&id)?;
     detached(async move {
         with_game(&app, &id, async |l: &mut Loaded| {
             check_ply(l, expect)?;
+            if let Some(at) = at.map(|n| n as usize).filter(|&n| n != l.game.len()) {
+                let g = branch(&app, l, at, &text).await?;
+                return ok(g);
+            }
             not_over(&l.game)?;
             if l.row.mode == "computer" {
                 let human = parse_color(&l.row.human).unwrap_or(Color::Red);
@@ -521,6 +531,132 @@ pub async fn post_move(State(app): AppState, Path(id): Path<String>, body: Bytes
         .await
     })
     .await
+}
+
+/// Plays `text` after the first `at` moves of an analysis game's main line: the new move
+/// starts the new main line and the old main line is kept as an alternative line. Answers
+/// the game.
+async fn branch(app: &App, l: &mut Loaded, at: usize, text: &str) -> Result<Value, ApiError> {
+    let len = l.game.len();
+    if l.row.mode != "analysis" {
+        return Err(ApiError::bad(
+            "field 'at' (playing from an earlier move, keeping the old line) is for analysis games",
+        )
+        .with("field", json!("at")));
+    }
+    if at > len {
+        return Err(ApiError::bad(format!(
+            "field 'at' must be at most the number of moves ({len}), got {at}"
+        ))
+        .with("field", json!("at")));
+    }
+    let mut next = l.game.clone();
+    while next.len() > at {
+        next.pop();
+    }
+    let mut row = l.row.clone();
+    if row.declared_ply >= at as i64 {
+        row.declared.clear();
+    }
+    apply_declared(&mut next, &row);
+    not_over(&next)?;
+    let mv = read_move(next.position(), text)?;
+    next.push_unchecked(mv);
+    let old = l.game.moves();
+    let main = next.moves();
+    let mut lines = l.lines.clone();
+    lines.push(old);
+    let lines = prune_lines(&main, lines);
+    set_lines(app, l, row, next, lines).await?;
+    Ok(game_json(l))
+}
+
+/// Stores a new main line (`next`) and alternative lines of a game, then holds them.
+async fn set_lines(
+    app: &App,
+    l: &mut Loaded,
+    mut row: GameRow,
+    next: Game,
+    lines: Vec<Vec<xiangqi::Move>>,
+) -> Result<(), ApiError> {
+    let moves: Vec<String> = next.moves().into_iter().map(uci).collect();
+    let texts: Vec<String> = lines.iter().map(|x| line_text(x)).collect();
+    row.plies = moves.len() as i64;
+    commit_change(app, l, row, next, |row, result, reason, t| {
+        let mut row = row.clone();
+        row.updated = t;
+        row.result = result.to_string();
+        row.reason = reason.to_string();
+        vec![Write::SetLines {
+            row,
+            moves,
+            lines: texts,
+        }]
+    })
+    .await?;
+    l.lines = lines;
+    Ok(())
+}
+
+/// `POST /api/games/{id}/promote` `{"line": ["h2e2", ...], "ply": n}`: makes a stored
+/// alternative line the main line; the old main line becomes an alternative line.
+pub async fn promote(State(app): AppState, Path(id): Path<String>, body: Bytes) -> ApiResult {
+    let m = body_object(&body)?;
+    known_fields(&m, &["line", "ply"])?;
+    let expect = opt_int(&m, "ply", 0, 1_000_000)?;
+    let want: Vec<String> = match m.get("line") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.as_str()
+                    .map(|s| s.trim().to_ascii_lowercase())
+                    .ok_or_else(|| {
+                        ApiError::bad(format!("line[{i}] must be a string")).with("index", json!(i))
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+        None | Some(Value::Null) => {
+            return Err(ApiError::bad("field 'line' is missing").with("field", json!("line")))
+        }
+        Some(_) => {
+            return Err(
+                ApiError::bad("field 'line' must be an array of moves in coordinates")
+                    .with("field", json!("line")),
+            )
+        }
+    };
+    detached(async move {
+        with_game(&app, &id, async |l: &mut Loaded| {
+            check_ply(l, expect)?;
+            let Some(k) = l
+                .lines
+                .iter()
+                .position(|x| x.iter().map(|&m| uci(m)).eq(want.iter().cloned()))
+            else {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "the game has no such alternative line: reload it",
+                ));
+            };
+            let mut lines = l.lines.clone();
+            let line = lines.remove(k);
+            lines.push(l.game.moves());
+            let mut next = Game::new(l.game.start().clone());
+            for &mv in &line {
+                next.push_unchecked(mv);
+            }
+            let lines = prune_lines(&line, lines);
+            // A declared end belongs to the line it was declared in: it is withdrawn.
+            let mut row = l.row.clone();
+            row.declared.clear();
+            set_lines(&app, l, row, next, lines).await?;
+            Ok(game_json(l))
+        })
+        .await
+    })
+    .await
+    .and_then(ok)
 }
 
 fn check_ply(l: &Loaded, expect: Option<i64>) -> Result<(), ApiError> {
@@ -820,6 +956,9 @@ fn record_of(l: &Loaded) -> GameRecord {
         rec.set_tag("Black", names(Color::Black));
     }
     rec.moves = l.game.moves().into_iter().map(MoveNode::new).collect();
+    for line in &l.lines {
+        insert_line(&mut rec.moves, line);
+    }
     rec.result = match l.game.outcome() {
         Some(o) => match o.winner {
             Some(Color::Red) => GameResult::RedWins,
@@ -832,6 +971,51 @@ fn record_of(l: &Loaded) -> GameRecord {
         rec.set_tag("Termination", r.outcome.reason.as_str());
     }
     rec
+}
+
+/// Adds `line` (a whole line from the start) to the move tree `list` as variations.
+fn insert_line(list: &mut Vec<MoveNode>, line: &[xiangqi::Move]) {
+    let mut i = 0;
+    while i < line.len() {
+        if i == list.len() {
+            list.extend(line[i..].iter().map(|&m| MoveNode::new(m)));
+            return;
+        }
+        if list[i].mv != line[i] {
+            let node = &mut list[i];
+            match node
+                .variations
+                .iter()
+                .position(|v| v.first().map(|n| n.mv) == Some(line[i]))
+            {
+                Some(k) => insert_line(&mut node.variations[k], &line[i..]),
+                None => node
+                    .variations
+                    .push(line[i..].iter().map(|&m| MoveNode::new(m)).collect()),
+            }
+            return;
+        }
+        i += 1;
+    }
+}
+
+/// Every line of a record's move tree other than the main line, each from the start.
+fn lines_of(
+    list: &[MoveNode],
+    prefix: &[xiangqi::Move],
+    main: bool,
+    out: &mut Vec<Vec<xiangqi::Move>>,
+) {
+    let mut path = prefix.to_vec();
+    for node in list {
+        for v in &node.variations {
+            lines_of(v, &path, false, out);
+        }
+        path.push(node.mv);
+    }
+    if !main {
+        out.push(path);
+    }
 }
 
 /// `GET /api/games/{id}/pgn?notation=wxf`
@@ -900,6 +1084,9 @@ pub async fn export_fen(
     .await?;
     ok(v)
 }
+
+/// The most alternative lines kept from one imported game.
+const MAX_LINES: usize = 500;
 
 /// `POST /api/import`: PGN (any notation), XQF, CBR/CBL, or a FEN; raw bytes in the body.
 pub async fn import(State(app): AppState, RawQuery(q): RawQuery, body: Bytes) -> ApiResult {
@@ -1005,17 +1192,28 @@ pub async fn import(State(app): AppState, RawQuery(q): RawQuery, body: Bytes) ->
         let (result, reason) = result_cols(&game);
         row.result = result;
         row.reason = reason;
+        // Variations are kept as alternative lines (at most MAX_LINES; a line is cut at a move
+        // that is not legal).
+        let mut all = Vec::new();
+        lines_of(&rec.moves, &[], true, &mut all);
+        all.truncate(MAX_LINES);
+        let texts: Vec<String> = all.iter().map(|x| line_text(x)).collect();
+        let lines = prune_lines(
+            &game.moves(),
+            crate::state::parse_lines(game.start(), &texts),
+        );
         let id = app
             .store
             .write(Write::Create {
                 row: row.clone(),
                 moves,
+                lines: lines.iter().map(|x| line_text(x)).collect(),
             })
             .await
             .map_err(ApiError::internal)?;
         row.id = id;
         games.push(summary_json(&row));
-        app.insert(Loaded { row, game });
+        app.insert(Loaded { row, game, lines });
     }
     if games.is_empty() {
         return Err(ApiError::bad("no game could be imported").with("errors", json!(errors)));

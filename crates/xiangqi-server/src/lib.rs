@@ -174,6 +174,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/moves", post(api::post_move))
         .route("/api/games/{id}/computer-move", post(api::computer_move))
         .route("/api/games/{id}/takeback", post(api::takeback))
+        .route("/api/games/{id}/promote", post(api::promote))
         .route("/api/games/{id}/resign", post(api::resign))
         .route("/api/games/{id}/draw", post(api::draw))
         .route("/api/games/{id}/pgn", get(api::export_pgn))

@@ -11,10 +11,13 @@ use xiangqi::{Color, Game, Move, Position};
 
 use crate::store::{GameRow, Store};
 
-/// A game as the server holds it: the stored row and the game replayed from its moves.
+/// A game as the server holds it: the stored row, the game replayed from its moves, and the
+/// alternative lines kept beside the main line (analysis variations; each a whole line from
+/// the start position).
 pub struct Loaded {
     pub row: GameRow,
     pub game: Game,
+    pub lines: Vec<Vec<Move>>,
 }
 
 /// How many games are kept in memory before idle ones are dropped.
@@ -60,6 +63,51 @@ pub fn replay(row: &GameRow, moves: &[String]) -> Result<Game, String> {
     }
     apply_declared(&mut game, row);
     Ok(game)
+}
+
+/// Reads stored alternative lines. A line is kept up to its first move that is not legal (a
+/// damaged file loses only the rest of that line).
+pub fn parse_lines(start: &Position, lines: &[String]) -> Vec<Vec<Move>> {
+    let mut out = Vec::new();
+    for l in lines {
+        let mut pos = start.clone();
+        let mut line = Vec::new();
+        for t in l.split_whitespace() {
+            match pos.parse_uci(t) {
+                Ok(m) if pos.is_legal(m) => {
+                    pos.play_unchecked(m);
+                    line.push(m);
+                }
+                _ => break,
+            }
+        }
+        out.push(line);
+    }
+    out
+}
+
+/// A line as stored: moves in coordinates separated by spaces.
+pub fn line_text(line: &[Move]) -> String {
+    line.iter().map(|&m| uci(m)).collect::<Vec<_>>().join(" ")
+}
+
+/// The alternative lines worth keeping beside `main`: no empty line, no repeat, none that is
+/// the beginning of the main line or of another line (first occurrence order kept).
+pub fn prune_lines(main: &[Move], lines: Vec<Vec<Move>>) -> Vec<Vec<Move>> {
+    let mut out: Vec<Vec<Move>> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let redundant = l.is_empty()
+            || main.starts_with(l)
+            || out.contains(l)
+            || lines
+                .iter()
+                .enumerate()
+                .any(|(j, o)| j != i && o.len() > l.len() && o.starts_with(l));
+        if !redundant {
+            out.push(l.clone());
+        }
+    }
+    out
 }
 
 pub fn apply_declared(game: &mut Game, row: &GameRow) {
@@ -108,9 +156,10 @@ impl App {
             let mut g = slot.lock().await;
             if g.is_none() {
                 match self.store.load(id).await? {
-                    Some((row, moves)) => {
+                    Some((row, moves, lines)) => {
                         let game = replay(&row, &moves)?;
-                        *g = Some(Loaded { row, game });
+                        let lines = parse_lines(game.start(), &lines);
+                        *g = Some(Loaded { row, game, lines });
                     }
                     None => {
                         drop(g);
@@ -232,7 +281,35 @@ pub fn game_json(l: &Loaded) -> Value {
     v.insert("start_fen".into(), json!(row.start_fen));
     v.insert("tags".into(), tags_value(row));
     v.insert("moves".into(), Value::Array(moves));
+    v.insert("lines".into(), lines_json(l));
     Value::Object(v)
+}
+
+/// The alternative lines of a game as the UI shows them: each from where it leaves the main
+/// line (`ply`: the number of main-line moves it shares), with the whole line in `uci`.
+pub fn lines_json(l: &Loaded) -> Value {
+    let main = l.game.moves();
+    let mut out = Vec::new();
+    for line in &l.lines {
+        if main.starts_with(line) {
+            continue;
+        }
+        let d = line.iter().zip(&main).take_while(|(a, b)| a == b).count();
+        let mut pos = l.game.start().clone();
+        let mut moves = Vec::new();
+        for (i, &m) in line.iter().enumerate() {
+            if i >= d {
+                moves.push(move_json(&pos, m));
+            }
+            pos.play_unchecked(m);
+        }
+        out.push(json!({
+            "ply": d,
+            "moves": moves,
+            "uci": line.iter().map(|&m| uci(m)).collect::<Vec<_>>(),
+        }));
+    }
+    Value::Array(out)
 }
 
 /// A game's line in the game list.

@@ -44,10 +44,11 @@ pub struct GameRow {
 /// One write.
 #[derive(Debug)]
 pub enum Write {
-    /// Inserts a game with its moves; answers the new id.
+    /// Inserts a game with its moves and alternative lines; answers the new id.
     Create {
         row: GameRow,
         moves: Vec<String>,
+        lines: Vec<String>,
     },
     /// Appends a move at `ply` (0-based) and updates the derived columns.
     AddMove {
@@ -74,6 +75,13 @@ pub enum Write {
         updated: i64,
         result: String,
         reason: String,
+    },
+    /// Replaces a game's moves and alternative lines (analysis: a new main line), with the
+    /// row's declared end and derived columns.
+    SetLines {
+        row: GameRow,
+        moves: Vec<String>,
+        lines: Vec<String>,
     },
     Delete {
         id: i64,
@@ -126,7 +134,19 @@ CREATE TABLE IF NOT EXISTS moves (
     uci TEXT NOT NULL,
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
+-- Alternative lines of a game (analysis variations): each a whole line from the start
+-- position, moves in coordinates separated by spaces. Added after the first release; an older
+-- file gets the table when opened and its games simply have no lines.
+CREATE TABLE IF NOT EXISTS lines (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    moves TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
 ";
+
+/// A stored game: its row, its moves and its alternative lines (each a whole line).
+pub type StoredGame = (GameRow, Vec<String>, Vec<String>);
 
 impl Store {
     /// Opens (creating if needed) `games.sqlite3` in `dir` and starts the writer thread.
@@ -175,8 +195,8 @@ impl Store {
         .map_err(|e| format!("reading the game store: {e}"))?
     }
 
-    /// A game's row and moves, or `None`.
-    pub async fn load(&self, id: i64) -> Result<Option<(GameRow, Vec<String>)>, String> {
+    /// A game's row, moves and alternative lines, or `None`.
+    pub async fn load(&self, id: i64) -> Result<Option<StoredGame>, String> {
         self.read(move |c| {
             let Some(row) = c
                 .query_row(
@@ -193,7 +213,12 @@ impl Store {
             let moves = st
                 .query_map([id], |r| r.get::<_, String>(0))?
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(Some((row, moves)))
+            let mut st =
+                c.prepare_cached("SELECT moves FROM lines WHERE game_id = ?1 ORDER BY seq")?;
+            let lines = st
+                .query_map([id], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Some((row, moves, lines)))
         })
         .await
     }
@@ -237,7 +262,7 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
 
 fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
     match w {
-        Write::Create { row, moves } => {
+        Write::Create { row, moves, lines } => {
             c.prepare_cached(
                 "INSERT INTO games (created, updated, mode, human, level, start_fen, tags, \
                  declared, declared_ply, result, reason, plies) \
@@ -263,7 +288,38 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             for (i, m) in moves.iter().enumerate() {
                 st.execute(params![id, i as i64, m])?;
             }
+            insert_lines(c, id, lines)?;
             Ok(id)
+        }
+        Write::SetLines { row, moves, lines } => {
+            let n = c
+                .prepare_cached(
+                    "UPDATE games SET updated = ?2, plies = ?3, result = ?4, reason = ?5, \
+                     declared = ?6, declared_ply = ?7 WHERE id = ?1",
+                )?
+                .execute(params![
+                    row.id,
+                    row.updated,
+                    moves.len() as i64,
+                    row.result,
+                    row.reason,
+                    row.declared,
+                    row.declared_ply
+                ])?;
+            if n == 0 {
+                return Err(rusqlite::Error::QueryReturnedNoRows);
+            }
+            c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
+                .execute([row.id])?;
+            let mut st =
+                c.prepare_cached("INSERT INTO moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?;
+            for (i, m) in moves.iter().enumerate() {
+                st.execute(params![row.id, i as i64, m])?;
+            }
+            c.prepare_cached("DELETE FROM lines WHERE game_id = ?1")?
+                .execute([row.id])?;
+            insert_lines(c, row.id, lines)?;
+            Ok(row.id)
         }
         Write::AddMove {
             id,
@@ -324,11 +380,21 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
         Write::Delete { id } => {
             c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
                 .execute([id])?;
+            c.prepare_cached("DELETE FROM lines WHERE game_id = ?1")?
+                .execute([id])?;
             c.prepare_cached("DELETE FROM games WHERE id = ?1")?
                 .execute([id])?;
             Ok(*id)
         }
     }
+}
+
+fn insert_lines(c: &Connection, id: i64, lines: &[String]) -> rusqlite::Result<()> {
+    let mut st = c.prepare_cached("INSERT INTO lines (game_id, seq, moves) VALUES (?1, ?2, ?3)")?;
+    for (i, l) in lines.iter().enumerate() {
+        st.execute(params![id, i as i64, l])?;
+    }
+    Ok(())
 }
 
 fn writer_loop(conn: Connection, rx: mpsc::Receiver<(Write, Reply)>) {

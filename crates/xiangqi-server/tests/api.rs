@@ -772,3 +772,174 @@ async fn racing_moves_to_one_game_store_exactly_one() {
         assert_eq!(g.json["moves"].as_array().unwrap().len(), 1);
     }
 }
+
+fn ucis(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analysis_keeps_the_replaced_line_as_a_variation() {
+    let dir = temp_dir("lines");
+    let app = app_at(&dir);
+    let id = new_game(
+        &app,
+        json!({"mode": "analysis", "moves": ["h2e2", "h9g7", "h0g2"]}),
+    )
+    .await;
+    // Step back to after move 1 and play another move: the old line stays as a variation.
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "b9c7", "at": 1, "ply": 3}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(ucis(&r.json["moves"]), ["h2e2", "b9c7"]);
+    assert_eq!(r.json["lines"].as_array().unwrap().len(), 1, "{}", r.text);
+    assert_eq!(r.json["lines"][0]["ply"], 1);
+    assert_eq!(ucis(&r.json["lines"][0]["moves"]), ["h9g7", "h0g2"]);
+    assert_eq!(r.json["lines"][0]["uci"], json!(["h2e2", "h9g7", "h0g2"]));
+    // Another branch at the same point, then a branch inside the new main line.
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "b7e7", "at": 1, "ply": 2}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "b0c2", "ply": 2}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // The PGN has the variations in parentheses.
+    let pgn = get(&app, &format!("/api/games/{id}/pgn")).await;
+    assert_eq!(pgn.status, StatusCode::OK);
+    assert!(
+        pgn.text
+            .contains("1. h2e2 b7e7 (1... h9g7 2. h0g2) (1... b9c7) 2. b0c2 *"),
+        "{}",
+        pgn.text
+    );
+
+    // Durable: a reopened store has the lines.
+    drop(app);
+    let app = app_at(&dir);
+    let g = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(ucis(&g.json["moves"]), ["h2e2", "b7e7", "b0c2"]);
+    let lines: Vec<Value> = g.json["lines"].as_array().unwrap().clone();
+    assert_eq!(lines.len(), 2, "{}", g.text);
+    assert_eq!(lines[0]["uci"], json!(["h2e2", "h9g7", "h0g2"]));
+    assert_eq!(lines[1]["uci"], json!(["h2e2", "b9c7"]));
+
+    // Clicking into a variation makes it the main line; the old main line is kept.
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/promote"),
+        json!({"line": ["h2e2", "h9g7", "h0g2"], "ply": 3}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(ucis(&r.json["moves"]), ["h2e2", "h9g7", "h0g2"]);
+    let uci_lines: Vec<Value> = r.json["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uci"].clone())
+        .collect();
+    assert_eq!(
+        uci_lines,
+        [json!(["h2e2", "b9c7"]), json!(["h2e2", "b7e7", "b0c2"])]
+    );
+    assert_error(
+        &post(
+            &app,
+            &format!("/api/games/{id}/promote"),
+            json!({"line": ["h2e2", "a9a8"]}),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "no such alternative line",
+    );
+
+    // Re-importing the exported PGN keeps the variations.
+    let pgn = get(&app, &format!("/api/games/{id}/pgn")).await.text;
+    let r = call(&app, "POST", "/api/import", pgn.clone()).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id2 = r.json["games"][0]["id"].as_i64().unwrap();
+    let g2 = get(&app, &format!("/api/games/{id2}")).await;
+    assert_eq!(ucis(&g2.json["moves"]), ["h2e2", "h9g7", "h0g2"]);
+    let mut got: Vec<Value> = g2.json["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uci"].clone())
+        .collect();
+    got.sort_by_key(|v| v.to_string());
+    assert_eq!(
+        got,
+        [json!(["h2e2", "b7e7", "b0c2"]), json!(["h2e2", "b9c7"])],
+        "{pgn}"
+    );
+
+    // Outside analysis, `at` is refused.
+    let tp = new_game(
+        &app,
+        json!({"mode": "two-player", "moves": ["h2e2", "h9g7"]}),
+    )
+    .await;
+    assert_error(
+        &post(
+            &app,
+            &format!("/api/games/{tp}/moves"),
+            json!({"move": "b9c7", "at": 1}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "for analysis games",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_data_file_from_before_variations_still_opens() {
+    let dir = temp_dir("oldschema");
+    std::fs::create_dir_all(&*dir).unwrap();
+    {
+        // The schema as the first release made it (no `lines` table).
+        let c = rusqlite::Connection::open(dir.join("games.sqlite3")).unwrap();
+        c.execute_batch(
+            "CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, created INTEGER NOT NULL,
+             updated INTEGER NOT NULL, mode TEXT NOT NULL, human TEXT NOT NULL DEFAULT '',
+             level INTEGER NOT NULL DEFAULT 0, start_fen TEXT NOT NULL,
+             tags TEXT NOT NULL DEFAULT '{}', declared TEXT NOT NULL DEFAULT '',
+             declared_ply INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL DEFAULT '',
+             reason TEXT NOT NULL DEFAULT '', plies INTEGER NOT NULL DEFAULT 0);
+             CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+             ply INTEGER NOT NULL, uci TEXT NOT NULL, PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+             INSERT INTO games (created, updated, mode, start_fen, plies) VALUES (1, 1, 'analysis',
+             'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 2);
+             INSERT INTO moves VALUES (1, 0, 'h2e2'), (1, 1, 'h9g7');",
+        )
+        .unwrap();
+    }
+    let app = app_at(&dir);
+    let g = get(&app, "/api/games/1").await;
+    assert_eq!(g.status, StatusCode::OK, "{}", g.text);
+    assert_eq!(ucis(&g.json["moves"]), ["h2e2", "h9g7"]);
+    assert_eq!(g.json["lines"], json!([]));
+    // and takes variations from then on
+    let r = post(
+        &app,
+        "/api/games/1/moves",
+        json!({"move": "b9c7", "at": 1, "ply": 2}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json["lines"][0]["uci"], json!(["h2e2", "h9g7"]));
+}
