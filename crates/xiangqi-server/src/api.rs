@@ -561,8 +561,12 @@ async fn branch(app: &App, l: &mut Loaded, at: usize, text: &str) -> Result<Valu
     apply_declared(&mut next, &row);
     not_over(&next)?;
     let mv = read_move(next.position(), text)?;
-    next.push_unchecked(mv);
     let old = l.game.moves();
+    if old.get(at) == Some(&mv) {
+        // The main line's own move: nothing changes.
+        return Ok(game_json(l));
+    }
+    next.push_unchecked(mv);
     let main = next.moves();
     let mut lines = l.lines.clone();
     lines.push(old);

@@ -803,6 +803,16 @@ async fn analysis_keeps_the_replaced_line_as_a_variation() {
     assert_eq!(r.json["lines"][0]["ply"], 1);
     assert_eq!(ucis(&r.json["lines"][0]["moves"]), ["h9g7", "h0g2"]);
     assert_eq!(r.json["lines"][0]["uci"], json!(["h2e2", "h9g7", "h0g2"]));
+    // Playing the main line's own move from there changes nothing.
+    let same = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "b9c7", "at": 1, "ply": 2}),
+    )
+    .await;
+    assert_eq!(same.status, StatusCode::OK, "{}", same.text);
+    assert_eq!(ucis(&same.json["moves"]), ["h2e2", "b9c7"]);
+    assert_eq!(same.json["lines"], r.json["lines"]);
     // Another branch at the same point, then a branch inside the new main line.
     let r = post(
         &app,

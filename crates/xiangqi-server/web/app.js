@@ -416,7 +416,7 @@ function renderMoves() {
   const list = $('movelist');
   list.textContent = '';
   const g = S.game;
-  if (!g || g.moves.length === 0) {
+  if (!g || (g.moves.length === 0 && !(g.lines || []).length)) {
     const li = document.createElement('li');
     li.innerHTML = `<span class="empty">${t('noMoves')}</span>`;
     li.style.display = 'block';
@@ -426,6 +426,7 @@ function renderMoves() {
   const startBlack = parseFen(g.start_fen).turn === 'black';
   const startNo = +(g.start_fen.split(' ')[5] || 1);
   let li = null;
+  const rowOf = [];
   g.moves.forEach((m, i) => {
     const idx = i + (startBlack ? 1 : 0);
     if (idx % 2 === 0 || li === null) {
@@ -443,6 +444,33 @@ function renderMoves() {
     s.dataset.ply = i + 1;
     s.addEventListener('click', () => goTo(i + 1));
     li.append(s);
+    rowOf[i + 1] = li;
+  });
+  // Alternative lines (analysis variations), each after the main-line move it replaces.
+  const after = new Map();
+  (g.lines || []).forEach((line) => {
+    const d = line.ply;
+    const v = document.createElement('li');
+    v.className = 'var';
+    v.append('(');
+    line.moves.forEach((m, j) => {
+      const idx = d + j + (startBlack ? 1 : 0);
+      if (j === 0 || idx % 2 === 0) {
+        const n = document.createElement('span');
+        n.className = 'vnum';
+        n.textContent = (startNo + Math.floor(idx / 2)) + (idx % 2 === 1 ? '…' : '.');
+        v.append(n);
+      }
+      const s = document.createElement('span');
+      s.className = 'vmv';
+      s.textContent = m[settings.notation] || m.uci;
+      s.addEventListener('click', () => promoteLine(line, d + j + 1));
+      v.append(s);
+    });
+    v.append(')');
+    const anchor = after.get(d) || rowOf[Math.min(d + 1, g.moves.length)] || null;
+    if (anchor) anchor.after(v); else list.append(v);
+    after.set(d, v);
   });
   const cur = list.querySelector('.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -532,10 +560,14 @@ async function playMove(text) {
   try {
     if (!atEnd()) {
       if (g.mode === 'analysis') {
-        // Analysis: play from the position shown, dropping the moves after it.
-        const back = g.moves.length - S.view;
-        const tb = await api('POST', `/api/games/${g.id}/takeback`, { plies: back, ply: g.moves.length });
-        setGame(tb);
+        // Analysis: play from the position shown; the old continuation is kept by the server
+        // as an alternative line. The main-line move or a line's move just goes there.
+        const at = S.view;
+        if (g.moves[at].uci === text) { goTo(at + 1); return; }
+        const line = (g.lines || []).find((l) => l.ply === at && l.moves[0].uci === text);
+        if (line) { await promoteLine(line, at + 1); return; }
+        setGame(await api('POST', `/api/games/${g.id}/moves`, { move: text, ply: g.moves.length, at }));
+        return;
       } else { goTo(g.moves.length); return; }
     }
     const r = await api('POST', `/api/games/${g.id}/moves`, { move: text, ply: S.game.moves.length });
@@ -546,6 +578,19 @@ async function playMove(text) {
     if (e.status === 409) openGame(g.id);
     S.selected = null;
     render();
+  }
+}
+
+// Makes an alternative line the main line (the old main line is kept as a line) and shows
+// the position after `view` moves of it.
+async function promoteLine(line, view) {
+  const g = S.game;
+  try {
+    setGame(await api('POST', `/api/games/${g.id}/promote`, { line: line.uci, ply: g.moves.length }));
+    goTo(view);
+  } catch (e) {
+    toast(e.message);
+    if (e.status === 409) openGame(g.id);
   }
 }
 

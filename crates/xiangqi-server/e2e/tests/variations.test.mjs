@@ -1,0 +1,54 @@
+// Analysis variations: stepping back and playing another move keeps the old line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, shot, BASE, api } from '../lib.mjs';
+
+test('an analysis board keeps the replaced line as a variation, shown and clickable', async () => {
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const r = await api('POST', '/api/games', { mode: 'analysis', moves: ['h2e2', 'h9g7', 'h0g2'] });
+    assert.equal(r.status, 201);
+    const id = r.data.id;
+    await page.goto(BASE + '/');
+    await page.evaluate(() => {
+      const s = JSON.parse(localStorage.getItem('xiangqi.settings') || '{}');
+      localStorage.setItem('xiangqi.settings', JSON.stringify({ ...s, lang: 'en', notation: 'iccs' }));
+    });
+    await page.goto(`${BASE}/?game=${id}`);
+    await page.waitForFunction(() => document.querySelectorAll('#movelist .mv').length === 3);
+    // Step back to after 1. h2e2 and play the other horse.
+    await page.click('#movelist .mv[data-ply="1"]');
+    await page.click('rect.hit[data-sq="b9"]');
+    await page.click('rect.hit[data-sq="c7"]');
+    await page.waitForFunction(() => document.querySelectorAll('#movelist li.var').length === 1);
+    assert.equal(await page.locator('#movelist .mv').count(), 2);
+    const varText = await page.textContent('#movelist li.var');
+    assert.match(varText, /\(1….*H9-G7.*2\..*H0-G2\)/);
+    let game = (await api('GET', `/api/games/${id}`)).data;
+    assert.deepEqual(game.moves.map((m) => m.uci), ['h2e2', 'b9c7']);
+    assert.deepEqual(game.lines.map((l) => l.uci), [['h2e2', 'h9g7', 'h0g2']]);
+    await shot(page, '13-variation');
+    // The export has it in parentheses.
+    await page.click('#btn-share');
+    await page.waitForFunction(() => document.querySelector('#share-pgn-text').value.includes('('));
+    assert.match(await page.inputValue('#share-pgn-text'), /\(1\.\.\. H9-G7 2\. H0-G2\)|\(1\.\.\. h9g7 2\. h0g2\)/);
+    await page.click('#dlg-share .close');
+    // Clicking into the variation makes it the main line and shows the clicked move.
+    await page.locator('#movelist .vmv').nth(1).click();
+    await page.waitForFunction(() => document.querySelectorAll('#movelist .mv').length === 3);
+    game = (await api('GET', `/api/games/${id}`)).data;
+    assert.deepEqual(game.moves.map((m) => m.uci), ['h2e2', 'h9g7', 'h0g2']);
+    assert.deepEqual(game.lines.map((l) => l.uci), [['h2e2', 'b9c7']]);
+    assert.equal(await page.getAttribute('#movelist .mv.current', 'data-ply'), '3');
+    // A reload shows the variation again.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('#movelist li.var').length === 1);
+    assert.match(await page.textContent('#movelist li.var'), /B9-C7/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await cleanup();
+  }
+});
