@@ -1003,7 +1003,8 @@ fn insert_line(list: &mut Vec<MoveNode>, line: &[xiangqi::Move]) {
     }
 }
 
-/// Every line of a record's move tree other than the main line, each from the start.
+/// Every line of a record's move tree other than the main line, each from the start; a
+/// variation comes before its own sub-variations (so writing them back nests them the same).
 fn lines_of(
     list: &[MoveNode],
     prefix: &[xiangqi::Move],
@@ -1011,14 +1012,19 @@ fn lines_of(
     out: &mut Vec<Vec<xiangqi::Move>>,
 ) {
     let mut path = prefix.to_vec();
+    if !main {
+        out.push(
+            path.iter()
+                .copied()
+                .chain(list.iter().map(|n| n.mv))
+                .collect(),
+        );
+    }
     for node in list {
         for v in &node.variations {
             lines_of(v, &path, false, out);
         }
         path.push(node.mv);
-    }
-    if !main {
-        out.push(path);
     }
 }
 

@@ -898,6 +898,33 @@ async fn analysis_keeps_the_replaced_line_as_a_variation() {
         "{pgn}"
     );
 
+    // Nested variations: imported as lines and exported nested again.
+    let nested = "[Event \"n\"]\n\n1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b0c2 h7e7)) 2. h0g2 *\n";
+    let r = call(&app, "POST", "/api/import", nested).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id3 = r.json["games"][0]["id"].as_i64().unwrap();
+    let g3 = get(&app, &format!("/api/games/{id3}")).await;
+    let got: Vec<Value> = g3.json["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uci"].clone())
+        .collect();
+    assert_eq!(
+        got,
+        [
+            json!(["h2e2", "b9c7", "h0g2"]),
+            json!(["h2e2", "b9c7", "b0c2", "h7e7"])
+        ],
+        "{}",
+        g3.text
+    );
+    let pgn3 = get(&app, &format!("/api/games/{id3}/pgn")).await.text;
+    assert!(
+        pgn3.contains("1. h2e2 h9g7 (1... b9c7 2. h0g2 (2. b0c2 h7e7)) 2. h0g2 *"),
+        "{pgn3}"
+    );
+
     // Outside analysis, `at` is refused.
     let tp = new_game(
         &app,
