@@ -93,7 +93,9 @@ test('analysis: evaluation, lines and arrows over the WebSocket', async () => {
   try {
     const page = await context.newPage();
     await page.goto(BASE + '/?fen=' + encodeURIComponent('3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1'));
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('game'));
+    // The shared position opens unsaved; the engine analyses it all the same.
+    await page.waitForSelector('#pieces [data-at="e1"]');
+    assert.ok(new URL(page.url()).searchParams.get('fen'));
     await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
     await page.click('#btn-analyse');
     await page.waitForFunction(() => document.querySelectorAll('#an-lines li').length >= 1, null, { timeout: 20000 });
