@@ -165,6 +165,12 @@ function boardToFen(board, turn) {
 
 function fenAt(ply) { return ply === 0 ? S.game.start_fen : S.game.moves[ply - 1].fen; }
 function atEnd() { return S.game && S.view === S.game.moves.length; }
+// Whether the position shown may be played from on an analysis board: any position before
+// the end (a new move there starts a variation), or the end if the game is not over.
+function analysable() {
+  const g = S.game;
+  return !!g && g.mode === 'analysis' && !S.busy && (!g.outcome || !atEnd());
+}
 function humanTurn() {
   const g = S.game;
   if (!g || g.outcome || S.busy) return false;
@@ -409,7 +415,7 @@ function renderStatus() {
   $('btn-draw').disabled = over || S.busy || g.id == null;
   $('nav-first').disabled = $('nav-prev').disabled = S.view === 0;
   $('nav-next').disabled = $('nav-last').disabled = atEnd();
-  $('move-input').disabled = over || S.busy;
+  $('move-input').disabled = (over && !analysable()) || S.busy;
 }
 
 function renderMoves() {
@@ -706,7 +712,7 @@ function onPointerDown(evt) {
     if (!tryMove(from, sq)) render();
     return;
   }
-  if (ownPiece(sq) && (humanTurn() || (S.game.mode === 'analysis' && !S.game.outcome))) {
+  if (ownPiece(sq) && (humanTurn() || analysable())) {
     if (!atEnd() && S.game.mode !== 'analysis') return;
     S.selected = sq;
     render();
@@ -1083,7 +1089,7 @@ function wire() {
     e.preventDefault();
     const v = $('move-input').value.trim();
     if (!v || !S.game) return;
-    if (!humanTurn() && !(S.game.mode === 'analysis' && !S.game.outcome)) return;
+    if (!humanTurn() && !analysable()) return;
     $('move-input').value = '';
     playMove(v);
   });

@@ -52,3 +52,31 @@ test('an analysis board keeps the replaced line as a variation, shown and clicka
     await cleanup();
   }
 });
+
+test('a finished analysis game can still be explored from an earlier move', async () => {
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // A draw by repetition after 8 moves.
+    const fen = '3aka3/4n4/4b4/4C4/p3p3p/9/2c6/2C6/4K4/9 w - - 0 1';
+    const main = ['c2g2', 'c3g3', 'g2c2', 'g3c3', 'c2g2', 'c3g3', 'g2c2', 'g3c3'];
+    const r = await api('POST', '/api/games', { mode: 'analysis', fen, moves: main });
+    assert.equal(r.status, 201);
+    assert.equal(r.data.outcome.reason, 'repetition');
+    await page.goto(`${BASE}/?game=${r.data.id}`);
+    await page.waitForFunction(() => document.querySelectorAll('#movelist .mv').length === 8);
+    await page.click('#movelist .mv[data-ply="2"]');
+    await page.click('rect.hit[data-sq="e1"]');
+    await page.click('rect.hit[data-sq="d1"]');
+    await page.waitForFunction(() => document.querySelectorAll('#movelist li.var').length === 1);
+    const game = (await api('GET', `/api/games/${r.data.id}`)).data;
+    assert.deepEqual(game.moves.map((m) => m.uci), ['c2g2', 'c3g3', 'e1d1']);
+    assert.equal(game.outcome, null, 'the new line is not over');
+    assert.deepEqual(game.lines.map((l) => l.uci), [main]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await cleanup();
+  }
+});
