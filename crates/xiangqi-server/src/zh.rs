@@ -267,7 +267,7 @@ pub fn ruling_text(game: &Game, ruling: &Ruling) -> String {
             counted,
             limit,
         } => {
-            let mut s = format!("和棋：已连续{plies}步（双方各走一着为两步）没有吃子");
+            let mut s = format!("和棋：已连续{plies}步（任一方走一着计一步）没有吃子");
             if *counted as usize != *plies {
                 s.push_str(&format!(
                     "，其中计入{counted}步（一方自上次吃子以来第十次以后的将军不计）"

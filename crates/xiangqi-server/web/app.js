@@ -564,6 +564,11 @@ async function playMove(text) {
     return;
   }
   try {
+    if (g.mode === 'analysis' && atEnd()) {
+      // A stored line that goes on with this move: follow it (it becomes the main line).
+      const line = (g.lines || []).find((l) => l.ply === S.view && l.moves[0].uci === text);
+      if (line) { await promoteLine(line, S.view + 1); return; }
+    }
     if (!atEnd()) {
       if (g.mode === 'analysis') {
         // Analysis: play from the position shown; the old continuation is kept by the server
