@@ -284,3 +284,46 @@ pub fn ruling_text(game: &Game, ruling: &Ruling) -> String {
         Detail::Time { loser } => format!("{}胜：{}超时。", side(!*loser), side(*loser)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::Position;
+
+    fn text(fen: &str) -> String {
+        let game = Game::new(Position::from_fen(fen).unwrap());
+        let r = game.ruling().expect("the game is over");
+        ruling_text(&game, &r)
+    }
+
+    #[test]
+    fn simple_endings() {
+        assert_eq!(
+            text("3k5/4R4/3R5/9/9/9/9/9/9/4K4 b - - 0 1"),
+            "红方胜：黑方被将军且无棋可走（将死）。"
+        );
+        assert_eq!(
+            text("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"),
+            "和棋：双方都没有车、马、炮、兵（卒）可以进攻。"
+        );
+        let mut game = Game::new(Position::new());
+        game.resign(Color::Red);
+        let r = game.ruling().unwrap();
+        assert_eq!(ruling_text(&game, &r), "黑方胜：红方认输。");
+    }
+
+    #[test]
+    fn pieces_are_named_and_counted() {
+        let c = Piece {
+            color: Color::Black,
+            role: Role::Cannon,
+        };
+        let r = Piece {
+            color: Color::Red,
+            role: Role::Chariot,
+        };
+        assert_eq!(pieces(&[c, c]), "黑方的两个炮");
+        assert_eq!(pieces(&[c, r]), "黑方的炮和红方的车");
+        assert_eq!(pieces(&[r]), "红方的车");
+    }
+}
