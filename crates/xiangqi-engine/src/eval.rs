@@ -11,16 +11,81 @@
 use xiangqi::attacks;
 use xiangqi::{Bitboard, Board, Color, Piece, Position, Role, Square};
 
-/// Material values (middlegame, endgame) by role.
-pub const MATERIAL: [(i32, i32); 7] = [
-    (0, 0),     // general
-    (190, 170), // advisor
-    (190, 170), // elephant
-    (400, 440), // horse
-    (900, 950), // chariot
-    (450, 410), // cannon
-    (90, 120),  // soldier (its own side of the river)
-];
+/// The evaluation's tunable weights (centipawns unless said otherwise), indexed by the
+/// `W_*` constants; [`Weights::DEFAULT`] is what the engine plays with. The Texel tuner
+/// (`examples/texel.rs`) fits them to game results.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights(pub [i32; NW]);
+
+macro_rules! weights {
+    ($($idx:ident = $i:expr, $name:literal, $val:expr;)*) => {
+        $(pub const $idx: usize = $i;)*
+        /// Number of weights.
+        pub const NW: usize = [$($i),*].len();
+        /// The weights' names, for the tuner's output.
+        pub const WEIGHT_NAMES: [&str; NW] = [$($name),*];
+        impl Weights {
+            pub const DEFAULT: Weights = Weights([$($val),*]);
+        }
+    };
+}
+
+weights! {
+    W_ADVISOR_MG = 0, "advisor mg", 190;
+    W_ADVISOR_EG = 1, "advisor eg", 170;
+    W_ELEPHANT_MG = 2, "elephant mg", 190;
+    W_ELEPHANT_EG = 3, "elephant eg", 170;
+    W_HORSE_MG = 4, "horse mg", 400;
+    W_HORSE_EG = 5, "horse eg", 440;
+    W_CHARIOT_MG = 6, "chariot mg", 900;
+    W_CHARIOT_EG = 7, "chariot eg", 950;
+    W_CANNON_MG = 8, "cannon mg", 450;
+    W_CANNON_EG = 9, "cannon eg", 410;
+    W_SOLDIER_MG = 10, "soldier mg", 90;
+    W_SOLDIER_EG = 11, "soldier eg", 120;
+    W_CROSSED_MG = 12, "crossed soldier mg", 70;
+    W_CROSSED_EG = 13, "crossed soldier eg", 100;
+    W_CHARIOT_MOB_MG = 14, "chariot mobility mg", 3;
+    W_CHARIOT_MOB_EG = 15, "chariot mobility eg", 3;
+    W_HORSE_MOB_MG = 16, "horse mobility mg", 4;
+    W_HORSE_MOB_EG = 17, "horse mobility eg", 4;
+    W_HORSE_BLOCKED = 18, "horse blocked (% of 40/20/8)", 100;
+    W_CANNON_MOB = 19, "cannon mobility", 1;
+    W_EMPTY_CANNON_MG = 20, "empty-headed cannon mg", 70;
+    W_EMPTY_CANNON_EG = 21, "empty-headed cannon eg", 20;
+    W_SCREEN_ENEMY_MG = 22, "cannon, enemy screen mg", 25;
+    W_SCREEN_ENEMY_EG = 23, "cannon, enemy screen eg", 10;
+    W_SCREEN_OWN_MG = 24, "cannon, own screen mg", 12;
+    W_SCREEN_OWN_EG = 25, "cannon, own screen eg", 5;
+    W_SCREEN_TWO = 26, "cannon, two screens mg", 6;
+    W_OPEN_FILE_MG = 27, "chariot open file mg", 10;
+    W_OPEN_FILE_EG = 28, "chariot open file eg", 5;
+    W_DANGER = 29, "king danger (%)", 100;
+    W_ADVISOR_PAIR_MG = 30, "advisor pair mg", 10;
+    W_ADVISOR_PAIR_EG = 31, "advisor pair eg", 15;
+    W_ELEPHANT_PAIR_MG = 32, "elephant pair mg", 12;
+    W_ELEPHANT_PAIR_EG = 33, "elephant pair eg", 10;
+    W_GENERAL_OFF_FILE = 34, "general off the e-file mg", -10;
+    W_TEMPO = 35, "tempo", 10;
+    W_PST_MG = 36, "piece-square scale mg (%)", 100;
+    W_PST_EG = 37, "piece-square scale eg (%)", 100;
+}
+
+/// Material values (middlegame, endgame) by role, as the default weights give them.
+pub const MATERIAL: [(i32, i32); 7] = material(&Weights::DEFAULT);
+
+const fn material(w: &Weights) -> [(i32, i32); 7] {
+    let v = &w.0;
+    [
+        (0, 0),
+        (v[W_ADVISOR_MG], v[W_ADVISOR_EG]),
+        (v[W_ELEPHANT_MG], v[W_ELEPHANT_EG]),
+        (v[W_HORSE_MG], v[W_HORSE_EG]),
+        (v[W_CHARIOT_MG], v[W_CHARIOT_EG]),
+        (v[W_CANNON_MG], v[W_CANNON_EG]),
+        (v[W_SOLDIER_MG], v[W_SOLDIER_EG]),
+    ]
+}
 
 /// A rough value of each role for move ordering and exchange evaluation.
 pub const SEE_VALUE: [i32; 7] = [10000, 190, 190, 420, 920, 440, 100];
@@ -30,7 +95,8 @@ const PHASE: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
 const PHASE_MAX: i32 = 32;
 
 /// The bonus for having the move.
-const TEMPO: i32 = 10;
+#[cfg(test)]
+const TEMPO: i32 = Weights::DEFAULT.0[W_TEMPO];
 
 /// The value of a draw.
 pub const DRAW: i32 = 0;
@@ -123,16 +189,17 @@ const fn pst(color: Color, role: Role, sq: Square) -> Pair {
                 // An old soldier on the last rank can only move sideways.
                 (20, 30)
             } else {
-                let mg = 70 + centre * 8 + (rel - 5) * 14;
-                let eg = 100 + centre * 12 + (rel - 5) * 16;
+                // Plus the flat crossed-soldier weight, added in `evaluate_with`.
+                let mg = centre * 8 + (rel - 5) * 14;
+                let eg = centre * 12 + (rel - 5) * 16;
                 (mg, eg)
             }
         }
     }
 }
 
-/// Material plus piece-square value of every piece on every point, from its owner's view
-/// (mg, eg), indexed by `Piece::index()` and square.
+/// Piece-square value of every piece on every point, from its owner's view (mg, eg),
+/// indexed by `Piece::index()` and square.
 static PIECE_SQUARE: [[Pair; 90]; 14] = build_piece_square();
 
 const fn build_piece_square() -> [[Pair; 90]; 14] {
@@ -140,11 +207,9 @@ const fn build_piece_square() -> [[Pair; 90]; 14] {
     let mut p = 0;
     while p < 14 {
         let piece = Piece::from_index(p);
-        let m = MATERIAL[piece.role.index()];
         let mut s = 0;
         while s < 90 {
-            let v = pst(piece.color, piece.role, Square::new_unchecked(s as u8));
-            t[p][s] = (m.0 + v.0, m.1 + v.1);
+            t[p][s] = pst(piece.color, piece.role, Square::new_unchecked(s as u8));
             s += 1;
         }
         p += 1;
@@ -153,7 +218,16 @@ const fn build_piece_square() -> [[Pair; 90]; 14] {
 }
 
 /// Evaluates `pos` for the side to move.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &Weights::DEFAULT)
+}
+
+/// Evaluates `pos` for the side to move with the weights `w`.
+#[inline(always)]
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    let material = material(w);
+    let wv = &w.0;
     let b = pos.board();
     let mut total: Pair = (0, 0);
     let mut phase = 0;
@@ -176,9 +250,19 @@ pub fn evaluate(pos: &Position) -> i32 {
             }
             let n = bb.count() as i32;
             let table = &PIECE_SQUARE[piece.index()];
+            let mut sq_total: Pair = (0, 0);
             for sq in bb {
-                add(&mut total, table[sq.index()], sign);
+                add(&mut sq_total, table[sq.index()], 1);
             }
+            let m = material[role.index()];
+            add(
+                &mut total,
+                (
+                    m.0 * n + sq_total.0 * wv[W_PST_MG] / 100,
+                    m.1 * n + sq_total.1 * wv[W_PST_EG] / 100,
+                ),
+                sign,
+            );
             phase += PHASE[role.index()] * n;
             match role {
                 Role::Chariot | Role::Horse | Role::Cannon => {
@@ -186,7 +270,13 @@ pub fn evaluate(pos: &Position) -> i32 {
                 }
                 Role::Soldier => {
                     let home = (bb & own_half).count() as i32;
-                    attack_material[c] += 60 * home + 100 * (n - home);
+                    let crossed = n - home;
+                    add(
+                        &mut total,
+                        (wv[W_CROSSED_MG] * crossed, wv[W_CROSSED_EG] * crossed),
+                        sign,
+                    );
+                    attack_material[c] += 60 * home + 100 * crossed;
                 }
                 Role::Advisor | Role::Elephant => defenders[c] += n,
                 Role::General => {}
@@ -196,7 +286,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
-        add(&mut total, side_terms(b, color, occ), sign);
+        add(&mut total, side_terms(b, color, occ, wv), sign);
     }
 
     let phase = phase.min(PHASE_MAX);
@@ -214,8 +304,8 @@ pub fn evaluate(pos: &Position) -> i32 {
 
     // From the side to move's point of view, with a small bonus for having the move.
     match pos.turn() {
-        Color::Red => score + TEMPO,
-        Color::Black => -score + TEMPO,
+        Color::Red => score + wv[W_TEMPO],
+        Color::Black => -score + wv[W_TEMPO],
     }
 }
 
@@ -229,7 +319,8 @@ pub fn insufficient_material(b: &Board) -> bool {
 }
 
 /// Mobility, king safety and structure terms for one side, as (mg, eg).
-fn side_terms(b: &Board, us: Color, occ: Bitboard) -> Pair {
+#[inline(always)]
+fn side_terms(b: &Board, us: Color, occ: Bitboard, w: &[i32; NW]) -> Pair {
     let them = !us;
     let own = b.by_color(us);
     let enemy = b.by_color(them);
@@ -249,14 +340,21 @@ fn side_terms(b: &Board, us: Color, occ: Bitboard) -> Pair {
     for sq in b.by_piece(Piece::new(us, Role::Chariot)) {
         let a = attacks::chariot_attacks(sq, occ);
         let mob = (a & !own).count() as i32;
-        add(&mut s, (3 * mob - 20, 3 * mob - 15), 1);
+        add(
+            &mut s,
+            (
+                w[W_CHARIOT_MOB_MG] * mob - 20,
+                w[W_CHARIOT_MOB_EG] * mob - 15,
+            ),
+            1,
+        );
         if (a & their_palace).any() {
             attackers += 1;
             attack_weight += 4;
         }
         // A chariot on an open file (no soldier of ours ahead of it).
         if (Bitboard::file(sq.file()) & b.by_piece(Piece::new(us, Role::Soldier))).is_empty() {
-            add(&mut s, (10, 5), 1);
+            add(&mut s, (w[W_OPEN_FILE_MG], w[W_OPEN_FILE_EG]), 1);
         }
     }
     for sq in b.by_piece(Piece::new(us, Role::Horse)) {
@@ -268,8 +366,13 @@ fn side_terms(b: &Board, us: Color, occ: Bitboard) -> Pair {
             1 => -20,
             2 => -8,
             _ => 0,
-        };
-        add(&mut s, (4 * mob + pen, 4 * mob + pen), 1);
+        } * w[W_HORSE_BLOCKED]
+            / 100;
+        add(
+            &mut s,
+            (w[W_HORSE_MOB_MG] * mob + pen, w[W_HORSE_MOB_EG] * mob + pen),
+            1,
+        );
         if (a & their_palace).any() {
             attackers += 1;
             attack_weight += 3;
@@ -277,7 +380,11 @@ fn side_terms(b: &Board, us: Color, occ: Bitboard) -> Pair {
     }
     for sq in b.by_piece(Piece::new(us, Role::Cannon)) {
         let quiet = attacks::slide_quiets(sq, occ).count() as i32;
-        add(&mut s, (quiet, quiet), 1);
+        add(
+            &mut s,
+            (w[W_CANNON_MOB] * quiet, w[W_CANNON_MOB] * quiet),
+            1,
+        );
         let caps = attacks::cannon_attacks(sq, occ);
         if (caps & their_palace).any() {
             attackers += 1;
@@ -288,17 +395,17 @@ fn side_terms(b: &Board, us: Color, occ: Bitboard) -> Pair {
             match between.count() {
                 // Empty-headed cannon: the general cannot leave its file safely and its
                 // advisors/elephants cannot step in front without becoming a screen.
-                0 => add(&mut s, (70, 20), 1),
+                0 => add(&mut s, (w[W_EMPTY_CANNON_MG], w[W_EMPTY_CANNON_EG]), 1),
                 // One screen: the screen is pinned (a real threat if it is the enemy's own piece).
                 1 => {
                     let screen = between.first().expect("one square");
                     if enemy.contains(screen) {
-                        add(&mut s, (25, 10), 1);
+                        add(&mut s, (w[W_SCREEN_ENEMY_MG], w[W_SCREEN_ENEMY_EG]), 1);
                     } else {
-                        add(&mut s, (12, 5), 1);
+                        add(&mut s, (w[W_SCREEN_OWN_MG], w[W_SCREEN_OWN_EG]), 1);
                     }
                 }
-                2 => add(&mut s, (6, 0), 1),
+                2 => add(&mut s, (w[W_SCREEN_TWO], 0), 1),
                 _ => {}
             }
         }
@@ -316,7 +423,7 @@ fn side_terms(b: &Board, us: Color, occ: Bitboard) -> Pair {
     let their_ele = b.count(Piece::new(them, Role::Elephant)) as i32;
     if attackers >= 2 {
         let missing = (2 - their_adv) * 2 + (2 - their_ele);
-        let danger = attack_weight * (4 + missing) * attackers;
+        let danger = attack_weight * (4 + missing) * attackers * w[W_DANGER] / 100;
         add(&mut s, (danger, danger / 3), 1);
     }
 
@@ -324,19 +431,19 @@ fn side_terms(b: &Board, us: Color, occ: Bitboard) -> Pair {
     let adv = b.count(Piece::new(us, Role::Advisor)) as i32;
     let ele = b.count(Piece::new(us, Role::Elephant)) as i32;
     if adv == 2 {
-        add(&mut s, (10, 15), 1);
+        add(&mut s, (w[W_ADVISOR_PAIR_MG], w[W_ADVISOR_PAIR_EG]), 1);
     }
     if ele == 2 {
         let es = b.by_piece(Piece::new(us, Role::Elephant));
         let first = es.first().expect("two elephants");
         if (attacks::elephant_attacks(first, occ) & es).any() {
-            add(&mut s, (12, 10), 1);
+            add(&mut s, (w[W_ELEPHANT_PAIR_MG], w[W_ELEPHANT_PAIR_EG]), 1);
         }
     }
     // The general off its file with our pieces on the file ahead is boxed in; in the
     // middlegame prefer the general at home on the e-file.
     if our_k.file().index() != 4 && (b.by_piece(Piece::new(them, Role::Chariot))).any() {
-        add(&mut s, (-10, 0), 1);
+        add(&mut s, (w[W_GENERAL_OFF_FILE], 0), 1);
     }
     s
 }

@@ -30,15 +30,15 @@ impl Picker {
         hash_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
-        history: &[i32],
+        quiet_score: impl Fn(Move) -> i32,
+        capture_score: impl Fn(Move) -> i32,
     ) -> Picker {
         let mut scores = [0i32; MoveList::CAPACITY];
-        let turn = pos.turn().index();
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == hash_move {
                 HASH_MOVE
             } else if let Some(victim) = pos.piece_at(m.to()) {
-                let mvv = mvv_lva(pos, m, victim.role);
+                let mvv = mvv_lva(pos, m, victim.role) + capture_score(m) / 8;
                 if see_ge(pos, m, 0) {
                     GOOD_CAPTURE + mvv
                 } else {
@@ -51,7 +51,7 @@ impl Picker {
             } else if Some(m) == counter {
                 KILLER - 1
             } else {
-                history[history_index(turn, m)]
+                quiet_score(m)
             };
         }
         Picker {

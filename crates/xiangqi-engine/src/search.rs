@@ -137,6 +137,16 @@ pub(crate) struct Worker<'a> {
     history: Vec<i32>,
     /// The quiet move that last refuted each move of the opponent (by side, from, to).
     counter: Vec<Option<Move>>,
+    /// Continuation history: how well a quiet move (piece, target) did after the move
+    /// (piece, target) one or two plies before, indexed by `cont_index`.
+    cont: Vec<i16>,
+    /// The (piece, target) index of the move that led to each ply (`NO_PIECE_TO` after a
+    /// null move or when unknown).
+    moved: Vec<u16>,
+    /// Capture history: how well captures did, by (moving piece, target) and victim role.
+    capture_hist: Vec<i16>,
+    /// The move left out at each ply by a singular-extension search.
+    excluded: Vec<Option<Move>>,
     static_eval: Vec<i32>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
@@ -149,6 +159,34 @@ pub(crate) struct Worker<'a> {
 }
 
 const NO_MOVE: Move = Move::new(xiangqi::Square::A0, xiangqi::Square::A0);
+/// Number of (piece, target) pairs.
+const PIECE_TO: usize = 14 * 90;
+const NO_PIECE_TO: u16 = u16::MAX;
+
+/// The (piece, target) index of move `m` played in `pos` (before or after the move: the
+/// piece is looked for on the origin first, then on the target).
+fn piece_to(pos: &Position, m: Move) -> u16 {
+    let piece = pos.piece_at(m.from()).or_else(|| pos.piece_at(m.to()));
+    piece.map_or(NO_PIECE_TO, |p| (p.index() * 90 + m.to().index()) as u16)
+}
+
+/// The capture-history index of capture `m` in `pos`.
+#[inline]
+fn capture_index(pos: &Position, m: Move) -> usize {
+    let victim = pos.piece_at(m.to()).map_or(0, |p| p.role.index());
+    let pt = piece_to(pos, m);
+    if pt == NO_PIECE_TO {
+        victim
+    } else {
+        pt as usize * 7 + victim
+    }
+}
+
+/// Adds `bonus` to a history entry, keeping it within +-16384 (the older value decays).
+fn update_cont(h: &mut i16, bonus: i32) {
+    let v = *h as i32;
+    *h = (v + bonus - v * bonus.abs() / 16384) as i16;
+}
 
 impl<'a> Worker<'a> {
     pub(crate) fn new(
@@ -175,6 +213,8 @@ impl<'a> Worker<'a> {
             }),
         });
         let base = stack.len() - 1;
+        let mut moved = vec![NO_PIECE_TO; MAX_PLY + 4];
+        moved[0] = root_move.map_or(NO_PIECE_TO, |m| piece_to(&root, m));
         stack.resize(base + MAX_PLY + 4, Frame::default());
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
@@ -204,6 +244,10 @@ impl<'a> Worker<'a> {
             killers: vec![[None; 2]; MAX_PLY + 4],
             history: vec![0; 2 * 8100],
             counter: vec![None; 2 * 8100],
+            cont: vec![0; PIECE_TO * PIECE_TO],
+            moved,
+            excluded: vec![None; MAX_PLY + 4],
+            capture_hist: vec![0; PIECE_TO * 7],
             static_eval: vec![0; MAX_PLY + 4],
             pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
@@ -259,6 +303,7 @@ impl<'a> Worker<'a> {
         let multipv = self.shared.multipv.min(self.root_moves.len()).max(1);
         let mut last_best: Option<Move> = None;
         let mut stable = 0;
+        let mut last_score = -INF;
         for depth in 1..=max_depth {
             if self.stopped() {
                 break;
@@ -339,16 +384,22 @@ impl<'a> Worker<'a> {
                 stable = 0;
             }
             last_best = Some(best.mv);
+            let score_before = last_score;
+            last_score = best.score;
             if !self.shared.pondering.load(Ordering::Relaxed) {
                 let fixed = self.shared.limits.movetime.is_some();
                 if let (Some(opt), false) = (self.shared.time.optimum, fixed) {
                     // Spend less when the best move is stable, more when it keeps changing.
-                    let factor = match stable {
+                    let mut factor = match stable {
                         0 => 1.3,
                         1 => 1.0,
-                        2 => 0.8,
-                        _ => 0.6,
+                        2 => 0.85,
+                        _ => 0.7,
                     };
+                    // A falling score: think longer to find a way out.
+                    if score_before != -INF && best.score < score_before - 30 {
+                        factor *= 1.3;
+                    }
                     let target = opt.mul_f64(factor);
                     let elapsed = self.shared.clock.elapsed();
                     // Another iteration takes longer than all before it: do not start one
@@ -404,6 +455,7 @@ impl<'a> Worker<'a> {
     }
 
     fn push_child(&mut self, ply: usize, child: &Position, m: Move, capture: bool, checked: bool) {
+        self.moved[ply + 1] = piece_to(child, m);
         let parent = self.stack[self.idx(ply)];
         let i = self.idx(ply + 1);
         self.stack[i] = Frame {
@@ -533,6 +585,7 @@ impl<'a> Worker<'a> {
         }
 
         let key = pos.key();
+        let excluded = self.excluded[ply];
         let tte = self.shared.tt.probe(key);
         let tt_move = if root {
             Some(self.root_moves[self.pv_idx].mv)
@@ -540,7 +593,7 @@ impl<'a> Worker<'a> {
             tte.and_then(|e| e.mv).filter(|&m| pos.is_legal(m))
         };
         if let Some(e) = tte {
-            if !pv_node && e.depth >= depth {
+            if !pv_node && excluded.is_none() && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -564,7 +617,12 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
         self.killers[ply + 1] = [None; 2];
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND {
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && beta.abs() < MATE_BOUND
+            && alpha.abs() < MATE_BOUND
+        {
             // Reverse futility pruning.
             if depth <= 7
                 && static_eval - 85 * (depth - improving as i32) >= beta
@@ -600,6 +658,7 @@ impl<'a> Worker<'a> {
                     window: 0,
                     mv: None,
                 };
+                self.moved[ply + 1] = NO_PIECE_TO;
                 let v = -self.search(
                     &child,
                     -beta,
@@ -645,13 +704,16 @@ impl<'a> Worker<'a> {
         } else {
             let prev = self.stack[self.idx(ply)].mv;
             let counter = prev.and_then(|p| self.counter[history_index(turn, p)]);
+            let (c1, c2) = self.cont_rows(ply);
+            let (hist, cont, capt) = (&self.history, &self.cont, &self.capture_hist);
             Picker::new(
                 pos,
                 moves,
                 tt_move,
                 self.killers[ply],
                 counter,
-                &self.history,
+                |m| quiet_stat(hist, cont, c1, c2, turn, piece_to(pos, m), m),
+                |m| capt[capture_index(pos, m)] as i32,
             )
         };
 
@@ -661,9 +723,14 @@ impl<'a> Worker<'a> {
         let mut move_count = 0;
         let mut quiets: [Move; 64] = [NO_MOVE; 64];
         let mut nquiets = 0;
+        let mut captures: [Move; 32] = [NO_MOVE; 32];
+        let mut ncaptures = 0;
         let mut skip_quiets = false;
 
         while let Some((m, order)) = picker.pick() {
+            if Some(m) == excluded {
+                continue;
+            }
             let capture = pos.piece_at(m.to()).is_some();
             let mut child = pos.clone();
             child.play_unchecked(m);
@@ -697,12 +764,47 @@ impl<'a> Worker<'a> {
             }
 
             // Check extension (bounded so perpetual checks cannot blow up the tree).
-            let extension =
+            let mut extension =
                 if gives_check && (ply as i32) < 2 * self.root_depth && see_ge(pos, m, 0) {
                     1
                 } else {
                     0
                 };
+            // Singular extension: the hash move is much better than every other move (a
+            // search without it fails low well below its score), so it gets one ply more;
+            // if even without it the node fails high, several moves refute it (multi-cut).
+            if !root
+                && Some(m) == tt_move
+                && excluded.is_none()
+                && depth >= 7
+                && (ply as i32) < 2 * self.root_depth
+            {
+                if let Some(e) = tte {
+                    let s = score_from_tt(e.score, ply);
+                    if e.depth >= depth - 3 && e.bound != Bound::Upper && s.abs() < MATE_BOUND {
+                        let sbeta = s - 2 * depth;
+                        self.excluded[ply] = Some(m);
+                        let v = self.search(
+                            pos,
+                            sbeta - 1,
+                            sbeta,
+                            (depth - 1) / 2,
+                            ply,
+                            false,
+                            cut_node,
+                        );
+                        self.excluded[ply] = None;
+                        if self.stopped() {
+                            return 0;
+                        }
+                        if v < sbeta {
+                            extension = 1;
+                        } else if sbeta >= beta {
+                            return sbeta;
+                        }
+                    }
+                }
+            }
             let new_depth = depth - 1 + extension;
             self.push_child(ply, &child, m, capture, gives_check);
 
@@ -729,7 +831,17 @@ impl<'a> Worker<'a> {
                     if order >= movepick::KILLER {
                         r -= 1;
                     }
-                    r -= (self.history[history_index(turn, m)] / 6000).clamp(-2, 2);
+                    let (c1, c2) = self.cont_rows(ply);
+                    let stat = quiet_stat(
+                        &self.history,
+                        &self.cont,
+                        c1,
+                        c2,
+                        turn,
+                        self.moved[ply + 1],
+                        m,
+                    );
+                    r -= (stat / 10000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search(
@@ -792,12 +904,26 @@ impl<'a> Worker<'a> {
                     alpha = v;
                 }
             }
-            if !capture && nquiets < quiets.len() && Some(m) != best_move {
-                quiets[nquiets] = m;
-                nquiets += 1;
+            if Some(m) != best_move {
+                if !capture && nquiets < quiets.len() {
+                    quiets[nquiets] = m;
+                    nquiets += 1;
+                } else if capture && ncaptures < captures.len() {
+                    captures[ncaptures] = m;
+                    ncaptures += 1;
+                }
             }
         }
 
+        if let (Some(bm), true) = (best_move, best >= beta) {
+            let bonus = (depth * depth * 16).min(1600);
+            if pos.piece_at(bm.to()).is_some() {
+                update_cont(&mut self.capture_hist[capture_index(pos, bm)], bonus);
+            }
+            for &c in &captures[..ncaptures] {
+                update_cont(&mut self.capture_hist[capture_index(pos, c)], -bonus);
+            }
+        }
         if let Some(bm) = best_move {
             if best >= beta && pos.piece_at(bm.to()).is_none() {
                 // A quiet move refuted this node: remember it.
@@ -809,14 +935,23 @@ impl<'a> Worker<'a> {
                     self.counter[history_index(turn, p)] = Some(bm);
                 }
                 let bonus = (depth * depth * 16).min(1600);
+                let (c1, c2) = self.cont_rows(ply);
                 update_history(&mut self.history[history_index(turn, bm)], bonus);
+                let pt = piece_to(pos, bm) as usize;
+                for row in [c1, c2].into_iter().flatten() {
+                    update_cont(&mut self.cont[row + pt], bonus);
+                }
                 for &q in &quiets[..nquiets] {
                     update_history(&mut self.history[history_index(turn, q)], -bonus);
+                    let pt = piece_to(pos, q) as usize;
+                    for row in [c1, c2].into_iter().flatten() {
+                        update_cont(&mut self.cont[row + pt], -bonus);
+                    }
                 }
             }
         }
 
-        if !root || self.pv_idx == 0 {
+        if excluded.is_none() && (!root || self.pv_idx == 0) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if pv_node && best > orig_alpha {
@@ -834,6 +969,18 @@ impl<'a> Worker<'a> {
             );
         }
         best
+    }
+
+    /// The continuation-history rows for the moves one and two plies before `ply`.
+    fn cont_rows(&self, ply: usize) -> (Option<usize>, Option<usize>) {
+        let row = |v: u16| (v != NO_PIECE_TO).then(|| v as usize * PIECE_TO);
+        let c1 = row(self.moved[ply]);
+        let c2 = if ply >= 1 {
+            row(self.moved[ply - 1])
+        } else {
+            None
+        };
+        (c1, c2)
     }
 
     fn reduction(&self, depth: i32, n: usize) -> u8 {
@@ -974,6 +1121,27 @@ impl<'a> Worker<'a> {
         }
         best
     }
+}
+
+/// The ordering statistic of a quiet move: its butterfly history plus its continuation
+/// histories after the last two moves.
+#[inline]
+fn quiet_stat(
+    hist: &[i32],
+    cont: &[i16],
+    c1: Option<usize>,
+    c2: Option<usize>,
+    turn: usize,
+    pt: u16,
+    m: Move,
+) -> i32 {
+    let mut s = hist[history_index(turn, m)];
+    if pt != NO_PIECE_TO {
+        for row in [c1, c2].into_iter().flatten() {
+            s += cont[row + pt as usize] as i32;
+        }
+    }
+    s
 }
 
 fn update_history(h: &mut i32, bonus: i32) {

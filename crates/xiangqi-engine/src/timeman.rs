@@ -83,10 +83,12 @@ impl TimeManager {
             };
         };
         let inc = limits.inc[turn.index()].unwrap_or(0);
-        let mtg = limits.movestogo.unwrap_or(32).clamp(1, 50) as u64;
+        // Games last about 60 moves a side; most are decided in the middlegame, so plan for
+        // 26 more moves unless told otherwise.
+        let mtg = limits.movestogo.unwrap_or(26).clamp(1, 50) as u64;
         // What we may spend without running out: the clock less a safety margin per move.
         let usable = time.saturating_sub(overhead_ms * (2 + mtg.min(10)));
-        let base = usable / mtg + inc * 3 / 4;
+        let base = usable / mtg + inc * 9 / 10;
         let optimum = base.min(usable * 2 / 5);
         let maximum = (optimum * 4).min(usable * 3 / 5).max(optimum);
         let floor = |ms: u64| Duration::from_millis(ms.max(1));
