@@ -17,7 +17,7 @@
 use std::io::Write;
 
 use xiangqi::{Color, Position};
-use xiangqi_engine::eval::{evaluate_with, Weights, NW, WEIGHT_NAMES};
+use xiangqi_engine::eval::{self, evaluate_with, Weights, NW, WEIGHT_NAMES};
 use xiangqi_engine::movepick;
 use xiangqi_record::detect::read_any;
 use xiangqi_record::GameResult;
@@ -126,9 +126,31 @@ fn loss(data: &[Sample], w: &Weights, k: f64) -> f64 {
     total / data.len() as f64
 }
 
+/// Weights left alone: advisors and elephants are on the board in nearly every position
+/// of nearly every game, so game results say little about their value and a fit drifts;
+/// the tempo bonus is not a property of a position.
+const FROZEN: [usize; 5] = [
+    eval::W_ADVISOR_MG,
+    eval::W_ADVISOR_EG,
+    eval::W_ELEPHANT_MG,
+    eval::W_ELEPHANT_EG,
+    eval::W_TEMPO,
+];
+
 fn tune(path: &str) -> Result<(), String> {
-    let data = load(path)?;
-    eprintln!("{} positions", data.len());
+    let mut all = load(path)?;
+    // Every tenth block of 64 consecutive positions (about one game) is held out: the fit
+    // stops when the held-out loss stops falling.
+    let mut data = Vec::new();
+    let mut held = Vec::new();
+    for (i, s) in all.drain(..).enumerate() {
+        if (i / 64) % 10 == 9 {
+            held.push(s);
+        } else {
+            data.push(s);
+        }
+    }
+    eprintln!("{} positions, {} held out", data.len(), held.len());
     let mut w = Weights::DEFAULT;
     // The scale K that fits the current weights best.
     let mut k = 1.0;
@@ -153,21 +175,23 @@ fn tune(path: &str) -> Result<(), String> {
         }
     }
     eprintln!("K = {k:.3}, loss {best:.6}");
+    let mut best_held = loss(&held, &w, k);
+    let mut kept = w.clone();
+    eprintln!("held-out loss {best_held:.6}");
     let steps: Vec<i32> = (0..NW)
         .map(|i| {
-            let v = Weights::DEFAULT.0[i].abs();
-            if WEIGHT_NAMES[i].contains('%') {
-                5
-            } else if v >= 100 {
+            // Percentages and material move in steps of 5, the small terms in steps of 1.
+            if WEIGHT_NAMES[i].contains('%') || Weights::DEFAULT.0[i].abs() >= 100 {
                 5
             } else {
                 1
             }
         })
         .collect();
-    for pass in 1..=30 {
+    let mut worse = 0;
+    for pass in 1..=60 {
         let mut improved = false;
-        for i in 0..NW {
+        for i in (0..NW).filter(|i| !FROZEN.contains(i)) {
             for dir in [1, -1] {
                 let mut cand = w.clone();
                 cand.0[i] += dir * steps[i];
@@ -180,22 +204,27 @@ fn tune(path: &str) -> Result<(), String> {
                 }
             }
         }
-        eprintln!("pass {pass}: loss {best:.6}");
-        if !improved {
+        let h = loss(&held, &w, k);
+        eprintln!("pass {pass}: loss {best:.6}, held-out {h:.6}");
+        if h < best_held {
+            best_held = h;
+            kept = w.clone();
+            worse = 0;
+        } else {
+            worse += 1;
+        }
+        if !improved || worse >= 3 {
             break;
         }
     }
+    let w = kept;
     println!(
-        "// Texel-tuned on {} positions, K = {k:.3}, loss {best:.6}",
-        data.len()
+        "// Texel-tuned on {} positions ({} held out), K = {k:.3}, held-out loss {best_held:.6}",
+        data.len(),
+        held.len()
     );
-    for i in 0..NW {
-        println!(
-            "{:>28}: {:>5} (was {})",
-            WEIGHT_NAMES[i],
-            w.0[i],
-            Weights::DEFAULT.0[i]
-        );
+    for (i, name) in WEIGHT_NAMES.iter().enumerate() {
+        println!("{name:>28}: {:>5} (was {})", w.0[i], Weights::DEFAULT.0[i]);
     }
     Ok(())
 }

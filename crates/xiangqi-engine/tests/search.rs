@@ -381,4 +381,4 @@ fn bench_signature() {
     );
 }
 
-const BENCH_NODES: u64 = 939_290;
+const BENCH_NODES: u64 = 730_893;
