@@ -1,16 +1,40 @@
 //! Strength levels for people: `Skill Level` 0-20, or `UCI_LimitStrength` with `UCI_Elo`.
 //!
-//! A level is a real number from 0 (beginner) to 20 (full strength). Below 20 it limits the
-//! search (a node budget that doubles about every 1.4 levels, and a depth cap), searches
-//! several candidate lines (MultiPV) and picks among them with random noise that shrinks as
-//! the level rises. Every quantity is a smooth function of the level, so `UCI_Elo` can map
-//! onto a fractional level. The Elo scale is not calibrated yet (see docs/STRENGTH.md).
+//! Inside, a strength is an *internal level*: a real number from 0 (beginner) to 20 (full
+//! strength). Below 20 it limits the search (a node budget that doubles about every 1.4
+//! internal levels, and a depth cap), searches several candidate lines (MultiPV) and picks
+//! among them with random noise that shrinks as the level rises. Every quantity is a smooth
+//! function of the internal level.
+//!
+//! The internal levels are not evenly spaced in playing strength, so the user's settings go
+//! through a calibration measured by matches (`CALIBRATION`, docs/STRENGTH.md): `UCI_Elo`
+//! is looked up in it directly, and `Skill Level` L means the Elo `ELO_MIN + L * (ELO_MAX -
+//! ELO_MIN) / 20`, so that each step of `Skill Level` is the same number of Elo.
 
 use crate::search::{RootMove, MATE_BOUND};
 
-/// The lowest and highest `UCI_Elo` values.
-pub const ELO_MIN: i32 = 600;
-pub const ELO_MAX: i32 = 2600;
+/// Measured strength of internal levels: (internal level, Elo) in increasing order, from
+/// matches between neighbouring internal levels at up to 500,000 nodes a move
+/// (docs/STRENGTH.md, "Calibration"). The differences are measured; the scale is anchored
+/// at internal level 0 = 600.
+pub const CALIBRATION: [(f64, i32); 12] = [
+    (0.0, 600),
+    (2.0, 747),
+    (4.0, 881),
+    (6.0, 1014),
+    (7.0, 1255),
+    (8.0, 1479),
+    (9.0, 1654),
+    (10.0, 1830),
+    (12.0, 2300),
+    (14.0, 2602),
+    (16.0, 2895),
+    (20.0, 3061),
+];
+
+/// The lowest and highest `UCI_Elo` values: the calibration's ends.
+pub const ELO_MIN: i32 = CALIBRATION[0].1;
+pub const ELO_MAX: i32 = CALIBRATION[CALIBRATION.len() - 1].1;
 
 /// A strength level below full strength.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -27,7 +51,7 @@ impl Skill {
             })
         } else if skill_level < 20 {
             Some(Skill {
-                level: skill_level.clamp(0, 20) as f64,
+                level: elo_to_level(skill_level_elo(skill_level)),
             })
         } else {
             None
@@ -87,10 +111,23 @@ impl Skill {
     }
 }
 
-/// Maps `UCI_Elo` onto a level: 100 Elo per level from `ELO_MIN` (level 0).
+/// The Elo a `Skill Level` stands for: evenly spaced from `ELO_MIN` (0) to `ELO_MAX` (20).
+pub fn skill_level_elo(skill_level: i32) -> i32 {
+    let l = skill_level.clamp(0, 20);
+    ELO_MIN + (ELO_MAX - ELO_MIN) * l / 20
+}
+
+/// Maps an Elo onto an internal level by linear interpolation between the measured points
+/// of [`CALIBRATION`].
 pub fn elo_to_level(elo: i32) -> f64 {
     let e = elo.clamp(ELO_MIN, ELO_MAX);
-    (e - ELO_MIN) as f64 / (ELO_MAX - ELO_MIN) as f64 * 20.0
+    for w in CALIBRATION.windows(2) {
+        let ((l0, e0), (l1, e1)) = (w[0], w[1]);
+        if e <= e1 {
+            return l0 + (l1 - l0) * (e - e0) as f64 / (e1 - e0) as f64;
+        }
+    }
+    20.0
 }
 
 /// A small random-number generator (xorshift64*), seeded by the engine.
@@ -134,7 +171,15 @@ mod tests {
         assert!(Skill::from_options(20, false, 0).is_none());
         assert_eq!(Skill::from_options(20, true, ELO_MIN).unwrap().level, 0.0);
         assert_eq!(Skill::from_options(0, true, ELO_MAX).unwrap().level, 20.0);
-        assert_eq!(elo_to_level(1600), 10.0);
+        for w in CALIBRATION.windows(2) {
+            assert!(
+                w[0].0 < w[1].0 && w[0].1 < w[1].1,
+                "calibration must increase"
+            );
+            assert_eq!(elo_to_level(w[0].1), w[0].0);
+        }
+        assert_eq!(skill_level_elo(0), ELO_MIN);
+        assert_eq!(skill_level_elo(20), ELO_MAX);
     }
 
     #[test]
