@@ -2,7 +2,7 @@
 //! `Display` (English) in the rules core, naming the same moves, pieces and squares. Moves
 //! are written in Chinese notation (the game is needed for the positions they were played in).
 
-use xiangqi::adjudicate::{CycleMove, Offence, RepetitionRuling, SideConduct};
+use xiangqi::adjudicate::{ConductTally, CycleMove, Offence, RepetitionRuling, SideConduct};
 use xiangqi::game::{Detail, Ruling};
 use xiangqi::notation::Notation;
 use xiangqi::{Color, Game, Piece, Role};
@@ -124,34 +124,19 @@ fn offence_text(game: &Game, s: &SideConduct, o: &Offence) -> String {
     }
 }
 
-fn idle(s: &SideConduct) -> bool {
-    s.moves.iter().all(|m| !m.check && m.chases.is_empty())
-}
-
 /// What a side did that was not perpetual.
 fn conduct(s: &SideConduct) -> String {
-    let total = s.moves.len();
-    let checks = s.moves.iter().filter(|m| m.check).count();
-    let chasing = s
-        .moves
-        .iter()
-        .filter(|m| !m.check && !m.chases.is_empty())
-        .count();
+    let ConductTally {
+        total,
+        checks,
+        chasing,
+        chased,
+    } = s.tally();
     let mut parts = Vec::new();
     if checks > 0 {
         parts.push(format!("{total}着中有{checks}着将军"));
     }
     if chasing > 0 {
-        let mut chased: Vec<Piece> = Vec::new();
-        let mut seen = Vec::new();
-        for m in s.moves.iter().filter(|m| !m.check) {
-            for t in &m.chases {
-                if !seen.contains(&t.victim_id) {
-                    seen.push(t.victim_id);
-                    chased.push(t.victim);
-                }
-            }
-        }
         let what = if chasing == total {
             "，但并非每着都捉同一子"
         } else {
@@ -231,7 +216,7 @@ fn repetition(game: &Game, r: &RepetitionRuling) -> String {
                     offence_text(game, &r.red, a),
                     offence_text(game, &r.black, b)
                 )),
-                _ if idle(&r.red) && idle(&r.black) => s.push_str("双方都没有将军或捉子。"),
+                _ if r.red.is_idle() && r.black.is_idle() => s.push_str("双方都没有将军或捉子。"),
                 _ => s.push_str(&format!(
                     "双方都没有每着将军或捉子：{}；{}。",
                     conduct(&r.red),

@@ -827,6 +827,50 @@ pub struct SideConduct {
     pub offence: Option<Offence>,
 }
 
+/// Counts of what a side did in a cycle, for accounts of a ruling in any language.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ConductTally {
+    /// The side's moves in the cycle.
+    pub total: usize,
+    /// Moves that gave check.
+    pub checks: usize,
+    /// Moves that did not check but chased something.
+    pub chasing: usize,
+    /// The pieces chased by those moves, each identity once, in order of first chase.
+    pub chased: Vec<Piece>,
+}
+
+impl SideConduct {
+    /// Whether the side neither checked nor chased in the cycle.
+    pub fn is_idle(&self) -> bool {
+        self.moves.iter().all(|m| !m.check && m.chases.is_empty())
+    }
+
+    /// How many of the side's moves checked or chased, and what they chased.
+    pub fn tally(&self) -> ConductTally {
+        let mut chased = Vec::new();
+        let mut seen_ids = Vec::new();
+        for m in self.moves.iter().filter(|m| !m.check) {
+            for t in &m.chases {
+                if !seen_ids.contains(&t.victim_id) {
+                    seen_ids.push(t.victim_id);
+                    chased.push(t.victim);
+                }
+            }
+        }
+        ConductTally {
+            total: self.moves.len(),
+            checks: self.moves.iter().filter(|m| m.check).count(),
+            chasing: self
+                .moves
+                .iter()
+                .filter(|m| !m.check && !m.chases.is_empty())
+                .count(),
+            chased,
+        }
+    }
+}
+
 /// A ruling on a repetition, with what each side did: displays as a plain-language account.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct RepetitionRuling {
@@ -934,35 +978,19 @@ fn describe_offence(side: &SideConduct, offence: &Offence) -> String {
     }
 }
 
-/// Whether a side neither checked nor chased in the cycle.
-fn idle(side: &SideConduct) -> bool {
-    side.moves.iter().all(|m| !m.check && m.chases.is_empty())
-}
-
 /// What a side did that was not perpetual: "red gave check on 2 of its 3 moves and chased ...".
 fn describe_conduct(side: &SideConduct) -> String {
-    let total = side.moves.len();
-    let checks = side.moves.iter().filter(|m| m.check).count();
-    let chasing = side
-        .moves
-        .iter()
-        .filter(|m| !m.check && !m.chases.is_empty())
-        .count();
+    let ConductTally {
+        total,
+        checks,
+        chasing,
+        chased,
+    } = side.tally();
     let mut parts = Vec::new();
     if checks > 0 {
         parts.push(format!("checked on {checks} of {total} moves"));
     }
     if chasing > 0 {
-        let mut chased: Vec<Piece> = Vec::new();
-        let mut seen_ids = Vec::new();
-        for m in side.moves.iter().filter(|m| !m.check) {
-            for t in &m.chases {
-                if !seen_ids.contains(&t.victim_id) {
-                    seen_ids.push(t.victim_id);
-                    chased.push(t.victim);
-                }
-            }
-        }
         let what = if chasing == total {
             " but never the same piece on every move"
         } else {
@@ -1041,7 +1069,7 @@ impl fmt::Display for RepetitionRuling {
                             describe_offence(&self.black, b)
                         )
                     }
-                    _ if idle(&self.red) && idle(&self.black) => {
+                    _ if self.red.is_idle() && self.black.is_idle() => {
                         f.write_str("Neither side checked or chased.")
                     }
                     _ => write!(
