@@ -76,9 +76,7 @@ weights! {
     W_PST_EG = 37, "piece-square scale eg (%)", 4;
 }
 
-/// Material values (middlegame, endgame) by role, as the default weights give them.
-pub const MATERIAL: [(i32, i32); 7] = material(&Weights::DEFAULT);
-
+/// Material values (middlegame, endgame) by role under the weights `w`.
 const fn material(w: &Weights) -> [(i32, i32); 7] {
     let v = &w.0;
     [
@@ -271,7 +269,7 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
             phase += PHASE[role.index()] * n;
             match role {
                 Role::Chariot | Role::Horse | Role::Cannon => {
-                    attack_material[c] += MATERIAL[role.index()].1 * n
+                    attack_material[c] += material[role.index()].1 * n
                 }
                 Role::Soldier => {
                     let home = (bb & own_half).count() as i32;

@@ -696,6 +696,8 @@ impl<'a> Worker<'a> {
             return mated_in(ply);
         }
         let turn = pos.turn().index();
+        // Continuation-history rows of this node (ordering, reductions, updates).
+        let (c1, c2) = self.cont_rows(ply);
         let mut picker = if root {
             // Root moves keep the order of the last iteration.
             let mut p = Picker::captures(pos, moves, None);
@@ -704,7 +706,6 @@ impl<'a> Worker<'a> {
         } else {
             let prev = self.stack[self.idx(ply)].mv;
             let counter = prev.and_then(|p| self.counter[history_index(turn, p)]);
-            let (c1, c2) = self.cont_rows(ply);
             let (hist, cont, capt) = (&self.history, &self.cont, &self.capture_hist);
             Picker::new(
                 pos,
@@ -831,7 +832,6 @@ impl<'a> Worker<'a> {
                     if order >= movepick::KILLER {
                         r -= 1;
                     }
-                    let (c1, c2) = self.cont_rows(ply);
                     let stat = quiet_stat(
                         &self.history,
                         &self.cont,
@@ -935,7 +935,6 @@ impl<'a> Worker<'a> {
                     self.counter[history_index(turn, p)] = Some(bm);
                 }
                 let bonus = (depth * depth * 16).min(1600);
-                let (c1, c2) = self.cont_rows(ply);
                 update_history(&mut self.history[history_index(turn, bm)], bonus);
                 let pt = piece_to(pos, bm) as usize;
                 for row in [c1, c2].into_iter().flatten() {
