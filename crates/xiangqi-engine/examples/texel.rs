@@ -7,6 +7,9 @@
 //! # 2. Fit: finds the scale K, then moves each weight while the loss falls; prints the
 //! #    weights as Rust to paste into `eval.rs`.
 //! cargo run --release -p xiangqi-engine --example texel -- tune positions.txt
+//! # 3. Fit the per-square corrections (`eval::PST_DELTA`, 700 numbers) by gradient descent
+//! #    with an L2 penalty LAMBDA on them; prints the new `src/pst_delta.rs`.
+//! cargo run --release -p xiangqi-engine --example texel -- tune-pst positions.txt 0.00001 3000
 //! ```
 //!
 //! The loss is the mean squared difference between the game result and
@@ -16,7 +19,7 @@
 
 use std::io::Write;
 
-use xiangqi::{Color, Position};
+use xiangqi::{Color, Position, Role};
 use xiangqi_engine::eval::{self, evaluate_with, Weights, NW, WEIGHT_NAMES};
 use xiangqi_engine::movepick;
 use xiangqi_record::detect::read_any;
@@ -27,7 +30,15 @@ fn main() {
     let r = match args.first().map(String::as_str) {
         Some("extract") if args.len() >= 3 => extract(&args[1], &args[2..]),
         Some("tune") if args.len() == 2 => tune(&args[1]),
-        _ => Err("usage: texel extract OUT.txt GAMEFILE...  |  texel tune POSITIONS.txt".into()),
+        Some("tune-pst") if args.len() == 4 => match (args[2].parse(), args[3].parse()) {
+            (Ok(lambda), Ok(epochs)) => tune_pst(&args[1], lambda, epochs),
+            _ => Err("tune-pst: LAMBDA is a number, EPOCHS a count".into()),
+        },
+        _ => Err(
+            "usage: texel extract OUT.txt GAMEFILE...  |  texel tune POSITIONS.txt  |  \
+             texel tune-pst POSITIONS.txt LAMBDA EPOCHS"
+                .into(),
+        ),
     };
     if let Err(e) = r {
         eprintln!("texel: {e}");
@@ -137,7 +148,8 @@ const FROZEN: [usize; 5] = [
     eval::W_TEMPO,
 ];
 
-fn tune(path: &str) -> Result<(), String> {
+/// The positions split into the fitted ones and the held-out ones.
+fn split(path: &str) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let mut all = load(path)?;
     // Every tenth block of 64 consecutive positions (about one game) is held out: the fit
     // stops when the held-out loss stops falling.
@@ -151,18 +163,21 @@ fn tune(path: &str) -> Result<(), String> {
         }
     }
     eprintln!("{} positions, {} held out", data.len(), held.len());
-    let mut w = Weights::DEFAULT;
-    // The scale K that fits the current weights best.
+    Ok((data, held))
+}
+
+/// The scale K that fits the weights `w` best, and the loss with it.
+fn fit_k(data: &[Sample], w: &Weights) -> (f64, f64) {
     let mut k = 1.0;
     let mut step = 0.5;
-    let mut best = loss(&data, &w, k);
+    let mut best = loss(data, w, k);
     while step > 0.005 {
         let mut moved = false;
         for cand in [k + step, k - step] {
             if cand <= 0.0 {
                 continue;
             }
-            let l = loss(&data, &w, cand);
+            let l = loss(data, w, cand);
             if l < best {
                 best = l;
                 k = cand;
@@ -175,6 +190,13 @@ fn tune(path: &str) -> Result<(), String> {
         }
     }
     eprintln!("K = {k:.3}, loss {best:.6}");
+    (k, best)
+}
+
+fn tune(path: &str) -> Result<(), String> {
+    let (data, held) = split(path)?;
+    let mut w = Weights::DEFAULT;
+    let (k, mut best) = fit_k(&data, &w);
     let mut best_held = loss(&held, &w, k);
     let mut kept = w.clone();
     eprintln!("held-out loss {best_held:.6}");
@@ -226,5 +248,133 @@ fn tune(path: &str) -> Result<(), String> {
     for (i, name) in WEIGHT_NAMES.iter().enumerate() {
         println!("{name:>28}: {:>5} (was {})", w.0[i], Weights::DEFAULT.0[i]);
     }
+    Ok(())
+}
+
+/// A position reduced to what the per-square fit needs: its evaluation from Red's view
+/// without the corrections being fitted, and the corrections' coefficients (+-phase share).
+struct Linear {
+    base: f64,
+    result: f64,
+    terms: Vec<(u16, f32)>,
+}
+
+fn linearize(samples: &[Sample]) -> Vec<Linear> {
+    samples
+        .iter()
+        .map(|s| {
+            let e = evaluate_with(&s.pos, &Weights::DEFAULT) as f64;
+            let base = if s.pos.turn() == Color::Red { e } else { -e };
+            let b = s.pos.board();
+            let phase: i32 = b
+                .pieces()
+                .map(|(_, p)| eval::PHASE[p.role.index()])
+                .sum::<i32>()
+                .min(eval::PHASE_MAX);
+            let mg = phase as f32 / eval::PHASE_MAX as f32;
+            let mut terms = Vec::with_capacity(64);
+            for (sq, p) in b.pieces() {
+                let sign = if p.color == Color::Red { 1.0 } else { -1.0 };
+                let slot = eval::pst_slot(p.color, p.role, sq) as u16;
+                terms.push((2 * slot, sign * mg));
+                terms.push((2 * slot + 1, sign * (1.0 - mg)));
+            }
+            Linear {
+                base,
+                result: s.result,
+                terms,
+            }
+        })
+        .collect()
+}
+
+/// Loss and (with `grad`) its gradient in the corrections `d` (mg, eg interleaved).
+fn linear_loss(data: &[Linear], d: &[f64], k: f64, grad: Option<&mut [f64]>) -> f64 {
+    let c = k * std::f64::consts::LN_10 / 400.0;
+    let mut total = 0.0;
+    let mut g = grad;
+    for s in data {
+        let e = s.base
+            + s.terms
+                .iter()
+                .map(|&(i, w)| d[i as usize] * w as f64)
+                .sum::<f64>();
+        let p = 1.0 / (1.0 + (-c * e).exp());
+        total += (s.result - p).powi(2);
+        if let Some(g) = g.as_deref_mut() {
+            let de = 2.0 * (p - s.result) * p * (1.0 - p) * c;
+            for &(i, w) in &s.terms {
+                g[i as usize] += de * w as f64;
+            }
+        }
+    }
+    total / data.len() as f64
+}
+
+/// Fits `eval::PST_DELTA` on top of its current values: Adam on the mean squared error plus
+/// `lambda` times the sum of the squared changes, keeping the epoch with the lowest
+/// held-out loss. Slots seen fewer than 50 times are left alone.
+fn tune_pst(path: &str, lambda: f64, epochs: usize) -> Result<(), String> {
+    let (data, held) = split(path)?;
+    let (k, _) = fit_k(&data, &Weights::DEFAULT);
+    let (data, held) = (linearize(&data), linearize(&held));
+    let n = 2 * eval::PST_SLOTS;
+    let mut seen = vec![0usize; n];
+    for s in &data {
+        for &(i, _) in &s.terms {
+            seen[i as usize] += 1;
+        }
+    }
+    // As in `tune`: the general, advisors and elephants stand on their few points in nearly
+    // every position, so their corrections would only soak up material and drift.
+    let fixed = [Role::General, Role::Advisor, Role::Elephant].map(|r| r.index());
+    let free: Vec<bool> = (0..n)
+        .map(|i| seen[i] >= 50 && !fixed.contains(&(i / 2 / 50)))
+        .collect();
+    let mut d = vec![0.0f64; n];
+    let (mut m1, mut m2) = (vec![0.0f64; n], vec![0.0f64; n]);
+    let (lr, b1, b2) = (1.0, 0.9, 0.999);
+    let mut best_held = linear_loss(&held, &d, k, None);
+    eprintln!("held-out loss {best_held:.6} before");
+    let mut kept = d.clone();
+    let mut kept_epoch = 0;
+    for epoch in 1..=epochs {
+        let mut g = vec![0.0f64; n];
+        let l = linear_loss(&data, &d, k, Some(&mut g));
+        for i in 0..n {
+            if !free[i] {
+                continue;
+            }
+            let gi = g[i] / data.len() as f64 + 2.0 * lambda * d[i];
+            m1[i] = b1 * m1[i] + (1.0 - b1) * gi;
+            m2[i] = b2 * m2[i] + (1.0 - b2) * gi * gi;
+            let mh = m1[i] / (1.0 - b1.powi(epoch as i32));
+            let vh = m2[i] / (1.0 - b2.powi(epoch as i32));
+            d[i] -= lr * mh / (vh.sqrt() + 1e-12);
+        }
+        if epoch % 50 == 0 || epoch == epochs {
+            let h = linear_loss(&held, &d, k, None);
+            eprintln!("epoch {epoch}: loss {l:.6}, held-out {h:.6}");
+            if h < best_held {
+                best_held = h;
+                kept = d.clone();
+                kept_epoch = epoch;
+            }
+        }
+    }
+    println!(
+        "// Per-square corrections (mg, eg) by eval::pst_slot: texel tune-pst on {} positions \
+         ({} held out), K = {k:.3}, lambda {lambda}, epoch {kept_epoch}, held-out loss {best_held:.6}.",
+        data.len(),
+        held.len()
+    );
+    println!("[");
+    for slot in 0..eval::PST_SLOTS {
+        let old = eval::PST_DELTA[slot];
+        let mg = old.0 as f64 + kept[2 * slot];
+        let eg = old.1 as f64 + kept[2 * slot + 1];
+        println!("    ({}, {}),", mg.round() as i16, eg.round() as i16);
+    }
+    println!("]");
     Ok(())
 }

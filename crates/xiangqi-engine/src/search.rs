@@ -219,7 +219,7 @@ impl<'a> Worker<'a> {
         let mut lmr = vec![[0u8; 64]; 64];
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.4 + (d as f64).ln() * (n as f64).ln() / 2.2;
+                let v = 0.5 + (d as f64).ln() * (n as f64).ln() / 1.8;
                 *r = v.max(0.0) as u8;
             }
         }

@@ -69,7 +69,7 @@ fn solves_mate_puzzles() {
         engine
             .set_position(Position::from_fen(fen).unwrap(), &[])
             .unwrap();
-        let (best, events) = engine.search(Limits::depth(2 * n as i32 + 3));
+        let (best, events) = engine.search(Limits::depth(2 * n as i32 + 4));
         let best = best.expect("a move");
         let pos = Position::from_fen(fen).unwrap();
         assert!(
@@ -381,4 +381,4 @@ fn bench_signature() {
     );
 }
 
-const BENCH_NODES: u64 = 730_893;
+const BENCH_NODES: u64 = 541_249;
