@@ -204,7 +204,7 @@ const fn pst(color: Color, role: Role, sq: Square) -> Pair {
 
 /// Piece-square value of every piece on every point, from its owner's view (mg, eg),
 /// indexed by `Piece::index()` and square.
-static PIECE_SQUARE: [[Pair; 90]; 14] = build_piece_square();
+static PIECE_SQUARE: [[Pair; 90]; 14] = build_piece_square().0;
 
 /// Number of piece-square slots of [`PST_DELTA`]: by role, rank counted from the owner's
 /// back rank and file folded onto a-e (the board is symmetric left to right).
@@ -220,43 +220,30 @@ pub const fn pst_slot(color: Color, role: Role, sq: Square) -> usize {
 
 /// Per-square corrections (mg, eg) added to the hand-written piece-square values, fitted to
 /// game results (`examples/texel.rs tune-pst`); indexed by [`pst_slot`].
-pub static PST_DELTA: [(i16, i16); PST_SLOTS] = PST_DELTA_INIT;
-
-const PST_DELTA_INIT: [(i16, i16); PST_SLOTS] = include!("pst_delta.rs");
+pub const PST_DELTA: [(i16, i16); PST_SLOTS] = include!("pst_delta.rs");
 
 /// [`PST_DELTA`] by `Piece::index()` and square.
-static DELTA_SQUARE: [[Pair; 90]; 14] = build_delta_square();
+static DELTA_SQUARE: [[Pair; 90]; 14] = build_piece_square().1;
 
-const fn build_delta_square() -> [[Pair; 90]; 14] {
+/// The hand-written values and the fitted corrections, by `Piece::index()` and square.
+#[allow(clippy::type_complexity)]
+const fn build_piece_square() -> ([[Pair; 90]; 14], [[Pair; 90]; 14]) {
     let mut t = [[(0, 0); 90]; 14];
+    let mut d = [[(0, 0); 90]; 14];
     let mut p = 0;
     while p < 14 {
         let piece = Piece::from_index(p);
         let mut s = 0;
         while s < 90 {
-            let d =
-                PST_DELTA_INIT[pst_slot(piece.color, piece.role, Square::new_unchecked(s as u8))];
-            t[p][s] = (d.0 as i32, d.1 as i32);
+            let sq = Square::new_unchecked(s as u8);
+            t[p][s] = pst(piece.color, piece.role, sq);
+            let delta = PST_DELTA[pst_slot(piece.color, piece.role, sq)];
+            d[p][s] = (delta.0 as i32, delta.1 as i32);
             s += 1;
         }
         p += 1;
     }
-    t
-}
-
-const fn build_piece_square() -> [[Pair; 90]; 14] {
-    let mut t = [[(0, 0); 90]; 14];
-    let mut p = 0;
-    while p < 14 {
-        let piece = Piece::from_index(p);
-        let mut s = 0;
-        while s < 90 {
-            t[p][s] = pst(piece.color, piece.role, Square::new_unchecked(s as u8));
-            s += 1;
-        }
-        p += 1;
-    }
-    t
+    (t, d)
 }
 
 /// Evaluates `pos` for the side to move.
