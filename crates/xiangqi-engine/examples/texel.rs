@@ -9,7 +9,7 @@
 //! cargo run --release -p xiangqi-engine --example texel -- tune positions.txt
 //! # 3. Fit the per-square corrections (`eval::PST_DELTA`, 700 numbers) by gradient descent
 //! #    with an L2 penalty LAMBDA on them; prints the new `src/pst_delta.rs`.
-//! cargo run --release -p xiangqi-engine --example texel -- tune-pst positions.txt 0.00001 3000
+//! cargo run --release -p xiangqi-engine --example texel -- tune-pst positions.txt 3e-9 1500
 //! ```
 //!
 //! The loss is the mean squared difference between the game result and
@@ -115,6 +115,16 @@ fn load(path: &str) -> Result<Vec<Sample>, String> {
     Ok(v)
 }
 
+/// The static evaluation of `pos` under `w`, from Red's view.
+fn red_eval(pos: &Position, w: &Weights) -> f64 {
+    let e = evaluate_with(pos, w) as f64;
+    if pos.turn() == Color::Red {
+        e
+    } else {
+        -e
+    }
+}
+
 /// Mean squared error of the predicted results, on two threads.
 fn loss(data: &[Sample], w: &Weights, k: f64) -> f64 {
     let half = data.len() / 2;
@@ -122,8 +132,7 @@ fn loss(data: &[Sample], w: &Weights, k: f64) -> f64 {
         chunk
             .iter()
             .map(|s| {
-                let e = evaluate_with(&s.pos, w) as f64;
-                let e = if s.pos.turn() == Color::Red { e } else { -e };
+                let e = red_eval(&s.pos, w);
                 let p = 1.0 / (1.0 + 10f64.powf(-k * e / 400.0));
                 (s.result - p).powi(2)
             })
@@ -263,8 +272,7 @@ fn linearize(samples: &[Sample]) -> Vec<Linear> {
     samples
         .iter()
         .map(|s| {
-            let e = evaluate_with(&s.pos, &Weights::DEFAULT) as f64;
-            let base = if s.pos.turn() == Color::Red { e } else { -e };
+            let base = red_eval(&s.pos, &Weights::DEFAULT);
             let b = s.pos.board();
             let phase: i32 = b
                 .pieces()
