@@ -20,6 +20,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::adjudicate::{self, History, RepetitionReason, RepetitionRuling};
+use crate::fen::FenError;
 use crate::position::Position;
 use crate::types::{Color, Move, Piece};
 use crate::uci::{IllegalMoveError, UciError, UciMove};
@@ -288,6 +289,32 @@ impl fmt::Display for Ruling {
     }
 }
 
+/// Why [`Game::from_uci`] or [`Game::replay`] could not replay a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The start FEN is not a valid position.
+    Fen(FenError),
+    /// The move at `index` (0-based) of the list is not a coordinate move, or not legal
+    /// where it is played.
+    Move {
+        index: usize,
+        text: String,
+        error: UciError,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Fen(e) => write!(f, "bad FEN: {e}"),
+            ReplayError::Move { index, text, error } => {
+                write!(f, "move {} ({text}): {error}", index + 1)
+            }
+        }
+    }
+}
+impl std::error::Error for ReplayError {}
+
 /// A game: a start position and the moves played, judged by [`Rules`].
 ///
 /// A game that has ended stays ended: moves played after the end (which [`Game::push`]
@@ -328,6 +355,43 @@ impl Game {
         let e = g.judge_at(0).map(|o| (0, o));
         g.ends.push(e);
         g
+    }
+    /// The game from a FEN and coordinate moves (`h2e2` or `H2-E2`) under the default rules:
+    /// "FEN plus moves" as UCI's `position` command, the server and the CLI take it.
+    ///
+    /// ```
+    /// use xiangqi::game::{Game, ReplayError};
+    /// let g = Game::from_uci(xiangqi::START_FEN, ["h2e2", "h9g7"]).unwrap();
+    /// assert_eq!(g.len(), 2);
+    /// let e = Game::from_uci(xiangqi::START_FEN, ["h2e2", "h2e2"]).unwrap_err();
+    /// assert!(matches!(e, ReplayError::Move { index: 1, .. }));
+    /// assert!(e.to_string().starts_with("move 2 (h2e2): "));
+    /// ```
+    pub fn from_uci<I, S>(fen: &str, moves: I) -> Result<Game, ReplayError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let start = Position::from_fen(fen).map_err(ReplayError::Fen)?;
+        Game::replay(start, Rules::default(), moves)
+    }
+    /// The game from `start` under `rules` with the coordinate moves played in order; the
+    /// error names the first bad move by its index.
+    pub fn replay<I, S>(start: Position, rules: Rules, moves: I) -> Result<Game, ReplayError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut game = Game::with_rules(start, rules);
+        for (index, s) in moves.into_iter().enumerate() {
+            let s = s.as_ref();
+            game.push_uci(s).map_err(|error| ReplayError::Move {
+                index,
+                text: s.to_owned(),
+                error,
+            })?;
+        }
+        Ok(game)
     }
     pub fn rules(&self) -> &Rules {
         &self.rules

@@ -29,7 +29,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use fen::{Fen, FenError, START_FEN};
-pub use game::{Game, Outcome, Reason, Rules};
+pub use game::{Game, Outcome, Reason, ReplayError, Rules};
 pub use movegen::{perft, perft_no_bulk, MoveList};
 pub use position::{Position, PositionError, Setup};
 pub use square::{File, Rank, Square};
