@@ -10,6 +10,7 @@ pub mod app;
 pub mod engine;
 pub mod games;
 pub mod lines;
+pub mod online;
 pub mod store;
 pub mod zh;
 

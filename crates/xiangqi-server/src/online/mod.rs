@@ -1,0 +1,6 @@
+//! Online play between people: live games with server-kept clocks, seats held by secret
+//! tokens, offers between the players, and the lobby.
+
+pub mod clock;
+pub mod live;
+pub mod token;
