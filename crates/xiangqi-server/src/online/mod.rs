@@ -2,5 +2,7 @@
 //! tokens, offers between the players, and the lobby.
 
 pub mod clock;
+pub mod events;
 pub mod live;
+pub mod lobby;
 pub mod token;

@@ -1,0 +1,187 @@
+//! What the board API streams: one JSON object a line, in lichess's board-API shapes.
+//!
+//! - `gameFull` first: the game's id, clock, players, start position and its `state`;
+//! - `gameState` after every change (a move, an offer, the end);
+//! - `crowd` when a player connects or leaves, or the number of spectators changes;
+//! - `opponentGone` to a player whose opponent left (with when a claim becomes possible);
+//! - `rematch` when both players asked for one: the new game's id.
+//!
+//! Times are milliseconds. Seat tokens never appear in any event: spectators read the same
+//! stream.
+
+use serde::Serialize;
+use xiangqi::Color;
+
+use super::live::LiveGame;
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ClockJson {
+    pub initial: u64,
+    pub increment: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlayerJson {
+    pub name: String,
+}
+
+/// The state after a change.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct GameState {
+    /// The moves from the start position, UCI, separated by spaces.
+    pub moves: String,
+    /// Red's and Black's time left, `null` without a clock.
+    pub rtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
+    /// The side offering a draw / asking for a takeback / a rematch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_offer: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback_offer: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch_offer: Option<&'static str>,
+    /// The plain-language account of the end, in English and Chinese.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_zh: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Event {
+    #[serde(rename_all = "camelCase")]
+    GameFull {
+        id: String,
+        clock: Option<ClockJson>,
+        red: PlayerJson,
+        black: PlayerJson,
+        initial_fen: String,
+        state: GameState,
+    },
+    GameState(GameState),
+    Crowd {
+        red: bool,
+        black: bool,
+        watchers: usize,
+    },
+    #[serde(rename_all = "camelCase")]
+    OpponentGone {
+        gone: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        claim_win_in_seconds: Option<u64>,
+    },
+    Rematch {
+        id: String,
+    },
+}
+
+impl Event {
+    /// The event as one line of newline-delimited JSON (with the newline).
+    pub fn line(&self) -> String {
+        let mut s = serde_json::to_string(self).expect("events serialize");
+        s.push('\n');
+        s
+    }
+}
+
+fn side(c: Option<Color>) -> Option<&'static str> {
+    c.map(Color::name)
+}
+
+/// The state of `g` at `now`; `zh` gives the Chinese account of the end.
+pub fn state(g: &LiveGame, now: u64, text_zh: Option<String>) -> GameState {
+    let moves: Vec<String> = g.game.moves().iter().map(|m| m.to_string()).collect();
+    let times = g.times(now);
+    GameState {
+        moves: moves.join(" "),
+        rtime: times.map(|t| t[0]),
+        btime: times.map(|t| t[1]),
+        status: g.status().as_str(),
+        winner: side(g.winner()),
+        draw_offer: side(g.draw_offer),
+        takeback_offer: side(g.takeback_offer),
+        rematch_offer: side(g.rematch_offer),
+        text: g.end_text(),
+        text_zh,
+    }
+}
+
+/// The `gameFull` event of `g`.
+pub fn full(id: &str, g: &LiveGame, now: u64, text_zh: Option<String>) -> Event {
+    Event::GameFull {
+        id: id.to_owned(),
+        clock: g.clock.as_ref().map(|c| {
+            let tc = c.time_control();
+            ClockJson {
+                initial: tc.initial,
+                increment: tc.increment,
+            }
+        }),
+        red: PlayerJson {
+            name: g.names[0].clone(),
+        },
+        black: PlayerJson {
+            name: g.names[1].clone(),
+        },
+        initial_fen: g.game.start().fen(),
+        state: state(g, now, text_zh),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::online::clock::TimeControl;
+    use xiangqi::{Game, Position};
+
+    #[test]
+    fn shapes_are_lichess_s() {
+        let mut g = LiveGame::new(
+            Game::new(Position::new()),
+            Some(TimeControl {
+                initial: 60_000,
+                increment: 1_000,
+            }),
+            ["Ann".into(), "Bo".into()],
+            0,
+        );
+        g.play(Color::Red, "h2e2", 0).unwrap();
+        g.draw_yes(Color::Red, 0).unwrap();
+        let line = full("AbCd1234", &g, 0, None).line();
+        assert!(line.ends_with('\n'));
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["type"], "gameFull");
+        assert_eq!(v["id"], "AbCd1234");
+        assert_eq!(v["clock"]["initial"], 60_000);
+        assert_eq!(v["red"]["name"], "Ann");
+        assert_eq!(v["initialFen"], Position::new().fen());
+        assert_eq!(v["state"]["moves"], "h2e2");
+        assert_eq!(v["state"]["rtime"], 60_000);
+        assert_eq!(v["state"]["status"], "started");
+        assert_eq!(v["state"]["drawOffer"], "red");
+        assert!(v["state"].get("winner").is_none());
+        g.resign(Color::Black, 10).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&Event::GameState(state(&g, 10, None)).line()).unwrap();
+        assert_eq!(v["type"], "gameState");
+        assert_eq!(v["status"], "resign");
+        assert_eq!(v["winner"], "red");
+        assert!(v.get("drawOffer").is_none(), "the end clears offers");
+        assert!(v["text"].as_str().unwrap().contains("resign"));
+        let v: serde_json::Value = serde_json::from_str(
+            &Event::OpponentGone {
+                gone: true,
+                claim_win_in_seconds: Some(12),
+            }
+            .line(),
+        )
+        .unwrap();
+        assert_eq!(v["type"], "opponentGone");
+        assert_eq!(v["claimWinInSeconds"], 12);
+    }
+}
