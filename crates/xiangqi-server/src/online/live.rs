@@ -104,6 +104,8 @@ pub enum Refusal {
     NothingToTakeBack,
     /// Claiming a victory or draw needs the opponent gone for the grace period.
     OpponentNotGone { wait_ms: u64 },
+    /// A rematch is asked for after the game.
+    NotOver,
 }
 
 impl Refusal {
@@ -127,6 +129,7 @@ impl core::fmt::Display for Refusal {
             }
             Refusal::NoOffer(what) => write!(f, "there is no {what} to answer"),
             Refusal::NothingToTakeBack => f.write_str("you have no move to take back"),
+            Refusal::NotOver => f.write_str("a rematch can be asked for when the game is over"),
             Refusal::OpponentNotGone { wait_ms } => write!(
                 f,
                 "your opponent has not been gone long enough: wait {} more seconds",
@@ -441,6 +444,28 @@ impl LiveGame {
             .ok_or(Refusal::NoOffer("takeback request"))
     }
 
+    /// `/rematch/yes` after the game: asks for a rematch, or accepts the opponent's request.
+    /// `Ok(true)` when both want one (the caller starts it, colours swapped).
+    pub fn rematch_yes(&mut self, seat: Color) -> Result<bool, Refusal> {
+        if self.end.is_none() {
+            return Err(Refusal::NotOver);
+        }
+        if self.rematch_offer == Some(!seat) {
+            self.rematch_offer = None;
+            return Ok(true);
+        }
+        self.rematch_offer = Some(seat);
+        Ok(false)
+    }
+
+    /// `/rematch/no`: declines the opponent's request or withdraws one's own.
+    pub fn rematch_no(&mut self, _seat: Color) -> Result<(), Refusal> {
+        if self.end.is_none() {
+            return Err(Refusal::NotOver);
+        }
+        self.rematch_offer.take().map(|_| ()).ok_or(Refusal::NoOffer("rematch request"))
+    }
+
     /// A connection of `seat` opened.
     pub fn connect(&mut self, seat: Color) {
         self.connections[i(seat)] += 1;
@@ -516,6 +541,20 @@ impl LiveGame {
         }
     }
 
+    /// The Chinese account of the end.
+    pub fn end_text_zh(&self) -> Option<String> {
+        Some(match self.end.as_ref()? {
+            End::Ruled(r) => r.text(&self.game, xiangqi::prose::Lang::Zh),
+            End::Aborted => "对局已中止。".into(),
+            End::Claimed { winner: Some(w) } => format!(
+                "{}胜：{}离开对局，未在限时内返回。",
+                side_zh(*w),
+                side_zh(!*w)
+            ),
+            End::Claimed { winner: None } => "和棋：一方离开对局，未在限时内返回。".into(),
+        })
+    }
+
     /// The plain English account of the end.
     pub fn end_text(&self) -> Option<String> {
         Some(match self.end.as_ref()? {
@@ -530,6 +569,13 @@ impl LiveGame {
                 "Draw: a player left the game and did not come back in time.".into()
             }
         })
+    }
+}
+
+fn side_zh(c: Color) -> &'static str {
+    match c {
+        Color::Red => "红方",
+        Color::Black => "黑方",
     }
 }
 

@@ -2,6 +2,7 @@
 //! writes that change it. SQLite is the one backend today (`sqlite`); the types here are
 //! what the rest of the server sees, so another backend can come beside it.
 
+pub mod live;
 mod sqlite;
 
 use std::fmt;
@@ -182,6 +183,8 @@ pub enum Write {
     Delete {
         id: i64,
     },
+    /// A write to a live game between people (`live`).
+    Live(live::LiveWrite),
 }
 
 /// A stored game: its row, its moves and its alternative lines (each a whole line, moves in

@@ -15,6 +15,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 use xiangqi::Color;
 
+use super::live::{self, LiveRow};
 use super::{Declared, GameRow, Mode, StoreError, StoredGame, Verdict, Write};
 
 /// The most writes committed in one transaction.
@@ -94,6 +95,7 @@ impl Store {
         let writer = open(&path)?;
         writer
             .execute_batch(SCHEMA)
+            .and_then(|_| writer.execute_batch(live::SCHEMA))
             .map_err(|error| StoreError::Open {
                 path: path.clone(),
                 what: "create the tables of",
@@ -166,6 +168,17 @@ impl Store {
             Ok(Some((row, moves, lines)))
         })
         .await
+    }
+
+    /// A live game's row and moves, or `None`.
+    pub async fn load_live(&self, id: &str) -> Result<Option<(LiveRow, Vec<String>)>, StoreError> {
+        let id = id.to_owned();
+        self.read(move |c| live::load(c, &id)).await
+    }
+
+    /// Every live game that has not ended, with its moves.
+    pub async fn unfinished_live(&self) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
+        self.read(live::unfinished).await
     }
 
     /// Games, most recently updated first.
@@ -378,6 +391,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             ])?;
             Ok(*id)
         }
+        Write::Live(w) => live::apply(c, w).map(|_| 0),
         Write::Delete { id } => {
             c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
                 .execute([id])?;

@@ -1,0 +1,277 @@
+//! What is kept of a live game between people: its row (players, clock, seat keys, how it
+//! ended) and its moves. A move is committed before either player sees it confirmed; the
+//! clocks are stored with every change, so a restart brings them back.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// The tables of live games (created with the others when the store opens).
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS live_games (
+    id TEXT PRIMARY KEY,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    start_fen TEXT NOT NULL,
+    -- The time control in ms; NULL for a game without a clock.
+    clock_initial INTEGER,
+    clock_increment INTEGER,
+    red_name TEXT NOT NULL,
+    black_name TEXT NOT NULL,
+    -- SHA-256 of the seat tokens (the tokens themselves are never stored).
+    red_key TEXT NOT NULL,
+    black_key TEXT NOT NULL,
+    -- The clocks after the last change: red ms, black ms, red quota, black quota.
+    clock TEXT NOT NULL DEFAULT '',
+    -- An end the rules game cannot re-derive from the moves: '' while it goes on or when
+    -- the moves end it; else resign-red, resign-black, draw, flag-red, flag-black, aborted,
+    -- claim-red, claim-black, claim-draw.
+    declared TEXT NOT NULL DEFAULT '',
+    -- Derived, for lists: the board API's status and the winner ('' for none).
+    status TEXT NOT NULL DEFAULT 'created',
+    winner TEXT NOT NULL DEFAULT '',
+    -- The rematch's id, once both asked for it.
+    rematch TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS live_moves (
+    game_id TEXT NOT NULL REFERENCES live_games(id) ON DELETE CASCADE,
+    ply INTEGER NOT NULL,
+    uci TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS live_games_status ON live_games(status);
+";
+
+/// A live game's stored row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LiveRow {
+    pub id: String,
+    pub created: i64,
+    pub updated: i64,
+    pub start_fen: String,
+    /// Initial time and increment in ms.
+    pub clock: Option<(u64, u64)>,
+    pub names: [String; 2],
+    /// Hex SHA-256 of Red's and Black's seat token.
+    pub keys: [String; 2],
+    /// The clocks after the last change: `[red, black, red quota, black quota]`.
+    pub times: Option<[u64; 4]>,
+    pub declared: String,
+    pub status: String,
+    pub winner: String,
+    pub rematch: String,
+}
+
+/// What changes in a live game's row with a write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveChange {
+    pub updated: i64,
+    pub times: Option<[u64; 4]>,
+    pub declared: String,
+    pub status: String,
+    pub winner: String,
+}
+
+/// One write to a live game.
+#[derive(Clone, Debug)]
+pub enum LiveWrite {
+    Create {
+        row: LiveRow,
+        moves: Vec<String>,
+    },
+    /// The move at `ply`, and the row as it is after it.
+    Move {
+        id: String,
+        ply: i64,
+        uci: String,
+        change: LiveChange,
+    },
+    /// Moves from `ply` on are taken back (an accepted takeback).
+    Truncate {
+        id: String,
+        ply: i64,
+        change: LiveChange,
+    },
+    /// The row changes without a move (an end, a clock).
+    Update { id: String, change: LiveChange },
+    /// Both players asked for a rematch: its id.
+    Rematch { id: String, rematch: String },
+}
+
+fn times_text(t: Option<[u64; 4]>) -> String {
+    t.map_or(String::new(), |t| {
+        format!("{} {} {} {}", t[0], t[1], t[2], t[3])
+    })
+}
+
+fn parse_times(s: &str) -> Option<Option<[u64; 4]>> {
+    if s.is_empty() {
+        return Some(None);
+    }
+    let v: Vec<u64> = s
+        .split(' ')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    v.try_into().ok().map(Some)
+}
+
+fn update_row(c: &Connection, id: &str, ch: &LiveChange) -> rusqlite::Result<()> {
+    let n = c
+        .prepare_cached(
+            "UPDATE live_games SET updated = ?2, clock = ?3, declared = ?4, status = ?5, \
+             winner = ?6 WHERE id = ?1",
+        )?
+        .execute(params![
+            id,
+            ch.updated,
+            times_text(ch.times),
+            ch.declared,
+            ch.status,
+            ch.winner
+        ])?;
+    if n == 0 {
+        return Err(rusqlite::Error::QueryReturnedNoRows);
+    }
+    Ok(())
+}
+
+pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
+    match w {
+        LiveWrite::Create { row, moves } => {
+            c.prepare_cached(
+                "INSERT INTO live_games (id, created, updated, start_fen, clock_initial, \
+                 clock_increment, red_name, black_name, red_key, black_key, clock, declared, \
+                 status, winner, rematch) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            )?
+            .execute(params![
+                row.id,
+                row.created,
+                row.updated,
+                row.start_fen,
+                row.clock.map(|c| c.0 as i64),
+                row.clock.map(|c| c.1 as i64),
+                row.names[0],
+                row.names[1],
+                row.keys[0],
+                row.keys[1],
+                times_text(row.times),
+                row.declared,
+                row.status,
+                row.winner,
+                row.rematch
+            ])?;
+            let mut st = c.prepare_cached(
+                "INSERT INTO live_moves (game_id, ply, uci) VALUES (?1, ?2, ?3)",
+            )?;
+            for (i, m) in moves.iter().enumerate() {
+                st.execute(params![row.id, i as i64, m])?;
+            }
+            Ok(())
+        }
+        LiveWrite::Move {
+            id,
+            ply,
+            uci,
+            change,
+        } => {
+            c.prepare_cached("INSERT INTO live_moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?
+                .execute(params![id, ply, uci])?;
+            update_row(c, id, change)
+        }
+        LiveWrite::Truncate { id, ply, change } => {
+            c.prepare_cached("DELETE FROM live_moves WHERE game_id = ?1 AND ply >= ?2")?
+                .execute(params![id, ply])?;
+            update_row(c, id, change)
+        }
+        LiveWrite::Update { id, change } => update_row(c, id, change),
+        LiveWrite::Rematch { id, rematch } => {
+            c.prepare_cached("UPDATE live_games SET rematch = ?2 WHERE id = ?1")?
+                .execute(params![id, rematch])?;
+            Ok(())
+        }
+    }
+}
+
+const COLUMNS: &str = "id, created, updated, start_fen, clock_initial, clock_increment, \
+                       red_name, black_name, red_key, black_key, clock, declared, status, \
+                       winner, rematch";
+
+fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<LiveRow> {
+    let initial: Option<i64> = r.get(4)?;
+    let increment: Option<i64> = r.get(5)?;
+    let times: String = r.get(10)?;
+    let corrupt = |i: usize, what: String| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, what.into())
+    };
+    let clock = match (initial, increment) {
+        (Some(a), Some(b)) if a >= 0 && b >= 0 => Some((a as u64, b as u64)),
+        (None, None) => None,
+        _ => return Err(corrupt(4, "a live game's time control".into())),
+    };
+    Ok(LiveRow {
+        id: r.get(0)?,
+        created: r.get(1)?,
+        updated: r.get(2)?,
+        start_fen: r.get(3)?,
+        clock,
+        names: [r.get(6)?, r.get(7)?],
+        keys: [r.get(8)?, r.get(9)?],
+        times: parse_times(&times)
+            .ok_or_else(|| corrupt(10, format!("a live game's clocks '{times}'")))?,
+        declared: r.get(11)?,
+        status: r.get(12)?,
+        winner: r.get(13)?,
+        rematch: r.get(14)?,
+    })
+}
+
+fn moves_of(c: &Connection, id: &str) -> rusqlite::Result<Vec<String>> {
+    let mut st = c.prepare_cached("SELECT uci FROM live_moves WHERE game_id = ?1 ORDER BY ply")?;
+    let v = st
+        .query_map([id], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(v)
+}
+
+/// A live game's row and moves, or `None`.
+pub(super) fn load(c: &Connection, id: &str) -> rusqlite::Result<Option<(LiveRow, Vec<String>)>> {
+    let Some(row) = c
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM live_games WHERE id = ?1"),
+            [id],
+            row_of,
+        )
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let moves = moves_of(c, id)?;
+    Ok(Some((row, moves)))
+}
+
+/// Every live game that has not ended, with its moves (to resume after a restart).
+pub(super) fn unfinished(c: &Connection) -> rusqlite::Result<Vec<(LiveRow, Vec<String>)>> {
+    let mut st = c.prepare(&format!(
+        "SELECT {COLUMNS} FROM live_games WHERE status IN ('created', 'started')"
+    ))?;
+    let rows = st.query_map([], row_of)?.collect::<Result<Vec<_>, _>>()?;
+    rows.into_iter()
+        .map(|row| {
+            let moves = moves_of(c, &row.id)?;
+            Ok((row, moves))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_round_trip() {
+        assert_eq!(parse_times(""), Some(None));
+        let t = Some([1, 2, 3, 4]);
+        assert_eq!(parse_times(&times_text(t)), Some(t));
+        assert_eq!(parse_times("1 2 3"), None);
+        assert_eq!(parse_times("1 2 x 4"), None);
+    }
+}
