@@ -1,5 +1,6 @@
 // Shared helpers for the end-to-end tests: Debian's chromium through playwright-core.
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,4 +42,89 @@ export async function api(method, p, body) {
   let data;
   try { data = JSON.parse(text); } catch { data = text; }
   return { status: res.status, data };
+}
+
+// Waiting for what a test asserts. After a click, a key, a navigation, a dialog or a
+// WebSocket message the page changes asynchronously (a dialog's `close` event, a fetch, a
+// render on the next frame), so an assertion right after the action races the page. These
+// helpers retry an assertion until it holds or a bounded timeout passes, then fail with the
+// last value seen.
+export const WAIT_MS = 10000;
+
+// Retries `check` (an async function that throws while its condition does not hold) until it
+// returns without throwing; after `timeout` ms the last error is thrown.
+export async function eventually(check, { timeout = WAIT_MS, interval = 50 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() >= deadline) {
+        e.message = `after ${timeout} ms: ${e.message}`;
+        throw e;
+      }
+    }
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+function matches(actual, expected, what) {
+  if (expected instanceof RegExp) assert.match(actual ?? '', expected, what);
+  else assert.equal(actual, expected, what);
+}
+
+// The text of the first element matching `selector` becomes `expected` (a string, or a RegExp
+// it must match).
+export async function expectText(page, selector, expected, opts) {
+  return eventually(async () => {
+    const actual = await page.evaluate((s) => document.querySelector(s)?.textContent ?? null, selector);
+    matches(actual, expected, `text of ${selector}`);
+    return actual;
+  }, opts);
+}
+
+// The value of the input or textarea matching `selector` becomes `expected` (string or RegExp).
+export async function expectValue(page, selector, expected, opts) {
+  return eventually(async () => {
+    const actual = await page.evaluate((s) => document.querySelector(s)?.value ?? null, selector);
+    matches(actual, expected, `value of ${selector}`);
+    return actual;
+  }, opts);
+}
+
+// An attribute of the first element matching `selector` becomes `expected`.
+export async function expectAttribute(page, selector, name, expected, opts) {
+  return eventually(async () => {
+    const actual = await page.evaluate(([s, n]) => document.querySelector(s)?.getAttribute(n) ?? null, [selector, name]);
+    matches(actual, expected, `${name} of ${selector}`);
+    return actual;
+  }, opts);
+}
+
+// The number of elements matching `selector` becomes `n`.
+export async function expectCount(page, selector, n, opts) {
+  return eventually(async () => {
+    const actual = await page.evaluate((s) => document.querySelectorAll(s).length, selector);
+    assert.equal(actual, n, `number of ${selector}`);
+    return actual;
+  }, opts);
+}
+
+// The game id in the page's address, once the page has put one there.
+export async function gameIdOf(page, opts) {
+  return eventually(async () => {
+    const id = new URL(page.url()).searchParams.get('game');
+    assert.ok(id, 'the address names a game: ' + page.url());
+    return id;
+  }, opts);
+}
+
+// The game as the server has it, once `check` (assertions on it) holds.
+export async function expectGame(id, check, opts) {
+  return eventually(async () => {
+    const { status, data } = await api('GET', `/api/games/${id}`);
+    assert.equal(status, 200, `GET /api/games/${id}`);
+    await check(data);
+    return data;
+  }, opts);
 }

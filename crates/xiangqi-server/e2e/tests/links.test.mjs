@@ -1,7 +1,9 @@
 // Shared position links (/?fen=) and the Chinese account of a ruling.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, BASE, api } from '../lib.mjs';
+import {
+  launch, shot, BASE, api, eventually, expectText, expectCount, gameIdOf, expectGame,
+} from '../lib.mjs';
 
 async function gameCount() {
   return (await api('GET', '/api/games?limit=1')).data.total;
@@ -19,9 +21,9 @@ test('a shared position link saves nothing until a move is played', async () => 
     await page.goto(link);
     await page.waitForSelector('#pieces [data-at="e6"]');
     // The board shows the position; the address still holds the FEN; nothing was stored.
-    assert.equal(await page.locator('#pieces > g').count(), 12);
+    await expectCount(page, '#pieces > g', 12);
     assert.equal(new URL(page.url()).searchParams.get('fen'), fen);
-    assert.match(await page.textContent('#status'), /not saved/);
+    await expectText(page, '#status', /not saved/);
     await page.reload();
     await page.waitForSelector('#pieces [data-at="e6"]');
     assert.equal(await gameCount(), before, 'opening and reloading the link stores no game');
@@ -30,16 +32,16 @@ test('a shared position link saves nothing until a move is played', async () => 
     // The first move saves the position as an analysis game with that move.
     await page.click('rect.hit[data-sq="c2"]');
     await page.click('rect.hit[data-sq="g2"]');
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('game'));
-    const id = new URL(page.url()).searchParams.get('game');
-    assert.equal(await gameCount(), before + 1);
-    const game = (await api('GET', `/api/games/${id}`)).data;
-    assert.equal(game.mode, 'analysis');
-    assert.equal(game.start_fen, fen);
-    assert.deepEqual(game.moves.map((m) => m.uci), ['c2g2']);
+    const id = await gameIdOf(page);
+    await eventually(async () => assert.equal(await gameCount(), before + 1));
+    await expectGame(id, (game) => {
+      assert.equal(game.mode, 'analysis');
+      assert.equal(game.start_fen, fen);
+      assert.deepEqual(game.moves.map((m) => m.uci), ['c2g2']);
+    });
     // Reloading now opens that game again, no duplicate.
     await page.reload();
-    await page.waitForFunction(() => document.querySelectorAll('#movelist .mv').length === 1);
+    await expectCount(page, '#movelist .mv', 1);
     assert.equal(await gameCount(), before + 1);
     assert.deepEqual(errors, []);
   } finally {
@@ -53,9 +55,7 @@ test('a link with a bad FEN shows what is wrong and stores nothing', async () =>
     const page = await context.newPage();
     const before = await gameCount();
     await page.goto(`${BASE}/?fen=${encodeURIComponent('rnbakabnr/9/9 w')}`);
-    await page.waitForSelector('#link-error');
-    const msg = await page.textContent('#link-error');
-    assert.match(msg, /does not hold a valid position: bad FEN/);
+    await expectText(page, '#link-error', /does not hold a valid position: bad FEN/);
     assert.equal(await page.locator('#pieces > g').count(), 0, 'no half-drawn board');
     assert.equal(await gameCount(), before);
     await shot(page, '11-bad-link');
@@ -80,14 +80,12 @@ test('the game-over message explains a perpetual check in Chinese', async () => 
       localStorage.setItem('xiangqi.settings', JSON.stringify({ ...s, lang: 'zh' }));
     });
     await page.goto(`${BASE}/?game=${r.data.id}`);
-    await page.waitForFunction(() => document.querySelectorAll('#movelist .mv').length === 7);
+    await expectCount(page, '#movelist .mv', 7);
     await page.click('rect.hit[data-sq="f8"]');
     await page.click('rect.hit[data-sq="e8"]');
     await page.waitForSelector('#dlg-over[open]');
-    const game = (await api('GET', `/api/games/${r.data.id}`)).data;
-    assert.equal(game.outcome.reason, 'perpetual-check');
-    const text = await page.textContent('#over-text');
-    assert.equal(text, game.outcome.text_zh);
+    const game = await expectGame(r.data.id, (g) => assert.equal(g.outcome?.reason, 'perpetual-check'));
+    const text = await expectText(page, '#over-text', game.outcome.text_zh);
     assert.match(text, /^红方长将，判负：红方从第1着（车四平五）到第7着（车五平四）每着都将军。/);
     await shot(page, '12-perpetual-check-zh');
   } finally {

@@ -1,13 +1,11 @@
 // Plays a whole game against the lowest level by clicking on the board.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, BASE, api } from '../lib.mjs';
+import {
+  launch, shot, BASE, api, expectText, expectCount, gameIdOf, expectGame,
+} from '../lib.mjs';
 
 const MAX_HUMAN_MOVES = 40;
-
-function gameId(page) {
-  return new URL(page.url()).searchParams.get('game');
-}
 
 // Clicks the centre of a board point.
 async function clickSquare(page, sq) {
@@ -26,17 +24,14 @@ async function dragMove(page, from, to) {
 }
 
 async function waitForHumanTurn(page, id, plies) {
-  // The human's turn: the server has the computer's reply (or the game is over).
-  for (let i = 0; i < 200; i++) {
-    const { data } = await api('GET', `/api/games/${id}`);
-    if (data.outcome || (data.turn === data.human && data.moves.length >= plies)) {
-      // and the page shows it
-      await page.waitForFunction((n) => document.querySelectorAll('#movelist .mv').length >= n, data.moves.length);
-      return data;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error('the computer did not answer in time');
+  // The human's turn: the server has the computer's reply (or the game is over) ...
+  const data = await expectGame(id, (g) => {
+    assert.ok(g.outcome || (g.turn === g.human && g.moves.length >= plies),
+      `the computer has answered: ${g.moves.length} of ${plies} plies, ${g.turn} to move`);
+  }, { timeout: 20000 });
+  // ... and the page shows it.
+  await page.waitForFunction((n) => document.querySelectorAll('#movelist .mv').length >= n, data.moves.length);
+  return data;
 }
 
 test('a whole game against the computer at level 0, by clicking', async () => {
@@ -54,9 +49,7 @@ test('a whole game against the computer at level 0, by clicking', async () => {
     await page.fill('#new-level', '0');
     await shot(page, '01-new-game-dialog');
     await page.click('#new-start');
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('game'));
-    const id = gameId(page);
-    assert.ok(id, 'the URL names the game');
+    const id = await gameIdOf(page);
     let game = (await api('GET', `/api/games/${id}`)).data;
     assert.equal(game.mode, 'computer');
     assert.equal(game.level, 0);
@@ -81,8 +74,7 @@ test('a whole game against the computer at level 0, by clicking', async () => {
         await clickSquare(page, mv.slice(0, 2));
         if (played === 0) {
           // legal-move hints are drawn for the selected piece
-          const hints = await page.locator('#board .hint, #board .hint-cap').count();
-          assert.equal(hints, legal.filter((m) => m.startsWith(mv.slice(0, 2))).length);
+          await expectCount(page, '#board .hint, #board .hint-cap', legal.filter((m) => m.startsWith(mv.slice(0, 2))).length);
         }
         await clickSquare(page, mv.slice(2, 4));
       }
@@ -94,17 +86,18 @@ test('a whole game against the computer at level 0, by clicking', async () => {
     if (!game.outcome) {
       await page.click('#btn-resign');
       await page.waitForSelector('#dlg-over[open]');
-      game = (await api('GET', `/api/games/${id}`)).data;
-      assert.equal(game.outcome.reason, 'resignation');
-      assert.equal(game.outcome.winner, 'black');
+      game = await expectGame(id, (g) => {
+        assert.equal(g.outcome?.reason, 'resignation');
+        assert.equal(g.outcome.winner, 'black');
+      });
     } else {
       await page.waitForSelector('#dlg-over[open]');
     }
-    const text = await page.textContent('#over-text');
-    assert.equal(text, game.outcome.text, 'the game-over message gives the ruling');
+    // the game-over message gives the ruling
+    await expectText(page, '#over-text', game.outcome.text);
     await shot(page, '03-game-over');
     // The move list shows every move.
-    assert.equal(await page.locator('#movelist .mv').count(), game.moves.length);
+    await expectCount(page, '#movelist .mv', game.moves.length);
     assert.deepEqual(errors, []);
   } finally {
     await cleanup();

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { launch, shot } from '../lib.mjs';
+import { launch, shot, eventually, expectCount } from '../lib.mjs';
 
 const BIN = process.env.XIANGQI_BIN;
 
@@ -59,7 +59,9 @@ test('SIGKILL mid-game loses no confirmed move', { skip: !BIN && 'XIANGQI_BIN is
       }
     })();
     // wait until some moves are in, then kill
-    while (confirmed.length < 8) await new Promise((r) => setTimeout(r, 2));
+    let sending = true;
+    sender.finally(() => { sending = false; });
+    await eventually(() => assert.ok(confirmed.length >= 8 || !sending, `${confirmed.length} moves confirmed`), { interval: 2 });
     server.kill('SIGKILL');
     await sender;
     if (server.exitCode === null && server.signalCode === null) {
@@ -82,7 +84,7 @@ test('SIGKILL mid-game loses no confirmed move', { skip: !BIN && 'XIANGQI_BIN is
     try {
       const page = await context.newPage();
       await page.goto(`${base}/?game=${id}`);
-      await page.waitForFunction((k) => document.querySelectorAll('#movelist .mv').length === k, n + 1);
+      await expectCount(page, '#movelist .mv', n + 1);
       await shot(page, '10-after-restart');
     } finally {
       await cleanup();

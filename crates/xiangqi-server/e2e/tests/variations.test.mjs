@@ -1,7 +1,9 @@
 // Analysis variations: stepping back and playing another move keeps the old line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, BASE, api } from '../lib.mjs';
+import {
+  launch, shot, BASE, api, expectText, expectValue, expectCount, expectAttribute, expectGame,
+} from '../lib.mjs';
 
 test('an analysis board keeps the replaced line as a variation, shown and clickable', async () => {
   const { context, cleanup } = await launch();
@@ -23,30 +25,30 @@ test('an analysis board keeps the replaced line as a variation, shown and clicka
     await page.click('#movelist .mv[data-ply="1"]');
     await page.click('rect.hit[data-sq="b9"]');
     await page.click('rect.hit[data-sq="c7"]');
-    await page.waitForFunction(() => document.querySelectorAll('#movelist li.var').length === 1);
-    assert.equal(await page.locator('#movelist .mv').count(), 2);
-    const varText = await page.textContent('#movelist li.var');
-    assert.match(varText, /\(1….*H9-G7.*2\..*H0-G2\)/);
-    let game = (await api('GET', `/api/games/${id}`)).data;
-    assert.deepEqual(game.moves.map((m) => m.uci), ['h2e2', 'b9c7']);
-    assert.deepEqual(game.lines.map((l) => l.uci), [['h2e2', 'h9g7', 'h0g2']]);
+    await expectCount(page, '#movelist li.var', 1);
+    await expectCount(page, '#movelist .mv', 2);
+    await expectText(page, '#movelist li.var', /\(1….*H9-G7.*2\..*H0-G2\)/);
+    await expectGame(id, (game) => {
+      assert.deepEqual(game.moves.map((m) => m.uci), ['h2e2', 'b9c7']);
+      assert.deepEqual(game.lines.map((l) => l.uci), [['h2e2', 'h9g7', 'h0g2']]);
+    });
     await shot(page, '13-variation');
     // The export has it in parentheses.
     await page.click('#btn-share');
-    await page.waitForFunction(() => document.querySelector('#share-pgn-text').value.includes('('));
-    assert.match(await page.inputValue('#share-pgn-text'), /\(1\.\.\. H9-G7 2\. H0-G2\)|\(1\.\.\. h9g7 2\. h0g2\)/);
+    await expectValue(page, '#share-pgn-text', /\(1\.\.\. H9-G7 2\. H0-G2\)|\(1\.\.\. h9g7 2\. h0g2\)/);
     await page.click('#dlg-share .close');
     // Clicking into the variation makes it the main line and shows the clicked move.
     await page.locator('#movelist .vmv').nth(1).click();
-    await page.waitForFunction(() => document.querySelectorAll('#movelist .mv').length === 3);
-    game = (await api('GET', `/api/games/${id}`)).data;
-    assert.deepEqual(game.moves.map((m) => m.uci), ['h2e2', 'h9g7', 'h0g2']);
-    assert.deepEqual(game.lines.map((l) => l.uci), [['h2e2', 'b9c7']]);
-    assert.equal(await page.getAttribute('#movelist .mv.current', 'data-ply'), '3');
+    await expectCount(page, '#movelist .mv', 3);
+    await expectGame(id, (game) => {
+      assert.deepEqual(game.moves.map((m) => m.uci), ['h2e2', 'h9g7', 'h0g2']);
+      assert.deepEqual(game.lines.map((l) => l.uci), [['h2e2', 'b9c7']]);
+    });
+    await expectAttribute(page, '#movelist .mv.current', 'data-ply', '3');
     // A reload shows the variation again.
     await page.reload();
-    await page.waitForFunction(() => document.querySelectorAll('#movelist li.var').length === 1);
-    assert.match(await page.textContent('#movelist li.var'), /B9-C7/);
+    await expectCount(page, '#movelist li.var', 1);
+    await expectText(page, '#movelist li.var', /B9-C7/);
     assert.deepEqual(errors, []);
   } finally {
     await cleanup();
@@ -70,11 +72,12 @@ test('a finished analysis game can still be explored from an earlier move', asyn
     await page.click('#movelist .mv[data-ply="2"]');
     await page.click('rect.hit[data-sq="e1"]');
     await page.click('rect.hit[data-sq="d1"]');
-    await page.waitForFunction(() => document.querySelectorAll('#movelist li.var').length === 1);
-    const game = (await api('GET', `/api/games/${r.data.id}`)).data;
-    assert.deepEqual(game.moves.map((m) => m.uci), ['c2g2', 'c3g3', 'e1d1']);
-    assert.equal(game.outcome, null, 'the new line is not over');
-    assert.deepEqual(game.lines.map((l) => l.uci), [main]);
+    await expectCount(page, '#movelist li.var', 1);
+    await expectGame(r.data.id, (game) => {
+      assert.deepEqual(game.moves.map((m) => m.uci), ['c2g2', 'c3g3', 'e1d1']);
+      assert.equal(game.outcome, null, 'the new line is not over');
+      assert.deepEqual(game.lines.map((l) => l.uci), [main]);
+    });
     assert.deepEqual(errors, []);
   } finally {
     await cleanup();
