@@ -60,8 +60,11 @@ export async function eventually(check, { timeout = WAIT_MS, interval = 50 } = {
       return await check();
     } catch (e) {
       if (Date.now() >= deadline) {
-        e.message = `after ${timeout} ms: ${e.message}`;
-        throw e;
+        if (!(e instanceof assert.AssertionError)) throw e;
+        throw new assert.AssertionError({
+          message: `still false after ${timeout} ms: ${e.message}`,
+          actual: e.actual, expected: e.expected, operator: e.operator,
+        });
       }
     }
     await new Promise((r) => setTimeout(r, interval));
