@@ -7,7 +7,6 @@ pub mod api;
 pub mod engine;
 pub mod state;
 pub mod store;
-pub mod zh;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

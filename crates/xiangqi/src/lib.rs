@@ -21,6 +21,7 @@ pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod prose;
 pub mod square;
 pub mod types;
 pub mod uci;
