@@ -13,7 +13,7 @@ const USAGE: &str = "usage:
   xiangqi perft [--fen FEN] [--divide] [--no-bulk] DEPTH
   xiangqi moves [--fen FEN] [MOVE ...]
   xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
-  xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...
+  xiangqi judge [--fen FEN] [--repetitions N] [--explain [--lang en|zh]] MOVE ...
   xiangqi uci                 (the engine, speaking UCI on stdin/stdout)
   xiangqi bench [DEPTH]       (the engine's fixed search: last line `N nodes M nps`)
   xiangqi match -engine cmd=A ... -engine cmd=B ... -each tc=10+0.1 ...   (engine matches; docs/MATCH.md)
