@@ -4,7 +4,7 @@
 //! the reason (`checkmate`, `perpetual-chase`, ...). `--explain` adds the plain-language
 //! account on the following line, in English or (`--lang zh`) Chinese.
 
-use xiangqi::game::{Game, Rules};
+use xiangqi::game::Rules;
 use xiangqi::prose::{self, Lang};
 
 use crate::{load, parse_position_args, usage, Fail};
@@ -86,12 +86,11 @@ fn judge(args: &[String]) -> Result<Vec<String>, Fail> {
         ));
     }
     let lang = lang.unwrap_or_default();
-    let start = load(&a.fen, &[])?;
-    let mut game = Game::with_rules(start, Rules::default().with_repetitions(repetitions));
-    for (i, s) in a.rest.iter().enumerate() {
-        game.push_uci(s)
-            .map_err(|e| Fail(format!("move {} ({s}): {e}", i + 1), 2))?;
-    }
+    let game = load(
+        &a.fen,
+        &a.rest,
+        Rules::default().with_repetitions(repetitions),
+    )?;
     let mut out = vec![match game.outcome() {
         None => "ongoing".to_string(),
         Some(o) => o.to_string(),
