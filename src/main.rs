@@ -1,5 +1,7 @@
 //! The `xiangqi` command line.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 use std::time::Instant;
 

@@ -3,6 +3,8 @@
 //!
 //! `xiangqi serve [--port N] [--host ADDR] [--data DIR]` (and `xiangqi` alone) starts it.
 
+#![forbid(unsafe_code)]
+
 pub mod api;
 pub mod engine;
 pub mod state;
