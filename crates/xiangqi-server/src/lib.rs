@@ -3,11 +3,12 @@
 //!
 //! `xiangqi serve [--port N] [--host ADDR] [--data DIR]` (and `xiangqi` alone) starts it.
 
+#![forbid(unsafe_code)]
+
 pub mod api;
 pub mod engine;
 pub mod state;
 pub mod store;
-pub mod zh;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -225,7 +225,7 @@ pub fn outcome_json(game: &Game) -> Value {
             "result": o.verdict(),
             "reason": o.reason.as_str(),
             "text": r.to_string(),
-            "text_zh": crate::zh::ruling_text(game, &r),
+            "text_zh": r.text(game, xiangqi::prose::Lang::Zh),
         }),
         _ => Value::Null,
     }
