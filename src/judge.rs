@@ -2,46 +2,69 @@
 //!
 //! Prints one line: `ongoing`, or the verdict (`red-wins`, `black-wins`, `draw`), a space and
 //! the reason (`checkmate`, `perpetual-chase`, ...). `--explain` adds the plain-language
-//! account on the following lines.
+//! account on the following line, in English or (`--lang zh`) Chinese.
 
-use xiangqi::game::{Game, Rules};
+use xiangqi::game::Rules;
+use xiangqi::prose::{self, Lang};
 
 use crate::{load, parse_position_args, usage, Fail};
 
-/// Takes `--repetitions N` (or `--repetitions=N`) out of the arguments.
-fn take_repetitions(args: &[String]) -> Result<(u32, Vec<String>), Fail> {
-    let mut reps = None;
+/// Takes the option `name` with its value (`NAME V` or `NAME=V`) out of the arguments; `what`
+/// says what the value is, for the message when it is missing. The last one given counts.
+fn take_option(
+    args: &[String],
+    name: &str,
+    what: &str,
+) -> Result<(Option<String>, Vec<String>), Fail> {
+    let mut value = None;
     let mut rest = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
-        let value = if a == "--repetitions" {
+        if a == name {
             i += 1;
-            Some(
-                args.get(i)
-                    .ok_or_else(|| usage("--repetitions needs a number (2 or more)"))?
-                    .clone(),
-            )
+            let v = args
+                .get(i)
+                .ok_or_else(|| usage(format!("{name} needs {what}")))?;
+            value = Some(v.clone());
+        } else if let Some(v) = a.strip_prefix(name).and_then(|v| v.strip_prefix('=')) {
+            value = Some(v.to_string());
         } else {
-            a.strip_prefix("--repetitions=").map(str::to_string)
-        };
-        match value {
-            Some(v) => {
-                let n: u32 = v.parse().map_err(|_| {
-                    usage(format!("--repetitions '{v}' is not a number (2 or more)"))
-                })?;
-                if n < 2 {
-                    return Err(usage(format!(
-                        "--repetitions {n}: a repetition needs 2 or more occurrences"
-                    )));
-                }
-                reps = Some(n);
-            }
-            None => rest.push(args[i].clone()),
+            rest.push(args[i].clone());
         }
         i += 1;
     }
-    Ok((reps.unwrap_or(Rules::default().repetitions), rest))
+    Ok((value, rest))
+}
+
+/// Takes `--repetitions N` (or `--repetitions=N`) out of the arguments.
+fn take_repetitions(args: &[String]) -> Result<(u32, Vec<String>), Fail> {
+    let (value, rest) = take_option(args, "--repetitions", "a number (2 or more)")?;
+    let Some(v) = value else {
+        return Ok((Rules::default().repetitions, rest));
+    };
+    let n: u32 = v
+        .parse()
+        .map_err(|_| usage(format!("--repetitions '{v}' is not a number (2 or more)")))?;
+    if n < 2 {
+        return Err(usage(format!(
+            "--repetitions {n}: a repetition needs 2 or more occurrences"
+        )));
+    }
+    Ok((n, rest))
+}
+
+/// Takes `--lang en|zh` (or `--lang=zh`) out of the arguments.
+fn take_lang(args: &[String]) -> Result<(Option<Lang>, Vec<String>), Fail> {
+    let (value, rest) = take_option(args, "--lang", "a language (en or zh)")?;
+    let lang = match value {
+        Some(v) => Some(
+            v.parse::<Lang>()
+                .map_err(|e| usage(format!("--lang: {e}")))?,
+        ),
+        None => None,
+    };
+    Ok((lang, rest))
 }
 
 pub(crate) fn cmd_judge(args: &[String]) -> Result<(), Fail> {
@@ -54,33 +77,26 @@ pub(crate) fn cmd_judge(args: &[String]) -> Result<(), Fail> {
 /// The lines `xiangqi judge` prints.
 fn judge(args: &[String]) -> Result<Vec<String>, Fail> {
     let (repetitions, args) = take_repetitions(args)?;
+    let (lang, args) = take_lang(&args)?;
     let a = parse_position_args(&args, &["--explain"])?;
     let explain = a.flags.iter().any(|f| f == "--explain");
-    let start = load(&a.fen, &[])?;
-    let mut game = Game::with_rules(start, Rules::default().with_repetitions(repetitions));
-    for (i, s) in a.rest.iter().enumerate() {
-        game.push_uci(s)
-            .map_err(|e| Fail(format!("move {} ({s}): {e}", i + 1), 2))?;
+    if lang.is_some() && !explain {
+        return Err(usage(
+            "--lang chooses the language of the --explain account: give --explain too",
+        ));
     }
-    let mut out = Vec::new();
-    match game.ruling() {
-        None => {
-            out.push("ongoing".to_string());
-            if explain {
-                let n = game.len();
-                out.push(format!(
-                    "The game goes on: {} to move after {n} move{}; no rule has ended it.",
-                    game.position().turn(),
-                    if n == 1 { "" } else { "s" }
-                ));
-            }
-        }
-        Some(r) => {
-            out.push(r.outcome.to_string());
-            if explain {
-                out.push(r.to_string());
-            }
-        }
+    let lang = lang.unwrap_or_default();
+    let game = load(
+        &a.fen,
+        &a.rest,
+        Rules::default().with_repetitions(repetitions),
+    )?;
+    let mut out = vec![match game.outcome() {
+        None => "ongoing".to_string(),
+        Some(o) => o.to_string(),
+    }];
+    if explain {
+        out.push(prose::explain(&game, lang));
     }
     Ok(out)
 }
@@ -123,6 +139,26 @@ mod tests {
             "{}",
             out[1]
         );
+        let out = run(&format!("--explain --lang zh --repetitions 2 {CHASE}")).unwrap();
+        assert_eq!(out[0], "black-wins perpetual-chase");
+        assert!(
+            out[1].starts_with("红方长捉黑方的车，判负：红方的炮捉黑方的车（先后位于b7、a7）"),
+            "{}",
+            out[1]
+        );
+        let en = run(&format!("--explain --lang=en --repetitions 2 {CHASE}")).unwrap();
+        assert_eq!(
+            en,
+            run(&format!("--explain --repetitions 2 {CHASE}")).unwrap()
+        );
+        let out = run("--explain --lang zh h2e2").unwrap();
+        assert_eq!(
+            out,
+            [
+                "ongoing",
+                "对局继续：已走1着，轮到黑方走棋；尚无规则结束对局。"
+            ]
+        );
         let out = run("--explain h2e2").unwrap();
         assert_eq!(
             out,
@@ -151,6 +187,17 @@ mod tests {
         assert!(m.contains("'x' is not a number"), "{m}");
         let (m, _) = run("--repetitions").unwrap_err();
         assert!(m.contains("needs a number"), "{m}");
+        let (m, c) = run("--explain --lang fr").unwrap_err();
+        assert_eq!(c, 2);
+        assert!(
+            m.starts_with("--lang: 'fr' is not a language (en or zh)"),
+            "{m}"
+        );
+        let (m, _) = run("--explain --lang").unwrap_err();
+        assert!(m.starts_with("--lang needs a language (en or zh)"), "{m}");
+        let (m, c) = run("--lang zh h2e2").unwrap_err();
+        assert_eq!(c, 2);
+        assert!(m.contains("give --explain too"), "{m}");
         let (m, _) = run("--bogus").unwrap_err();
         assert!(m.contains("unknown option '--bogus'"), "{m}");
     }

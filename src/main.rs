@@ -1,8 +1,11 @@
 //! The `xiangqi` command line.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 use std::time::Instant;
 
+use xiangqi::game::{Game, Rules};
 use xiangqi::{perft, perft_no_bulk, Position, START_FEN};
 
 mod convert;
@@ -13,11 +16,11 @@ const USAGE: &str = "usage:
   xiangqi perft [--fen FEN] [--divide] [--no-bulk] DEPTH
   xiangqi moves [--fen FEN] [MOVE ...]
   xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
-  xiangqi judge [--fen FEN] [--repetitions N] [--explain] MOVE ...
+  xiangqi judge [--fen FEN] [--repetitions N] [--explain [--lang en|zh]] MOVE ...
   xiangqi uci                 (the engine, speaking UCI on stdin/stdout)
   xiangqi bench [DEPTH]       (the engine's fixed search: last line `N nodes M nps`)
   xiangqi match -engine cmd=A ... -engine cmd=B ... -each tc=10+0.1 ...   (engine matches; docs/MATCH.md)
-  xiangqi [serve] [--port N] [--host ADDR] [--data DIR]   (the browser app; the default)";
+  xiangqi [serve] [--port N] [--no-fallback] [--host ADDR] [--data DIR]   (the browser app; the default)";
 
 /// A command-line failure: a message for stderr and the exit status.
 struct Fail(String, u8);
@@ -102,15 +105,15 @@ fn parse_position_args(args: &[String], flags: &[&str]) -> Result<PositionArgs, 
     })
 }
 
-fn load(fen: &str, moves: &[String]) -> Result<Position, Fail> {
-    let mut pos = Position::from_fen(fen).map_err(|e| Fail(format!("bad FEN '{fen}': {e}"), 2))?;
-    for (i, s) in moves.iter().enumerate() {
-        let m = pos
-            .parse_uci(s)
-            .map_err(|e| Fail(format!("move {} ({s}): {e}", i + 1), 2))?;
-        pos.play_unchecked(m);
-    }
-    Ok(pos)
+/// The position of a FEN, or the CLI's message naming it.
+fn parse_fen(fen: &str) -> Result<Position, Fail> {
+    Position::from_fen(fen).map_err(|e| Fail(format!("bad FEN '{fen}': {e}"), 2))
+}
+
+/// The game from a FEN and coordinate moves under `rules` ("FEN plus moves"); the error names
+/// the FEN or the first bad move by its number.
+fn load(fen: &str, moves: &[String], rules: Rules) -> Result<Game, Fail> {
+    Game::replay(parse_fen(fen)?, rules, moves).map_err(|e| Fail(e.to_string(), 2))
 }
 
 fn cmd_perft(args: &[String]) -> Result<(), Fail> {
@@ -122,7 +125,7 @@ fn cmd_perft(args: &[String]) -> Result<(), Fail> {
         [] => return Err(usage("perft needs a depth")),
         _ => return Err(usage("perft takes one depth")),
     };
-    let pos = load(&a.fen, &[])?;
+    let pos = parse_fen(&a.fen)?;
     let divide = a.flags.iter().any(|f| f == "--divide");
     let bulk = !a.flags.iter().any(|f| f == "--no-bulk");
     let count = |p: &Position, d: u32| {
@@ -160,7 +163,8 @@ fn cmd_perft(args: &[String]) -> Result<(), Fail> {
 
 fn cmd_moves(args: &[String]) -> Result<(), Fail> {
     let a = parse_position_args(args, &[])?;
-    let pos = load(&a.fen, &a.rest)?;
+    let game = load(&a.fen, &a.rest, Rules::default())?;
+    let pos = game.position();
     let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     moves.sort();
     for m in moves {

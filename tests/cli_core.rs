@@ -1,6 +1,14 @@
-//! The `perft` and `moves` commands: output formats other tools depend on, and errors.
+//! The `perft`, `moves` and `serve` commands: output formats other tools depend on, and errors.
+//!
+//! The perft counts come from `shared/data/perft.txt`, found at `<workspace>/../shared` or
+//! where `XIANGQI_SHARED` points.
 
-use std::process::{Command, Output};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 fn xiangqi(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xiangqi"))
@@ -102,4 +110,223 @@ fn perft_errors() {
     let o = xiangqi(&["perft", "x"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("depth 'x' is not a number"));
+}
+
+fn shared_dir() -> PathBuf {
+    match std::env::var_os("XIANGQI_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    }
+}
+
+/// `(FEN, depth, nodes)` from `shared/data/perft.txt`: for each position the deepest count of
+/// at most `max_nodes` nodes.
+fn perft_cases(max_nodes: u64) -> Vec<(String, u32, u64)> {
+    let path = shared_dir().join("data/perft.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e} (set XIANGQI_SHARED)", path.display()));
+    let mut cases = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split(';').map(str::trim);
+        let fen = fields.next().unwrap().to_string();
+        let best = fields
+            .map(|f| {
+                let (d, n) = f.split_once(' ').expect("'depth nodes'");
+                (d.parse::<u32>().unwrap(), n.parse::<u64>().unwrap())
+            })
+            .filter(|&(_, n)| n <= max_nodes)
+            .max_by_key(|&(d, _)| d);
+        if let Some((d, n)) = best {
+            cases.push((fen, d, n));
+        }
+    }
+    cases
+}
+
+/// The count on perft's `nodes N` line.
+fn nodes(o: &Output) -> u64 {
+    let text = stdout(o);
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .unwrap_or_else(|| panic!("no 'nodes' line in {text:?} ({})", stderr(o)));
+    line.parse().unwrap()
+}
+
+#[test]
+fn perft_from_fen_counts_match_the_reference() {
+    let cases = perft_cases(100_000);
+    assert!(cases.len() >= 10, "only {} perft positions", cases.len());
+    for (fen, depth, expected) in &cases {
+        let d = depth.to_string();
+        let o = xiangqi(&["perft", "--fen", fen, &d]);
+        assert!(o.status.success(), "{fen}: {}", stderr(&o));
+        assert_eq!(nodes(&o), *expected, "perft {depth} of {fen}");
+    }
+    // Without bulk counting, and split by root move, the counts agree.
+    let (fen, depth, expected) = &cases[1];
+    let d = depth.to_string();
+    let o = xiangqi(&["perft", "--no-bulk", &format!("--fen={fen}"), &d]);
+    assert_eq!(nodes(&o), *expected, "perft --no-bulk {depth} of {fen}");
+    let o = xiangqi(&["perft", "--divide", "--fen", fen, &d]);
+    let sum: u64 = stdout(&o)
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(_, n)| n.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, *expected, "perft --divide {depth} of {fen}");
+    assert_eq!(nodes(&o), *expected);
+}
+
+/// A `xiangqi serve` child, killed when dropped, with its data in a fresh folder.
+struct Server {
+    child: Child,
+    data: PathBuf,
+}
+
+impl Server {
+    fn start(name: &str, args: &[&str]) -> Server {
+        let data =
+            std::env::temp_dir().join(format!("xiangqi-cli-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&data);
+        let child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .arg("serve")
+            .arg("--data")
+            .arg(&data)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run xiangqi serve");
+        Server { child, data }
+    }
+
+    /// The first line the server prints, waiting at most `limit`. The rest of its output is
+    /// read and dropped, so that its stdout stays open.
+    fn first_line(&mut self, limit: Duration) -> String {
+        let out = self.child.stdout.take().expect("stdout is piped");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut out = BufReader::new(out);
+            let mut line = String::new();
+            let _ = out.read_line(&mut line);
+            let _ = tx.send(line);
+            let _ = std::io::copy(&mut out, &mut std::io::sink());
+        });
+        match rx.recv_timeout(limit) {
+            Ok(line) => line,
+            Err(_) => panic!("xiangqi serve printed nothing in {limit:?}"),
+        }
+    }
+
+    /// The exit status and stderr of a server that should stop by itself within `limit`.
+    fn exit(mut self, limit: Duration) -> (ExitStatus, String) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = self.child.try_wait().expect("wait for xiangqi serve") {
+                break s;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "xiangqi serve still runs after {limit:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            e.read_to_string(&mut err).unwrap();
+        }
+        (status, err)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+/// How long a server may take to print its URL.
+const WAIT: Duration = Duration::from_secs(60);
+/// How long a server that cannot start may take to stop.
+const EXIT: Duration = Duration::from_secs(30);
+
+/// A port on loopback that stays taken while the listener lives.
+fn taken_port() -> (TcpListener, u16) {
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    let port = l.local_addr().unwrap().port();
+    (l, port)
+}
+
+#[test]
+fn serve_falls_back_to_a_free_port_and_prints_its_url() {
+    let (_taken, port) = taken_port();
+    let mut s = Server::start("fallback", &["--port", &port.to_string()]);
+    let line = s.first_line(WAIT);
+    let url = line
+        .trim()
+        .strip_prefix("xiangqi: serving on http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("not the URL line: {line:?}"));
+    let got: u16 = url
+        .strip_suffix('/')
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    assert!(
+        got > port && got < port.saturating_add(20),
+        "port {port} is taken; it serves on {got}"
+    );
+    // It serves there.
+    let mut c = TcpStream::connect(("127.0.0.1", got)).expect("connect to the printed URL");
+    c.set_read_timeout(Some(WAIT)).unwrap();
+    c.write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut reply = String::new();
+    c.read_to_string(&mut reply).unwrap();
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+}
+
+#[test]
+fn serve_without_fallback_fails_on_a_taken_port() {
+    let (_taken, port) = taken_port();
+    let s = Server::start(
+        "nofallback",
+        &["--port", &port.to_string(), "--no-fallback"],
+    );
+    let (status, err) = s.exit(EXIT);
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!("xiangqi: cannot listen on 127.0.0.1:{port}: ")),
+        "{err}"
+    );
+}
+
+#[test]
+fn serve_rejects_bad_arguments() {
+    for (args, msg) in [
+        (
+            &["--port", "abc"][..],
+            "--port: 'abc' is not a port number (0-65535)",
+        ),
+        (
+            &["--port=70000"][..],
+            "--port: '70000' is not a port number (0-65535)",
+        ),
+        (&["--port"][..], "--port needs a value"),
+        (&["--bogus"][..], "unknown option '--bogus'"),
+    ] {
+        let s = Server::start("badargs", args);
+        let (status, err) = s.exit(EXIT);
+        assert_eq!(status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("xiangqi: {msg}")),
+            "{args:?}: {err}"
+        );
+    }
 }

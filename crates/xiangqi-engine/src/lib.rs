@@ -28,6 +28,8 @@
 //! assert!(engine.position().is_legal(best.unwrap()));
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod bench;
 pub mod eval;
 pub mod movepick;

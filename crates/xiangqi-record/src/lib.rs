@@ -1,6 +1,8 @@
 //! Xiangqi game records: one in-memory model ([`GameRecord`]) and readers and writers for the
 //! formats players keep their games in.
 
+#![forbid(unsafe_code)]
+
 pub mod cbf;
 pub mod cbl;
 pub mod cbr;

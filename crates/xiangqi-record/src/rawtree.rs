@@ -267,11 +267,6 @@ impl RawTree {
     fn sibling(&self, i: usize) -> Option<usize> {
         opt(self.nodes[i].next_sibling)
     }
-    /// Number of branch points: nodes that are an alternative to an earlier sibling.
-    #[allow(dead_code)]
-    pub fn branches(&self) -> usize {
-        self.nodes.iter().filter(|n| n.next_sibling != NONE).count()
-    }
 }
 
 fn opt(v: u32) -> Option<usize> {
@@ -472,7 +467,6 @@ pub(crate) fn nonempty(s: String) -> Option<String> {
 }
 
 /// Counts the variations (branch points) in a converted line, recursively.
-#[allow(dead_code)]
 pub fn count_variations(line: &[MoveNode]) -> usize {
     line.iter()
         .map(|n| {

@@ -12,7 +12,6 @@ pub mod games;
 pub mod lines;
 pub mod online;
 pub mod store;
-pub mod zh;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -223,70 +223,12 @@ pub enum Detail {
     },
 }
 
-/// An outcome with its explanation; `Display` gives a plain-language account.
+/// An outcome with its explanation; `Display` gives a plain-language account in English,
+/// [`Ruling::text`] in English or Chinese (both written by [`crate::prose`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Ruling {
     pub outcome: Outcome,
     pub detail: Detail,
-}
-
-fn cap(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
-}
-
-impl fmt::Display for Ruling {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.detail {
-            Detail::NoLegalMove { loser, in_check } => {
-                if *in_check {
-                    write!(
-                        f,
-                        "{} wins by checkmate: {loser} is in check and has no legal move.",
-                        cap(!*loser)
-                    )
-                } else {
-                    write!(
-                        f,
-                        "{} wins by stalemate: {loser} is not in check but has no legal move, \
-                         which loses in Xiangqi.",
-                        cap(!*loser)
-                    )
-                }
-            }
-            Detail::Repetition(r) => r.fmt(f),
-            Detail::MoveLimit {
-                plies,
-                counted,
-                limit,
-            } => {
-                write!(
-                    f,
-                    "Draw by the move limit: {plies} plies (moves by either side) without a capture"
-                )?;
-                if *counted as usize != *plies {
-                    write!(
-                        f,
-                        ", of which {counted} count (checks beyond a side's tenth since the last \
-                         capture do not),"
-                    )?;
-                }
-                write!(f, " reached the limit of {limit}.")
-            }
-            Detail::InsufficientMaterial => f.write_str(
-                "Draw by insufficient material: neither side has a chariot, horse, cannon or soldier left.",
-            ),
-            Detail::Resignation { loser } => {
-                write!(f, "{} wins: {loser} resigned.", cap(!*loser))
-            }
-            Detail::Agreement => f.write_str("Draw by agreement."),
-            Detail::Time { loser } => {
-                write!(f, "{} wins on time: {loser} ran out of time.", cap(!*loser))
-            }
-        }
-    }
 }
 
 /// Why [`Game::from_uci`] or [`Game::replay`] could not replay a game.

@@ -12,6 +12,8 @@
 //! assert_eq!(pos.fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod adjudicate;
 pub mod attacks;
 pub mod bitboard;
@@ -21,6 +23,7 @@ pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod prose;
 pub mod square;
 pub mod types;
 pub mod uci;

@@ -9,6 +9,8 @@
 //! one. Only move requests are timed. It stops after the request budget or the time budget,
 //! whichever comes first, and prints requests per second and latency percentiles.
 
+#![forbid(unsafe_code)]
+
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -50,7 +50,7 @@ impl Ending {
             result: Verdict::of_winner(o.winner),
             reason: o.reason.as_str(),
             text: r.to_string(),
-            text_zh: crate::zh::ruling_text(game, &r),
+            text_zh: r.text(game, xiangqi::prose::Lang::Zh),
         })
     }
 }

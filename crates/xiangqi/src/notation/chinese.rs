@@ -47,9 +47,9 @@ pub struct Chinese {
     pub arg: u8,
 }
 
-const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+pub(crate) const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
-fn piece_char(color: Color, role: Role) -> char {
+pub(crate) fn piece_char(color: Color, role: Role) -> char {
     match (color, role) {
         (Color::Red, Role::General) => '帅',
         (Color::Black, Role::General) => '将',
