@@ -1,9 +1,12 @@
 //! The server's shared state: the store, the games in memory, the engines for the computer's
 //! moves, and the count of open analysis sessions.
 
+use std::sync::Arc;
+
 use crate::engine::analysis::Sessions;
 use crate::engine::EnginePool;
 use crate::games::Games;
+use crate::online::hub::Hub;
 use crate::store::Store;
 
 /// Shared server state (the axum state, behind an `Arc`).
@@ -15,15 +18,18 @@ pub struct App {
     pub engines: EnginePool,
     /// Live analysis sessions open now.
     pub sessions: Sessions,
+    /// Live games between people and the lobby.
+    pub hub: Arc<Hub>,
 }
 
 impl App {
     pub fn new(store: Store) -> App {
         App {
-            store,
+            store: store.clone(),
             games: Games::default(),
             engines: EnginePool::per_core(),
             sessions: Sessions::default(),
+            hub: Hub::new(store.clone()),
         }
     }
 }

@@ -128,6 +128,10 @@ pub fn serve(c: Config) -> Result<(), String> {
         println!("xiangqi: serving on {shown}");
         println!("xiangqi: games are kept in {}", store.path.display());
         let app = Arc::new(App::new(store));
+        let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
+        if resumed > 0 {
+            println!("xiangqi: {resumed} live games resumed");
+        }
         axum::serve(listener, router(app))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

@@ -5,6 +5,7 @@
 pub mod error;
 pub mod game_json;
 pub mod handlers;
+pub mod online;
 pub mod request;
 
 use std::sync::Arc;
@@ -108,6 +109,18 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/pgn", get(handlers::export_pgn))
         .route("/api/games/{id}/fen", get(handlers::export_fen))
         .route("/api/analysis", get(analysis::ws_handler))
+        .route("/api/challenge/open", post(online::open_challenge))
+        .route("/api/board/game/stream/{id}", get(online::game_stream))
+        .route("/api/board/game/{id}", get(online::game_full))
+        .route("/api/board/game/{id}/move/{move}", post(online::board_move))
+        .route("/api/board/game/{id}/{action}", post(online::board_action))
+        .route(
+            "/api/board/game/{id}/{offer}/{answer}",
+            post(online::board_answer),
+        )
+        .route("/api/board/seek", post(online::seek))
+        .route("/api/board/seek/{id}/accept", post(online::accept_seek))
+        .route("/api/lobby/stream", get(online::lobby_stream))
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     let import = Router::new()
         .route("/api/import", post(handlers::import))
@@ -115,6 +128,10 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route(
             "/",
+            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/live/{id}",
             get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
         )
         .route(

@@ -67,6 +67,95 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     }
 }
 
+/// A body of named fields, JSON or form-encoded (`application/x-www-form-urlencoded`, as
+/// lichess's API takes them). A nested JSON object is flattened to dotted names
+/// (`{"clock": {"limit": 60}}` is `clock.limit`); form values are strings.
+pub struct Fields(pub Map<String, Value>);
+
+impl<S: Send + Sync> FromRequest<S> for Fields {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let form = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+        let body = Bytes::from_request(req, state).await?;
+        if form {
+            let text = std::str::from_utf8(&body)
+                .map_err(|e| ApiError::bad(format!("the request body is not UTF-8 text: {e}")))?;
+            return form_object(text).map(Fields);
+        }
+        let mut out = Map::new();
+        for (k, v) in body_object(&body)? {
+            match v {
+                Value::Object(inner) => {
+                    for (k2, v2) in inner {
+                        out.insert(format!("{k}.{k2}"), v2);
+                    }
+                }
+                v => {
+                    out.insert(k, v);
+                }
+            }
+        }
+        Ok(Fields(out))
+    }
+}
+
+impl Fields {
+    /// Refuses a field not in `known`, naming it.
+    pub fn only(&self, known: &[&str]) -> Result<(), ApiError> {
+        match self.0.keys().find(|k| !known.contains(&k.as_str())) {
+            Some(k) => Err(ApiError::bad(format!(
+                "unknown field '{k}' (expected one of: {})",
+                known.join(", ")
+            ))
+            .field(k.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// A number (JSON number, or a form's text of one), if given.
+    pub fn number(&self, name: &str) -> Result<Option<f64>, ApiError> {
+        let bad = || ApiError::bad(format!("field '{name}' must be a number")).field(name);
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) => n.as_f64().map(Some).ok_or_else(bad),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) => s.trim().parse().map(Some).map_err(|_| bad()),
+            Some(_) => Err(bad()),
+        }
+    }
+
+    /// A string, if given.
+    pub fn text(&self, name: &str) -> Result<Option<&str>, ApiError> {
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(ApiError::bad(format!("field '{name}' must be a string")).field(name)),
+        }
+    }
+}
+
+fn form_object(text: &str) -> Result<Map<String, Value>, ApiError> {
+    let mut out = Map::new();
+    for part in text.trim().split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        let k =
+            percent_decode(k).ok_or_else(|| ApiError::bad(format!("bad form field name '{k}'")))?;
+        let v = percent_decode(v).ok_or_else(|| {
+            ApiError::bad(format!(
+                "form field '{k}' is not valid percent-encoded UTF-8"
+            ))
+            .field(k.clone())
+        })?;
+        out.insert(k, Value::String(v));
+    }
+    Ok(out)
+}
+
 /// Parses a JSON object body; an empty body is an empty object.
 fn body_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
     if body.iter().all(|b| b.is_ascii_whitespace()) {

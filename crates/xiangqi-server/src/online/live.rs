@@ -463,7 +463,10 @@ impl LiveGame {
         if self.end.is_none() {
             return Err(Refusal::NotOver);
         }
-        self.rematch_offer.take().map(|_| ()).ok_or(Refusal::NoOffer("rematch request"))
+        self.rematch_offer
+            .take()
+            .map(|_| ())
+            .ok_or(Refusal::NoOffer("rematch request"))
     }
 
     /// A connection of `seat` opened.

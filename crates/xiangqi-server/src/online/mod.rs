@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod events;
+pub mod hub;
 pub mod live;
 pub mod lobby;
 pub mod token;

@@ -91,9 +91,15 @@ pub enum LiveWrite {
         change: LiveChange,
     },
     /// The row changes without a move (an end, a clock).
-    Update { id: String, change: LiveChange },
+    Update {
+        id: String,
+        change: LiveChange,
+    },
     /// Both players asked for a rematch: its id.
-    Rematch { id: String, rematch: String },
+    Rematch {
+        id: String,
+        rematch: String,
+    },
 }
 
 fn times_text(t: Option<[u64; 4]>) -> String {
@@ -159,9 +165,8 @@ pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
                 row.winner,
                 row.rematch
             ])?;
-            let mut st = c.prepare_cached(
-                "INSERT INTO live_moves (game_id, ply, uci) VALUES (?1, ?2, ?3)",
-            )?;
+            let mut st =
+                c.prepare_cached("INSERT INTO live_moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?;
             for (i, m) in moves.iter().enumerate() {
                 st.execute(params![row.id, i as i64, m])?;
             }

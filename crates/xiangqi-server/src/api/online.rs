@@ -1,0 +1,426 @@
+//! The board API of live games between people, in lichess's manner (docs/API.md, "Online
+//! play"): open challenges, a seat's actions with its bearer token, the newline-delimited
+//! JSON streams of a game and of the lobby, seeks.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::body::{Body as HttpBody, Bytes};
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use tokio::sync::broadcast::error::RecvError;
+use xiangqi::Color;
+
+use super::error::ApiError;
+use super::request::Fields;
+use crate::online::clock::TimeControl;
+use crate::online::hub::{clean_name, Action, Hub, Msg, NewLive, OnlineError, KEEP_ALIVE};
+use crate::online::lobby::SideWish;
+use crate::App;
+
+type AppState = State<Arc<App>>;
+type ApiResult<T> = Result<T, ApiError>;
+
+impl From<OnlineError> for ApiError {
+    fn from(e: OnlineError) -> ApiError {
+        let msg = e.to_string();
+        match e {
+            OnlineError::NotFound => ApiError::new(StatusCode::NOT_FOUND, msg),
+            OnlineError::NoToken => ApiError::new(StatusCode::UNAUTHORIZED, msg),
+            OnlineError::WrongToken => ApiError::new(StatusCode::FORBIDDEN, msg),
+            OnlineError::Refused(r) => ApiError::new(
+                StatusCode::from_u16(r.status_code()).unwrap_or(StatusCode::CONFLICT),
+                msg,
+            ),
+            OnlineError::Bad { field, .. } => ApiError::bad(msg).field(field),
+            OnlineError::Full(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg),
+            OnlineError::Store(_) | OnlineError::Random(_) => {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
+            }
+        }
+    }
+}
+
+/// The seat token of `Authorization: Bearer TOKEN`, if the request has one.
+pub struct Bearer(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let Some(v) = parts.headers.get(header::AUTHORIZATION) else {
+            return Ok(Bearer(None));
+        };
+        let v = v
+            .to_str()
+            .map_err(|_| ApiError::new(StatusCode::UNAUTHORIZED, "bad Authorization header"))?;
+        match v.split_once(' ') {
+            Some((scheme, t)) if scheme.eq_ignore_ascii_case("bearer") && !t.trim().is_empty() => {
+                Ok(Bearer(Some(t.trim().to_owned())))
+            }
+            _ => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "the Authorization header must be 'Bearer TOKEN'",
+            )),
+        }
+    }
+}
+
+fn time_control(f: &Fields) -> ApiResult<Option<TimeControl>> {
+    let limit = f.number("clock.limit")?;
+    let inc = f.number("clock.increment")?;
+    if limit.is_none() && inc.is_none() {
+        return Ok(None);
+    }
+    TimeControl::from_seconds(limit.unwrap_or(0.0), inc.unwrap_or(0.0))
+        .map(Some)
+        .map_err(|m| {
+            let field = if m.starts_with("clock.increment") {
+                "clock.increment"
+            } else {
+                "clock.limit"
+            };
+            ApiError::bad(m).field(field)
+        })
+}
+
+fn side_wish(f: &Fields) -> ApiResult<SideWish> {
+    match f.text("color")? {
+        None => Ok(SideWish::Random),
+        Some(s) => SideWish::parse(s).ok_or_else(|| {
+            ApiError::bad(format!(
+                "field 'color' must be red, black or random, not '{s}'"
+            ))
+            .field("color")
+        }),
+    }
+}
+
+fn random_side() -> Result<Color, ApiError> {
+    let mut b = [0u8; 1];
+    getrandom::fill(&mut b).map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the system's random source failed: {e}"),
+        )
+    })?;
+    Ok(if b[0] & 1 == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    })
+}
+
+/// The answer to `POST /api/challenge/open`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenChallenge {
+    pub id: String,
+    /// The spectators' page.
+    pub url: String,
+    /// The players' pages (each with its seat's secret after `#`).
+    pub url_red: String,
+    pub url_black: String,
+    pub token_red: String,
+    pub token_black: String,
+    /// The creator's side (`color` of the request, drawn when random).
+    pub color: &'static str,
+}
+
+/// The page of a live game (spectators), and of a seat (`#seat=TOKEN`).
+fn page(id: &str, token: Option<&str>) -> String {
+    match token {
+        Some(t) => format!("/live/{id}#seat={t}"),
+        None => format!("/live/{id}"),
+    }
+}
+
+/// `POST /api/challenge/open`: a game whose two seats are taken by whoever opens their links.
+pub async fn open_challenge(State(app): AppState, f: Fields) -> ApiResult<Json<OpenChallenge>> {
+    f.only(&[
+        "clock.limit",
+        "clock.increment",
+        "color",
+        "fen",
+        "name",
+        "red",
+        "black",
+    ])?;
+    let tc = time_control(&f)?;
+    let color = match side_wish(&f)? {
+        SideWish::Red => Color::Red,
+        SideWish::Black => Color::Black,
+        SideWish::Random => random_side()?,
+    };
+    let name = clean_name(f.text("name")?, "");
+    let mut names = [
+        clean_name(f.text("red")?, "Red"),
+        clean_name(f.text("black")?, "Black"),
+    ];
+    if !name.is_empty() {
+        names[color.index()] = name;
+    }
+    let created = app
+        .hub
+        .create(NewLive {
+            tc,
+            fen: f.text("fen")?.map(str::to_owned),
+            names,
+        })
+        .await?;
+    let [red, black] = &created.tokens;
+    Ok(Json(OpenChallenge {
+        url: page(&created.id, None),
+        url_red: page(&created.id, Some(red.as_str())),
+        url_black: page(&created.id, Some(black.as_str())),
+        token_red: red.as_str().to_owned(),
+        token_black: black.as_str().to_owned(),
+        color: color.name(),
+        id: created.id,
+    }))
+}
+
+#[derive(Serialize)]
+pub struct Ok_ {
+    pub ok: bool,
+}
+
+async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<Json<Ok_>> {
+    app.hub.act(id, bearer.0.as_deref(), action).await?;
+    Ok(Json(Ok_ { ok: true }))
+}
+
+/// `POST /api/board/game/{id}/move/{move}`
+pub async fn board_move(
+    State(app): AppState,
+    Path((id, mv)): Path<(String, String)>,
+    bearer: Bearer,
+) -> ApiResult<Json<Ok_>> {
+    act(&app, &id, bearer, Action::Move(mv)).await
+}
+
+/// `POST /api/board/game/{id}/{action}`: resign, abort, claim-victory, claim-draw.
+pub async fn board_action(
+    State(app): AppState,
+    Path((id, what)): Path<(String, String)>,
+    bearer: Bearer,
+) -> ApiResult<Json<Ok_>> {
+    let action = match what.as_str() {
+        "resign" => Action::Resign,
+        "abort" => Action::Abort,
+        "claim-victory" => Action::ClaimVictory,
+        "claim-draw" => Action::ClaimDraw,
+        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+    };
+    act(&app, &id, bearer, action).await
+}
+
+/// `POST /api/board/game/{id}/{offer}/{yes|no}`: draw, takeback, rematch.
+pub async fn board_answer(
+    State(app): AppState,
+    Path((id, what, answer)): Path<(String, String, String)>,
+    bearer: Bearer,
+) -> ApiResult<Json<Ok_>> {
+    let yes = match answer.as_str() {
+        "yes" => true,
+        "no" => false,
+        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+    };
+    let action = match what.as_str() {
+        "draw" => Action::Draw(yes),
+        "takeback" => Action::Takeback(yes),
+        "rematch" => Action::Rematch(yes),
+        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+    };
+    act(&app, &id, bearer, action).await
+}
+
+/// `GET /api/board/game/{id}`: the game as the stream's first line has it (`gameFull`).
+pub async fn game_full(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
+    let room = app.hub.room(&id).await?;
+    let line = app.hub.full_line(&room).await;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        line,
+    )
+        .into_response())
+}
+
+fn ndjson(body: HttpBody) -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/x-ndjson"),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            (
+                header::HeaderName::from_static("x-accel-buffering"),
+                HeaderValue::from_static("no"),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// What a game stream holds between lines.
+struct GameStream {
+    hub: Arc<Hub>,
+    queue: VecDeque<String>,
+    sub: crate::online::hub::Subscription,
+    tick: tokio::time::Interval,
+}
+
+/// `GET /api/board/game/stream/{id}`: `gameFull`, then a line for every change, and a blank
+/// keep-alive line every few seconds. With a seat's token the stream is that player's (the
+/// opponent sees them connected); without, a spectator's.
+pub async fn game_stream(
+    State(app): AppState,
+    Path(id): Path<String>,
+    bearer: Bearer,
+) -> ApiResult<Response> {
+    let sub = app.hub.subscribe(&id, bearer.0.as_deref()).await?;
+    let mut queue = VecDeque::new();
+    queue.push_back(sub.first.clone());
+    queue.extend(sub.extra.iter().cloned());
+    let mut tick = tokio::time::interval(KEEP_ALIVE);
+    tick.reset();
+    let s = GameStream {
+        hub: app.hub.clone(),
+        queue,
+        sub,
+        tick,
+    };
+    let stream = futures_util::stream::unfold(s, |mut s| async move {
+        loop {
+            if let Some(line) = s.queue.pop_front() {
+                return Some((Ok::<_, Infallible>(Bytes::from(line)), s));
+            }
+            tokio::select! {
+                m = s.sub.rx.recv() => match m {
+                    Ok(Msg { to, line }) => {
+                        if to.is_none() || to == s.sub.seat() {
+                            s.tick.reset();
+                            return Some((Ok(Bytes::from(line.to_string())), s));
+                        }
+                    }
+                    // Too far behind: the whole state again, so nothing is lost.
+                    Err(RecvError::Lagged(_)) => {
+                        let room = s.sub.room().clone();
+                        let line = s.hub.full_line(&room).await;
+                        s.queue.push_back(line);
+                    }
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = s.tick.tick() => return Some((Ok(Bytes::from_static(b"\n")), s)),
+            }
+        }
+    });
+    Ok(ndjson(HttpBody::from_stream(stream)))
+}
+
+/// `GET /api/lobby/stream`: the open seeks now, then after every change.
+pub async fn lobby_stream(State(app): AppState) -> Response {
+    let (first, rx) = app.hub.lobby();
+    let mut tick = tokio::time::interval(KEEP_ALIVE);
+    tick.reset();
+    let init = (Some(first), rx, tick);
+    let stream = futures_util::stream::unfold(init, |(first, mut rx, mut tick)| async move {
+        if let Some(f) = first {
+            return Some((
+                Ok::<_, Infallible>(Bytes::from(f.to_string())),
+                (None, rx, tick),
+            ));
+        }
+        loop {
+            tokio::select! {
+                m = rx.recv() => match m {
+                    Ok(line) => return Some((Ok(Bytes::from(line.to_string())), (None, rx, tick))),
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = tick.tick() => return Some((Ok(Bytes::from_static(b"\n")), (None, rx, tick))),
+            }
+        }
+    });
+    ndjson(HttpBody::from_stream(stream))
+}
+
+/// A seat handed out by the lobby.
+#[derive(Serialize)]
+pub struct GameStart {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub id: String,
+    pub color: &'static str,
+    pub token: String,
+    pub url: String,
+}
+
+/// `POST /api/board/seek`: opens a seek (fields `clock.limit`, `clock.increment`, `color`,
+/// `name`) and streams `{"type":"seek","id":...}`, keep-alive lines while it waits, then
+/// `{"type":"gameStart", "id", "color", "token", "url"}` when someone takes it. The seek goes
+/// when this connection closes.
+pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
+    f.only(&["clock.limit", "clock.increment", "color", "name"])?;
+    let tc = time_control(&f)?;
+    let color = side_wish(&f)?;
+    let name = clean_name(f.text("name")?, "Anonymous");
+    let (seek, grant, guard) = app.hub.seek(name, tc, color)?;
+    let first = format!("{}\n", serde_json::json!({"type": "seek", "id": seek.id}));
+    let mut tick = tokio::time::interval(KEEP_ALIVE);
+    tick.reset();
+    let init = (Some(first), Some(grant), tick, guard);
+    let stream = futures_util::stream::unfold(init, |(first, grant, mut tick, guard)| async move {
+        if let Some(f) = first {
+            return Some((
+                Ok::<_, Infallible>(Bytes::from(f)),
+                (None, grant, tick, guard),
+            ));
+        }
+        let mut grant = grant?;
+        tokio::select! {
+            g = &mut grant => {
+                let g = g.ok()?;
+                let v = GameStart {
+                    kind: "gameStart",
+                    url: page(&g.id, Some(g.token.as_str())),
+                    color: g.color.name(),
+                    token: g.token.as_str().to_owned(),
+                    id: g.id,
+                };
+                let line = format!("{}\n", serde_json::to_string(&v).ok()?);
+                Some((Ok(Bytes::from(line)), (None, None, tick, guard)))
+            }
+            _ = tick.tick() => Some((Ok(Bytes::from_static(b"\n")), (None, Some(grant), tick, guard))),
+        }
+    });
+    Ok(ndjson(HttpBody::from_stream(stream)))
+}
+
+/// `POST /api/board/seek/{id}/accept`: takes a seek (field `name`); answers the taker's seat.
+pub async fn accept_seek(
+    State(app): AppState,
+    Path(id): Path<String>,
+    f: Fields,
+) -> ApiResult<Json<GameStart>> {
+    f.only(&["name"])?;
+    let name = clean_name(f.text("name")?, "Anonymous");
+    let g = app.hub.accept(&id, name).await?;
+    Ok(Json(GameStart {
+        kind: "gameStart",
+        url: page(&g.id, Some(g.token.as_str())),
+        color: g.color.name(),
+        token: g.token.as_str().to_owned(),
+        id: g.id,
+    }))
+}
