@@ -142,25 +142,23 @@ fn legal_move_in_random_positions() {
         }
     }
     assert!(tested >= 40, "{tested}");
-    // Hand-made positions with exactly one legal move (the general must step aside).
-    for fen in [
-        "3k5/9/9/9/9/9/9/9/4A4/3AKR3 b - - 0 1",
-        "4k4/4a4/9/9/9/9/9/9/3R5/3K1R3 b - - 0 1",
+    // Hand-made positions with exactly one legal move: the general in check must step
+    // aside (e9f9, the other squares are covered by the chariots and the open file to the
+    // red general), and a general boxed in with only a soldier's step left (a6a5).
+    for (fen, only) in [
+        ("4k4/9/9/9/9/9/9/9/3RR4/3K5 b - - 0 1", "e9f9"),
+        ("3k5/8R/9/p8/9/9/9/9/4R4/5K3 b - - 0 1", "a6a5"),
     ] {
         let pos = Position::from_fen(fen).unwrap();
         let moves = pos.legal_moves();
-        if moves.len() != 1 {
-            continue;
-        }
+        assert_eq!(moves.len(), 1, "{fen} should have exactly one legal move");
+        assert_eq!(moves[0].to_string(), only, "{fen}");
         engine.set_position(pos.clone(), &[]).unwrap();
         let (best, _) = engine.search(Limits::depth(6));
         assert_eq!(best, Some(moves[0]), "{fen}");
         single += 1;
     }
-    assert!(
-        single >= 1,
-        "no position with a single legal move was tested"
-    );
+    assert!(single >= 2, "{single}");
 }
 
 #[test]
