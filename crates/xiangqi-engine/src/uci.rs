@@ -12,7 +12,7 @@ use xiangqi::{perft, Move, Position};
 
 use crate::search::Score;
 use crate::tt::Bound;
-use crate::{option_list, Engine, Event, Limits, OptionKind, SearchInfo};
+use crate::{find_option, Engine, Event, Limits, OptionKind, OptionSpec, SearchInfo, OPTIONS};
 
 pub const NAME: &str = concat!("xiangqi-engine ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the xiangqi developers";
@@ -92,8 +92,9 @@ impl Loop {
                 self.protocol = Protocol::Uci;
                 self.out.line(&format!("id name {NAME}"));
                 self.out.line(&format!("id author {AUTHOR}"));
-                for (name, kind) in option_list() {
-                    self.out.line(&match kind {
+                for spec in OPTIONS {
+                    let name = spec.name;
+                    self.out.line(&match spec.kind {
                         OptionKind::Spin { default, min, max } => {
                             format!("option name {name} type spin default {default} min {min} max {max}")
                         }
@@ -113,12 +114,15 @@ impl Loop {
                 self.out.line("id copyright MIT OR Apache-2.0");
                 self.out.line(&format!("id author {AUTHOR}"));
                 self.out.line("option usemillisec type check default false");
-                self.out
-                    .line("option hashsize type spin min 1 max 65536 default 16");
-                self.out
-                    .line("option threads type spin min 1 max 256 default 1");
-                self.out
-                    .line("option multipv type spin min 1 max 128 default 1");
+                for spec in OPTIONS {
+                    if let (Some(name), OptionKind::Spin { default, min, max }) =
+                        (spec.ucci_name, &spec.kind)
+                    {
+                        self.out.line(&format!(
+                            "option {name} type spin min {min} max {max} default {default}"
+                        ));
+                    }
+                }
                 self.out.line("ucciok");
             }
             "isready" => self.out.line("readyok"),
@@ -175,9 +179,6 @@ impl Loop {
                     }
                     return;
                 }
-                "hashsize" => "Hash",
-                "threads" => "Threads",
-                "multipv" => "MultiPV",
                 "newgame" => {
                     self.engine.new_game();
                     return;
@@ -188,7 +189,13 @@ impl Loop {
                         .line(&format!("info string option '{n}' is accepted and ignored"));
                     return;
                 }
-                _ => return self.error(&format!("no such option '{n}'")),
+                _ => match find_option(n) {
+                    Some(OptionSpec {
+                        ucci_name: Some(name),
+                        ..
+                    }) => *name,
+                    _ => return self.error(&format!("no such option '{n}'")),
+                },
             };
             (name.to_string(), v)
         } else {

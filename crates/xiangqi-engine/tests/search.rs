@@ -314,6 +314,31 @@ fn idle_repetition_is_a_draw() {
     assert_eq!(last_score(&events), Some(Score::Cp(0)));
 }
 
+/// The search's move limit is the rules' (RULES.md §4.3): 119 plies without capture and a
+/// chariot up, every move of Red's draws under the default limit of 120 (there is no mate in
+/// one and nothing to capture), but Red mates in two when the rules set no limit or a longer
+/// one.
+#[test]
+fn move_limit_follows_the_rules() {
+    use xiangqi::game::Rules;
+    let pos = Position::from_fen("5k3/9/9/9/9/R8/9/9/9/3K5 w - - 119 1").unwrap();
+    let mut engine = Engine::new();
+    assert_eq!(engine.rules(), &Rules::default());
+    engine.set_position(pos.clone(), &[]).unwrap();
+    let (_, events) = engine.search(Limits::depth(6));
+    assert_eq!(last_score(&events), Some(Score::Cp(0)));
+    for limit in [None, Some(200)] {
+        engine.set_rules(Rules::default().with_move_limit(limit));
+        engine.new_game();
+        let (_, events) = engine.search(Limits::depth(6));
+        assert!(
+            matches!(last_score(&events), Some(Score::Mate(n)) if n > 0),
+            "{limit:?}: {:?}",
+            last_score(&events)
+        );
+    }
+}
+
 #[test]
 fn multipv_reports_distinct_lines() {
     let mut engine = Engine::new();

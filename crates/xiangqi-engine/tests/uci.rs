@@ -127,6 +127,62 @@ fn handshake_and_options() {
     e.quit();
 }
 
+/// `setoption` takes exactly the ranges `uci` lists, and the facade has the listed defaults
+/// (one table behind all three).
+#[test]
+fn option_ranges_are_the_listed_ones() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line(5, "uciok");
+    let spins: Vec<(String, i64, i64, i64)> = e
+        .seen
+        .iter()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("option name ")?;
+            let (name, kind) = rest.split_once(" type spin ")?;
+            let w: Vec<i64> = kind
+                .split_whitespace()
+                .skip(1)
+                .step_by(2)
+                .map(|n| n.parse().unwrap())
+                .collect();
+            Some((name.to_string(), w[0], w[1], w[2]))
+        })
+        .collect();
+    assert_eq!(spins.len(), 6, "{:?}", e.seen);
+    let facade = xiangqi_engine::Options::default();
+    for (name, default, min, max) in &spins {
+        let d = match name.as_str() {
+            "Hash" => facade.hash_mb as i64,
+            "Threads" => facade.threads as i64,
+            "MultiPV" => facade.multipv as i64,
+            "Move Overhead" => facade.move_overhead_ms as i64,
+            "Skill Level" => facade.skill_level as i64,
+            "UCI_Elo" => facade.elo as i64,
+            other => panic!("unexpected spin option {other}"),
+        };
+        assert_eq!(d, *default, "{name}");
+        for bad in [min - 1, max + 1] {
+            e.send(&format!("setoption name {name} value {bad}"));
+            let l = e.expect(5, |l| l.starts_with("info string error: "));
+            assert!(l.contains(&format!("between {min} and {max}")), "{l}");
+        }
+        let before = e.seen.len();
+        // The ends are accepted (a small Hash, not 64 GiB).
+        let top = if name == "Hash" { 2 } else { *max };
+        e.send(&format!("setoption name {name} value {min}"));
+        e.send(&format!("setoption name {name} value {top}"));
+        e.send("isready");
+        e.expect_line(5, "readyok");
+        assert!(
+            !e.seen[before..].iter().any(|l| l.contains("error")),
+            "{name}: {:?}",
+            &e.seen[before..]
+        );
+    }
+    e.quit();
+}
+
 #[test]
 fn searches_and_reports() {
     let mut e = Engine::start();
@@ -160,7 +216,7 @@ fn malformed_input_is_reported_and_survived() {
         ("go depth x", "'depth' needs a non-negative number, got 'x'"),
         ("go sideways", "unknown parameter 'sideways'"),
         ("position fen rnbakabnr/9/9 w", "bad FEN"),
-        ("position startpos moves h2e2 e2e9", "move 2 'e2e9'"),
+        ("position startpos moves h2e2 e2e9", "move 2 (e2e9)"),
         ("position middlegame", "expected 'startpos' or 'fen'"),
         (
             "setoption name Hash value lots",
