@@ -311,6 +311,39 @@ struct Running {
     clock: Arc<Clock>,
 }
 
+/// What [`Engine::perft`] reports, on its thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PerftEvent {
+    /// The leaf count below one root move (root moves in coordinate order).
+    Move { mv: Move, nodes: u64 },
+    /// Every root move was counted: the total.
+    Done { nodes: u64 },
+    /// `stop` came first: `done` of `moves` root moves were counted, `nodes` leaves so far.
+    Stopped {
+        done: usize,
+        moves: usize,
+        nodes: u64,
+    },
+}
+
+/// Receives a perft run's events (on its thread).
+pub type PerftCallback = Arc<dyn Fn(PerftEvent) + Send + Sync>;
+
+/// Leaves `depth` plies below `pos`, or `None` once `stop` is set (checked often enough
+/// to answer within milliseconds: the rules core counts the last three plies in one go).
+fn perft_until_stopped(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 3 {
+        return (!stop.load(Ordering::Relaxed)).then(|| xiangqi::perft(pos, depth));
+    }
+    let mut n = 0;
+    for &m in pos.legal_moves().iter() {
+        let mut c = pos.clone();
+        c.play_unchecked(m);
+        n += perft_until_stopped(&c, depth - 1, stop)?;
+    }
+    Some(n)
+}
+
 /// The result of [`Engine::bench`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchResult {
@@ -586,6 +619,49 @@ impl Engine {
             stop,
             pondering,
             clock,
+        });
+    }
+
+    /// Counts the leaves `depth` plies below the root, per root move, on its own thread like
+    /// a search (so [`Engine::stop`] ends it and the caller stays free); returns at once. A
+    /// search already running is stopped first. The last event is `Done` or `Stopped`.
+    pub fn perft(&mut self, depth: u32, callback: PerftCallback) {
+        self.stop();
+        self.wait();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let pos = self.root.clone();
+        let handle = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || {
+                let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+                moves.sort_by_key(|m| m.to_string());
+                let mut total = 0;
+                for (done, &m) in moves.iter().enumerate() {
+                    let mut c = pos.clone();
+                    c.play_unchecked(m);
+                    match perft_until_stopped(&c, depth.max(1) - 1, &flag) {
+                        Some(nodes) => {
+                            total += nodes;
+                            callback(PerftEvent::Move { mv: m, nodes });
+                        }
+                        None => {
+                            return callback(PerftEvent::Stopped {
+                                done,
+                                moves: moves.len(),
+                                nodes: total,
+                            })
+                        }
+                    }
+                }
+                callback(PerftEvent::Done { nodes: total });
+            })
+            .expect("spawn perft thread");
+        self.running = Some(Running {
+            handle,
+            stop,
+            pondering: Arc::new(AtomicBool::new(false)),
+            clock: Arc::new(Clock::new()),
         });
     }
 

@@ -8,11 +8,13 @@
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use xiangqi::{perft, Move, Position};
+use xiangqi::Position;
 
 use crate::search::Score;
 use crate::tt::Bound;
-use crate::{find_option, Engine, Event, Limits, OptionKind, OptionSpec, SearchInfo, OPTIONS};
+use crate::{
+    find_option, Engine, Event, Limits, OptionKind, OptionSpec, PerftEvent, SearchInfo, OPTIONS,
+};
 
 pub const NAME: &str = concat!("xiangqi-engine ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the xiangqi developers";
@@ -44,6 +46,8 @@ struct Loop {
     protocol: Protocol,
     first: bool,
     millisec: bool,
+    /// The last `go` can only end by `stop` (`infinite` or `ponder`).
+    unbounded: bool,
 }
 
 /// Runs the protocol loop on standard input and output until `quit` or end of input.
@@ -52,15 +56,21 @@ pub fn run_stdio() {
     run(stdin.lock(), Output::new(Box::new(std::io::stdout())));
 }
 
+/// Runs the command given on the command line (the arguments joined by spaces, as
+/// Stockfish and Pikafish take them: `xiangqi-engine bench 13`), waits for a search or
+/// perft it started to finish (one that only `stop` can end is stopped) and returns.
+pub fn run_args(args: &[String], out: Output) {
+    let mut l = Loop::new(out);
+    l.command(args.join(" ").trim());
+    if l.unbounded {
+        l.engine.stop();
+    }
+    l.engine.wait();
+}
+
 /// Runs the protocol loop until `quit`/`bye` or end of input.
 pub fn run<R: BufRead>(input: R, out: Output) {
-    let mut l = Loop {
-        engine: Engine::new(),
-        out,
-        protocol: Protocol::Uci,
-        first: true,
-        millisec: false,
-    };
+    let mut l = Loop::new(out);
     for line in input.lines() {
         let Ok(line) = line else {
             l.error("input is not valid UTF-8");
@@ -75,6 +85,17 @@ pub fn run<R: BufRead>(input: R, out: Output) {
 }
 
 impl Loop {
+    fn new(out: Output) -> Loop {
+        Loop {
+            engine: Engine::new(),
+            out,
+            protocol: Protocol::Uci,
+            first: true,
+            millisec: false,
+            unbounded: false,
+        }
+    }
+
     fn error(&self, msg: &str) {
         self.out.line(&format!("info string error: {msg}"));
     }
@@ -263,6 +284,7 @@ impl Loop {
             Ok(GoCommand::Search(l)) => l,
             Err(e) => return self.error(&format!("go: {e}")),
         };
+        self.unbounded = limits.is_unbounded();
         let out = self.out.clone();
         let protocol = self.protocol;
         self.engine.go(
@@ -280,22 +302,24 @@ impl Loop {
         );
     }
 
+    /// `go perft N`: counted on the engine's thread, so `stop` and `isready` are answered
+    /// meanwhile.
     fn perft(&mut self, depth: u32) {
-        self.engine.stop();
-        self.engine.wait();
-        let pos = self.engine.position().clone();
-        let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
-        moves.sort_by_key(|m| m.to_string());
-        let mut total = 0;
-        for m in moves {
-            let mut c = pos.clone();
-            c.play_unchecked(m);
-            let n = if depth <= 1 { 1 } else { perft(&c, depth - 1) };
-            self.out.line(&format!("{m}: {n}"));
-            total += n;
-        }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
+        let out = self.out.clone();
+        self.unbounded = false;
+        self.engine.perft(
+            depth,
+            Arc::new(move |e| match e {
+                PerftEvent::Move { mv, nodes } => out.line(&format!("{mv}: {nodes}")),
+                PerftEvent::Done { nodes } => {
+                    out.line("");
+                    out.line(&format!("Nodes searched: {nodes}"));
+                }
+                PerftEvent::Stopped { done, moves, nodes } => out.line(&format!(
+                    "info string perft stopped after {done} of {moves} root moves ({nodes} nodes)"
+                )),
+            }),
+        );
     }
 
     fn display(&self) {
@@ -350,6 +374,31 @@ fn number<T: std::str::FromStr>(args: &[&str], i: usize, what: &str) -> Result<T
         .map_err(|_| format!("'{what}' needs a non-negative number, got '{s}'"))
 }
 
+/// A clock value or move count as GUIs send it: any whole number, a negative one (a clock
+/// already run down) read as 0 and one beyond `u64` as `u64::MAX`.
+fn saturating(args: &[&str], i: usize, what: &str) -> Result<u64, String> {
+    let s = args
+        .get(i)
+        .ok_or_else(|| format!("'{what}' needs a value"))?;
+    let (negative, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{what}' needs a whole number, got '{s}'"));
+    }
+    Ok(if negative {
+        0
+    } else {
+        digits.parse().unwrap_or(u64::MAX)
+    })
+}
+
+/// [`saturating`] for a move count.
+fn saturating_u32(args: &[&str], i: usize, what: &str) -> Result<u32, String> {
+    saturating(args, i, what).map(|n| n.min(u32::MAX as u64) as u32)
+}
+
 /// Parses the arguments of a UCI `go`.
 pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
     let mut l = Limits::default();
@@ -357,14 +406,14 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
     while i < args.len() {
         let t = args[i];
         match t {
-            "wtime" => l.time[0] = Some(number::<i64>(args, i + 1, t)?.max(0) as u64),
-            "btime" => l.time[1] = Some(number::<i64>(args, i + 1, t)?.max(0) as u64),
-            "winc" => l.inc[0] = Some(number(args, i + 1, t)?),
-            "binc" => l.inc[1] = Some(number(args, i + 1, t)?),
-            "movestogo" => l.movestogo = Some(number(args, i + 1, t)?),
+            "wtime" => l.time[0] = Some(saturating(args, i + 1, t)?),
+            "btime" => l.time[1] = Some(saturating(args, i + 1, t)?),
+            "winc" => l.inc[0] = Some(saturating(args, i + 1, t)?),
+            "binc" => l.inc[1] = Some(saturating(args, i + 1, t)?),
+            "movestogo" => l.movestogo = Some(saturating_u32(args, i + 1, t)?),
             "depth" => l.depth = Some(number::<u32>(args, i + 1, t)?.min(200) as i32),
             "nodes" => l.nodes = Some(number(args, i + 1, t)?),
-            "movetime" => l.movetime = Some(number(args, i + 1, t)?),
+            "movetime" => l.movetime = Some(saturating(args, i + 1, t)?),
             "mate" => l.mate = Some(number::<u32>(args, i + 1, t)?.min(200) as i32),
             "perft" => return Ok(GoCommand::Perft(number::<u32>(args, i + 1, t)?.min(12))),
             "infinite" => {
@@ -440,7 +489,7 @@ pub fn parse_go_ucci(args: &[&str], pos: &Position, millisec: bool) -> Result<Go
             "increment" => {
                 l.inc[us] = Some((number::<f64>(args, i + 1, t)?.max(0.0) * unit) as u64)
             }
-            "movestogo" => l.movestogo = Some(number(args, i + 1, t)?),
+            "movestogo" => l.movestogo = Some(saturating_u32(args, i + 1, t)?),
             "opptime" | "oppmovestogo" | "oppincrement" => {
                 number::<f64>(args, i + 1, t)?;
             }

@@ -85,6 +85,14 @@ impl Engine {
     }
 }
 
+impl Drop for Engine {
+    /// A failed test leaves no engine running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn legal_in(fen_moves: &[&str], mv: &str) -> bool {
     let mut pos = xiangqi::Position::new();
     for m in fen_moves {
@@ -408,5 +416,96 @@ fn ucci_only_as_first_command() {
     e.expect(5, |l| {
         l.contains("'ucci' is only accepted as the first command")
     });
+    e.quit();
+}
+
+/// Runs the binary with command-line arguments; returns its standard output.
+fn run_with_args(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi-engine"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the engine");
+    assert!(out.status.success(), "{args:?}: {:?}", out.status);
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `xiangqi-engine bench` as OpenBench runs it: the arguments are one UCI command, run
+/// before the program exits, and the last line is `N nodes M nps`.
+#[test]
+fn command_line_arguments_run_as_a_command() {
+    let nodes = |out: &str| -> u64 {
+        let last = out.lines().last().unwrap_or_default();
+        let w: Vec<&str> = last.split_whitespace().collect();
+        assert!(w.len() == 4 && w[1] == "nodes" && w[3] == "nps", "{out}");
+        w[2].parse::<u64>().unwrap();
+        w[0].parse().unwrap()
+    };
+    let default = nodes(&run_with_args(&["bench"]));
+    let shallow = nodes(&run_with_args(&["bench", "4"]));
+    assert!(0 < shallow && shallow < default, "{shallow} {default}");
+    // A command that runs on the engine's threads is waited for.
+    let out = run_with_args(&["go", "perft", "2"]);
+    assert!(out.lines().any(|l| l == "Nodes searched: 1920"), "{out}");
+    let out = run_with_args(&["go", "depth", "3"]);
+    let best = out.lines().last().unwrap_or_default();
+    assert!(best.starts_with("bestmove "), "{out}");
+    assert!(
+        legal_in(&[], best.split_whitespace().nth(1).unwrap()),
+        "{out}"
+    );
+    // A bad command is reported as on standard input.
+    let out = run_with_args(&["frobnicate"]);
+    assert!(out.contains("unknown command 'frobnicate'"), "{out}");
+}
+
+/// `go perft` runs on the engine's thread: `isready` is answered and `stop` ends it.
+#[test]
+fn perft_answers_isready_and_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("isready");
+    e.expect_line(5, "readyok");
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    e.send("stop");
+    let l = e.expect(5, |l| l.starts_with("info string perft stopped"));
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(l.contains("of 44 root moves"), "{l}");
+    assert!(!e.seen.iter().any(|l| l.starts_with("Nodes searched")));
+    // The next command finds the engine ready.
+    e.send("go perft 2");
+    e.expect_line(10, "Nodes searched: 1920");
+    e.quit();
+}
+
+/// Clock values up to 2^64-1, and negative ones, are clamped: each `go` ends in a legal move.
+#[test]
+fn extreme_clock_values_are_clamped() {
+    let max = u64::MAX.to_string();
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    for go in [
+        format!("go wtime {max} btime {max} winc {max} binc {max} movestogo {max} depth 3"),
+        format!("go wtime {max} btime {max} winc {max} binc {max} nodes 3000"),
+        "go wtime -100 btime -100 winc -10 binc -10".to_string(),
+        "go wtime -1 btime 0 movestogo -3".to_string(),
+        format!("go movetime {max} depth 3"),
+        "go movetime -5".to_string(),
+        "go wtime 99999999999999999999999999 btime 99999999999999999999999999 depth 2".to_string(),
+    ] {
+        e.send(&go);
+        let best = e.expect(30, |l| {
+            l.starts_with("bestmove") || l.starts_with("info string error")
+        });
+        let mv = best.split_whitespace().nth(1).unwrap();
+        assert!(
+            best.starts_with("bestmove") && legal_in(&["h2e2"], mv),
+            "{go}: {best}"
+        );
+    }
+    assert!(!e.seen.iter().any(|l| l.contains("error")), "{:?}", e.seen);
     e.quit();
 }
