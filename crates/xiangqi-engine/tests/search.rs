@@ -389,6 +389,97 @@ fn skill_levels_play_legal_and_vary() {
     assert!(engine.set_option("Skill Level", "21").is_err());
 }
 
+/// The largest node count the search's `info` lines report.
+fn max_info_nodes(events: &[Event]) -> u64 {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Info(i) => Some(i.nodes),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A low level's node budget is what stops its search (before its depth cap), and it is
+/// kept to within the search's checking interval (every 1024 nodes).
+#[test]
+fn low_levels_keep_their_node_cap() {
+    use xiangqi_engine::skill::Skill;
+    let mut engine = Engine::new();
+    engine.set_seed(5);
+    engine.set_position_text(None, &["h2e2", "h9g7"]).unwrap();
+    for level in [5, 10] {
+        let skill = Skill::from_options(level, false, 1500).unwrap();
+        engine
+            .set_option("Skill Level", &level.to_string())
+            .unwrap();
+        engine.new_game();
+        let (best, events) = engine.search(Limits::depth(30));
+        assert!(engine.position().is_legal(best.unwrap()));
+        let nodes = max_info_nodes(&events);
+        let depth = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Info(i) => Some(i.depth),
+                _ => None,
+            })
+            .max()
+            .unwrap();
+        assert!(
+            nodes <= skill.node_cap() + 1024,
+            "level {level}: {nodes} nodes, cap {}",
+            skill.node_cap()
+        );
+        assert!(
+            depth < skill.depth_cap(),
+            "level {level}: depth {depth} reached the depth cap {}, the node cap {} did not bind",
+            skill.depth_cap(),
+            skill.node_cap()
+        );
+    }
+}
+
+/// Level 0 loses to level 20: games at a fixed node count, played out by the rules core.
+#[test]
+fn level_0_loses_to_level_20() {
+    use xiangqi::{Color, Game};
+    let mut weak = Engine::new();
+    weak.set_seed(11);
+    weak.set_option("Skill Level", "0").unwrap();
+    let mut strong = Engine::new();
+    let mut strong_wins = 0;
+    let games = 4;
+    for g in 0..games {
+        let strong_colour = if g % 2 == 0 { Color::Red } else { Color::Black };
+        weak.new_game();
+        strong.new_game();
+        let mut game = Game::new(Position::new());
+        while game.outcome().is_none() && game.len() < 300 {
+            let engine = if game.position().turn() == strong_colour {
+                &mut strong
+            } else {
+                &mut weak
+            };
+            engine
+                .set_position(game.start().clone(), &game.moves())
+                .unwrap();
+            let (best, _) = engine.search(Limits::nodes(3000));
+            game.push(best.expect("a move while the game goes on"))
+                .unwrap();
+        }
+        let outcome = game.outcome();
+        if outcome.is_some_and(|o| o.winner == Some(strong_colour)) {
+            strong_wins += 1;
+        }
+        eprintln!(
+            "game {g}: level 20 as {strong_colour}: {outcome:?} after {} plies",
+            game.len()
+        );
+    }
+    assert_eq!(strong_wins, games, "level 20 won {strong_wins} of {games}");
+}
+
 /// The bench node count is the search's signature: update it on purpose when the search
 /// changes (run `bench` in the engine and copy the count).
 #[test]
