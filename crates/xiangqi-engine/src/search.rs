@@ -1210,13 +1210,8 @@ mod tests {
     /// (so that a side passes its tenth check since the last capture).
     #[test]
     fn move_limit_count_agrees_with_the_rules_core() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::skill::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: usize| (rng.next_u64() % n as u64) as usize;
         let mut beyond_tenth = 0;
         for _ in 0..20 {
             let mut pos = Position::new();
