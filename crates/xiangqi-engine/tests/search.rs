@@ -25,6 +25,13 @@ fn mating_move(pos: &Position, m: Move, n: u32) -> bool {
         })
 }
 
+/// A FEN and coordinate moves through the rules core: the start, the moves and the position
+/// they reach.
+fn replay(fen: &str, line: &[&str]) -> (Position, Vec<Move>, Position) {
+    let g = xiangqi::Game::from_uci(fen, line).unwrap();
+    (g.start().clone(), g.moves(), g.position().clone())
+}
+
 fn last_score(events: &[Event]) -> Option<Score> {
     events.iter().rev().find_map(|e| match e {
         Event::Info(i) if i.multipv == 1 => Some(i.score),
@@ -185,14 +192,7 @@ fn no_legal_move_gives_no_best_move() {
 #[test]
 fn avoids_perpetual_check() {
     let fen = "4k4/R8/9/9/7rr/9/9/4B4/9/3AKA3 w - - 0 1";
-    let start = Position::from_fen(fen).unwrap();
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    for s in ["a8a9", "e9e8", "a9a8", "e8e9"] {
-        let m = pos.parse_uci(s).unwrap();
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
+    let (start, moves, pos) = replay(fen, &["a8a9", "e9e8", "a9a8", "e8e9"]);
     let mut engine = Engine::new();
     engine.set_position(start.clone(), &moves).unwrap();
     let a8a9 = pos.parse_uci("a8a9").unwrap();
@@ -230,19 +230,11 @@ fn avoids_perpetual_check() {
 /// confirms the ruling and the engine's search must score the move as lost.
 #[test]
 fn avoids_perpetual_chase() {
-    use xiangqi::adjudicate::{History, RepetitionReason};
+    use xiangqi::adjudicate::RepetitionReason;
     let fen = "4k4/9/2n6/9/7rr/9/9/1R2B4/9/3AKA3 w - - 0 1";
-    let start = Position::from_fen(fen).unwrap();
-    let line = ["b2c2", "c7b9", "c2b2", "b9c7"];
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    let mut history = History::new(start.clone());
-    for s in line {
-        let m = pos.parse_uci(s).unwrap();
-        pos.play_unchecked(m);
-        history.push(m);
-        moves.push(m);
-    }
+    let game = xiangqi::Game::from_uci(fen, ["b2c2", "c7b9", "c2b2", "b9c7"]).unwrap();
+    let (start, moves, pos) = (game.start().clone(), game.moves(), game.position().clone());
+    let mut history = game.history().clone();
     let b2c2 = pos.parse_uci("b2c2").unwrap();
     history.push(b2c2);
     let verdict = history.repetition_verdict(2, true).expect("a repetition");
@@ -271,14 +263,7 @@ fn avoids_perpetual_chase() {
 #[test]
 fn exploits_opponents_perpetual_check() {
     let fen = "3aka3/9/4b4/9/9/7RR/9/9/r8/4K4 b - - 0 1";
-    let start = Position::from_fen(fen).unwrap();
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    for s in ["a1a0", "e0e1", "a0a1", "e1e0", "a1a0"] {
-        let m = pos.parse_uci(s).unwrap();
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
+    let (start, moves, pos) = replay(fen, &["a1a0", "e0e1", "a0a1", "e1e0", "a1a0"]);
     assert_eq!(pos.legal_moves().len(), 1);
     let mut engine = Engine::new();
     engine.set_position(start, &moves).unwrap();
@@ -292,14 +277,7 @@ fn exploits_opponents_perpetual_check() {
 fn idle_repetition_is_a_draw() {
     // Both sides shuffle chariots; after the cycle the start occurs again (2nd occurrence).
     let fen = "3k5/9/9/9/r8/9/9/R8/9/5K3 w - - 0 1";
-    let start = Position::from_fen(fen).unwrap();
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    for s in ["a2b2", "a5b5", "b2a2"] {
-        let m = pos.parse_uci(s).unwrap();
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
+    let (start, moves, pos) = replay(fen, &["a2b2", "a5b5", "b2a2"]);
     let mut engine = Engine::new();
     engine.set_position(start, &moves).unwrap();
     // Black to move; b5a5 repeats the start position: a draw, and the position is level

@@ -93,13 +93,10 @@ impl Drop for Engine {
     }
 }
 
-fn legal_in(fen_moves: &[&str], mv: &str) -> bool {
-    let mut pos = xiangqi::Position::new();
-    for m in fen_moves {
-        let m = pos.parse_uci(m).unwrap();
-        pos.play_unchecked(m);
-    }
-    pos.parse_uci(mv).is_ok()
+/// Whether `mv` is legal after `moves` from the start position.
+fn legal_in(moves: &[&str], mv: &str) -> bool {
+    let game = xiangqi::Game::from_uci(xiangqi::START_FEN, moves).unwrap();
+    game.position().parse_uci(mv).is_ok()
 }
 
 #[test]
