@@ -533,7 +533,9 @@ impl Engine {
         &self.rules
     }
 
-    /// Changes the rules the search follows from the next search on.
+    /// Changes the rules the search follows from the next search on: the move limit and
+    /// the chase rule. (`repetitions` does not apply: inside its tree the search rules on a
+    /// position's first repetition, as engines do.)
     pub fn set_rules(&mut self, rules: Rules) {
         self.rules = rules;
     }

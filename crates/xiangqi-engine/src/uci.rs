@@ -48,6 +48,9 @@ struct Loop {
     millisec: bool,
     /// The last `go` can only end by `stop` (`infinite` or `ponder`).
     unbounded: bool,
+    /// The last `go` was `go perft` (left to finish at the end of input, as in Stockfish,
+    /// where perft holds the loop until it is done).
+    perft: bool,
 }
 
 /// Runs the protocol loop on standard input and output until `quit` or end of input.
@@ -71,16 +74,21 @@ pub fn run_args(args: &[String], out: Output) {
 /// Runs the protocol loop until `quit`/`bye` or end of input.
 pub fn run<R: BufRead>(input: R, out: Output) {
     let mut l = Loop::new(out);
+    let mut quit = false;
     for line in input.lines() {
         let Ok(line) = line else {
             l.error("input is not valid UTF-8");
             continue;
         };
         if !l.command(line.trim()) {
+            quit = true;
             break;
         }
     }
-    l.engine.stop();
+    // `quit` ends everything; the end of input stops a search but lets a perft finish.
+    if quit || !l.perft {
+        l.engine.stop();
+    }
     l.engine.wait();
 }
 
@@ -93,6 +101,7 @@ impl Loop {
             first: true,
             millisec: false,
             unbounded: false,
+            perft: false,
         }
     }
 
@@ -285,6 +294,7 @@ impl Loop {
             Err(e) => return self.error(&format!("go: {e}")),
         };
         self.unbounded = limits.is_unbounded();
+        self.perft = false;
         let out = self.out.clone();
         let protocol = self.protocol;
         self.engine.go(
@@ -307,6 +317,7 @@ impl Loop {
     fn perft(&mut self, depth: u32) {
         let out = self.out.clone();
         self.unbounded = false;
+        self.perft = true;
         self.engine.perft(
             depth,
             Arc::new(move |e| match e {

@@ -476,6 +476,21 @@ fn perft_answers_isready_and_stop() {
     e.send("go perft 2");
     e.expect_line(10, "Nodes searched: 1920");
     e.quit();
+    // At the end of input a perft is finished (a search would be stopped).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"go perft 3\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.lines().any(|l| l == "Nodes searched: 79666"), "{out}");
 }
 
 /// Clock values up to 2^64-1, and negative ones, are clamped: each `go` ends in a legal move.
