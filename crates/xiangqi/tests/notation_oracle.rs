@@ -229,10 +229,10 @@ fn notation_agrees_with_pyffish_and_cchess() {
                     *diffs.entry(cat).or_default() += 1;
                     // cchess's text must still name this move. On two stacked files its
                     // 前/中/后 counts on the moving soldier's file but does not say which
-                    // file (ambiguous by the rules): with that file written in, as ours
-                    // writes it (`前兵平四` -> `前七平四`), it must read as this move.
+                    // file (ambiguous by the rules): with the move's file written in, as
+                    // ours writes it (`前兵平四` -> `前七平四`), it must read as this move.
                     let reads = if cat.starts_with("N5") {
-                        n5_with_file(&ccn, &c)
+                        n5_with_file(&pos, m, &ccn)
                             .parse::<Chinese>()
                             .map(|x| x.to_move(&pos))
                             .ok()
@@ -281,12 +281,19 @@ fn notation_agrees_with_pyffish_and_cchess() {
 }
 
 /// cchess's text for a soldier on one of two stacked files (`前兵平四`, position then piece)
-/// with the piece replaced by the file, taken from our text (`前七平四`, position then file).
-fn n5_with_file(cchess: &str, ours: &str) -> String {
-    let (Some(pos), Some(file)) = (cchess.chars().next(), ours.chars().nth(1)) else {
+/// with the piece replaced by the number of the file the move starts on (`前七平四`, position
+/// then file; Red with Chinese numerals, Black with digits), taken from the move itself.
+fn n5_with_file(pos: &Position, m: Move, cchess: &str) -> String {
+    let color = pos.piece_at(m.from()).expect("a piece").color;
+    let n = file_number(color, m.from().file()) as usize;
+    let file = match color {
+        xiangqi::Color::Red => "一二三四五六七八九".chars().nth(n - 1),
+        xiangqi::Color::Black => char::from_digit(n as u32, 10),
+    };
+    let (Some(position), Some(file)) = (cchess.chars().next(), file) else {
         return String::new();
     };
-    std::iter::once(pos)
+    std::iter::once(position)
         .chain(std::iter::once(file))
         .chain(cchess.chars().skip(2))
         .collect()
