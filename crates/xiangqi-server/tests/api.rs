@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::{HeaderMap, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
@@ -54,8 +54,18 @@ fn app_at(dir: &std::path::Path) -> Router {
 
 struct Res {
     status: StatusCode,
+    headers: HeaderMap,
     text: String,
     json: Value,
+}
+
+impl Res {
+    /// A response header as text (`None` if it is absent).
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().expect("header is text"))
+    }
 }
 
 async fn call(app: &Router, method: &str, uri: &str, body: impl Into<Body>) -> Res {
@@ -67,10 +77,16 @@ async fn call(app: &Router, method: &str, uri: &str, body: impl Into<Body>) -> R
         .expect("request");
     let res = app.clone().oneshot(req).await.expect("response");
     let status = res.status();
+    let headers = res.headers().clone();
     let bytes = res.into_body().collect().await.expect("body").to_bytes();
     let text = String::from_utf8_lossy(&bytes).to_string();
     let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Res { status, text, json }
+    Res {
+        status,
+        headers,
+        text,
+        json,
+    }
 }
 
 async fn post(app: &Router, uri: &str, v: Value) -> Res {
@@ -979,4 +995,42 @@ async fn a_data_file_from_before_variations_still_opens() {
     .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.json["lines"][0]["uci"], json!(["h2e2", "h9g7"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_answers_ok_and_the_version() {
+    let dir = temp_dir("health");
+    let app = app_at(&dir);
+    let r = get(&app, "/api/health").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(
+        r.json,
+        json!({"ok": true, "version": env!("CARGO_PKG_VERSION")})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pgn_download_is_an_attachment_named_after_the_game() {
+    let dir = temp_dir("download");
+    let app = app_at(&dir);
+    let id = new_game(&app, json!({"moves": ["h2e2", "h9g7"]})).await;
+    let pgn_type = Some("application/x-chess-pgn; charset=utf-8");
+    let r = get(
+        &app,
+        &format!("/api/games/{id}/pgn?notation=wxf&download=1"),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.header("content-type"), pgn_type);
+    let name = format!("attachment; filename=\"xiangqi-game-{id}.pgn\"");
+    assert_eq!(r.header("content-disposition"), Some(name.as_str()));
+    assert!(r.text.contains("C2.5"), "{}", r.text);
+    // Shown, not downloaded, without download=1 (or with download=0).
+    for q in ["", "?download=0", "?download=false"] {
+        let r = get(&app, &format!("/api/games/{id}/pgn{q}")).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.header("content-type"), pgn_type);
+        assert_eq!(r.header("content-disposition"), None, "{q}");
+    }
 }
