@@ -210,15 +210,22 @@ impl<'de, const MIN: i64, const MAX: i64> Deserialize<'de> for Int<MIN, MAX> {
     }
 }
 
+/// A string that must be one of a few words: `parse` reads it, `expected` names them.
+fn choice<'de, D: Deserializer<'de>, T>(
+    d: D,
+    parse: impl Fn(&str) -> Option<T>,
+    expected: &str,
+) -> Result<T, D::Error> {
+    let s = string(d)?;
+    parse(&s).ok_or_else(|| D::Error::custom(format!("must be {expected}, got '{s}'")))
+}
+
 /// A side: `red` or `black` (also `r`, `b`, `w`, `white`, any case).
 pub struct Side(pub Color);
 
 impl<'de> Deserialize<'de> for Side {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
-        let s = string(d)?;
-        parse_color(&s)
-            .map(Side)
-            .ok_or_else(|| D::Error::custom(format!("must be red or black, got '{s}'")))
+        choice(d, parse_color, "red or black").map(Side)
     }
 }
 
@@ -227,12 +234,7 @@ pub struct GameMode(pub Mode);
 
 impl<'de> Deserialize<'de> for GameMode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GameMode, D::Error> {
-        let s = string(d)?;
-        Mode::parse(&s).map(GameMode).ok_or_else(|| {
-            D::Error::custom(format!(
-                "must be computer, two-player or analysis, got '{s}'"
-            ))
-        })
+        choice(d, Mode::parse, "computer, two-player or analysis").map(GameMode)
     }
 }
 
@@ -241,13 +243,8 @@ pub struct ImportMode(pub Mode);
 
 impl<'de> Deserialize<'de> for ImportMode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ImportMode, D::Error> {
-        let s = string(d)?;
-        match Mode::parse(&s) {
-            Some(m) if m != Mode::Computer => Ok(ImportMode(m)),
-            _ => Err(D::Error::custom(format!(
-                "must be two-player or analysis, got '{s}'"
-            ))),
-        }
+        let parse = |s: &str| Mode::parse(s).filter(|&m| m != Mode::Computer);
+        choice(d, parse, "two-player or analysis").map(ImportMode)
     }
 }
 
@@ -339,10 +336,7 @@ pub struct NotationParam(pub Notation);
 
 impl<'de> Deserialize<'de> for NotationParam {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NotationParam, D::Error> {
-        let s = string(d)?;
-        Notation::from_format_tag(&s)
-            .map(NotationParam)
-            .ok_or_else(|| D::Error::custom(format!("must be iccs, wxf or chinese, got '{s}'")))
+        choice(d, Notation::from_format_tag, "iccs, wxf or chinese").map(NotationParam)
     }
 }
 

@@ -389,3 +389,33 @@ impl Snapshot {
         })
     }
 }
+
+/// A change to a game whose answer is the game itself.
+pub enum Change {
+    /// Make this alternative line (in coordinates) the main line.
+    Promote {
+        line: Vec<String>,
+        claimed_ply: Option<i64>,
+    },
+    /// Take back the last `plies` moves.
+    Takeback {
+        plies: usize,
+        claimed_ply: Option<i64>,
+    },
+    /// A side resigns (default: the human in computer mode, else the side to move).
+    Resign(Option<Color>),
+}
+
+impl Change {
+    pub async fn apply(self, store: &Store, l: &mut Loaded) -> GameResult<()> {
+        match self {
+            Change::Promote { line, claimed_ply } => {
+                moves::promote(store, l, &line, claimed_ply).await
+            }
+            Change::Takeback { plies, claimed_ply } => {
+                moves::takeback(store, l, plies, claimed_ply).await
+            }
+            Change::Resign(side) => ends::resign(store, l, side).await,
+        }
+    }
+}
