@@ -2,6 +2,19 @@
 //! live engine analysis, games kept in an SQLite file, and the web UI embedded in the binary.
 //!
 //! `xiangqi serve [--port N] [--host ADDR] [--data DIR]` (and `xiangqi` alone) starts it.
+//!
+//! The layers, from the outside in:
+//! - `api`: the HTTP layer. `api/request.rs` reads every request (typed extractors, one
+//!   mapping of malformed input to an error), `api/error.rs` is the one error type,
+//!   `api/game_json.rs` makes the JSON of a game (and of every other answer),
+//!   `api/handlers.rs` the endpoints.
+//! - `games`: the game operations, knowing nothing of HTTP; `games/moves.rs` is how a move
+//!   is validated and stored.
+//! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
+//!   it in SQLite.
+//! - `lines`: a game's alternative lines <-> a record's move tree.
+//! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
+//! - `app`: the shared state (`App`) the handlers get.
 
 #![forbid(unsafe_code)]
 
