@@ -348,6 +348,9 @@ pub fn missing(name: &str) -> ApiError {
 // ---------------------------------------------------------------------------------------
 // Requests
 
+/// A number of moves (`ply`: how many the client believes were played; `at`).
+pub type Ply = Int<0, 1_000_000>;
+
 /// `POST /api/games`
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -368,8 +371,8 @@ pub struct PlayMove {
     /// Required (`null` counts as missing).
     #[serde(rename = "move")]
     pub mv: Option<Text>,
-    pub ply: Option<Int<0, 1_000_000>>,
-    pub at: Option<Int<0, 1_000_000>>,
+    pub ply: Option<Ply>,
+    pub at: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/promote`
@@ -378,14 +381,14 @@ pub struct PlayMove {
 pub struct Promote {
     /// Required (`null` counts as missing).
     pub line: Option<Line>,
-    pub ply: Option<Int<0, 1_000_000>>,
+    pub ply: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/computer-move`
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ComputerMove {
-    pub ply: Option<Int<0, 1_000_000>>,
+    pub ply: Option<Ply>,
     pub movetime_ms: Option<Int<10, 10_000>>,
 }
 
@@ -394,7 +397,7 @@ pub struct ComputerMove {
 #[serde(deny_unknown_fields)]
 pub struct Takeback {
     pub plies: Option<Int<1, 10_000>>,
-    pub ply: Option<Int<0, 1_000_000>>,
+    pub ply: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/resign` and `/draw`
