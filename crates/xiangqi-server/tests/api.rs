@@ -1034,3 +1034,76 @@ async fn a_pgn_download_is_an_attachment_named_after_the_game() {
         assert_eq!(r.header("content-disposition"), None, "{q}");
     }
 }
+
+/// Every kind of malformed request names what is wrong: the field (with `field`), the query
+/// parameter, or the list element (with `index`), and lists the names an endpoint knows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_requests_name_the_field_parameter_or_element() {
+    let dir = temp_dir("typed");
+    let app = app_at(&dir);
+    let id = new_game(&app, json!({"mode": "analysis"})).await;
+    let mv = format!("/api/games/{id}/moves");
+    let r = post(&app, &mv, json!({"mvoe": "h2e2"})).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "unknown field 'mvoe' (expected one of: move, ply, at)",
+    );
+    assert_eq!(r.json["field"], "mvoe");
+    for body in [json!({}), json!({"move": null})] {
+        let r = post(&app, &mv, body).await;
+        assert_error(&r, StatusCode::BAD_REQUEST, "field 'move' is missing");
+        assert_eq!(r.json["field"], "move");
+    }
+    let r = post(&app, &mv, json!({"move": "h2e2", "at": "x"})).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "field 'at' must be a whole number from 0 to 1000000, got \"x\"",
+    );
+    assert_eq!(r.json["field"], "at");
+    let r = post(&app, "/api/games", json!({"moves": ["h2e2", 5]})).await;
+    assert_error(&r, StatusCode::BAD_REQUEST, "moves[1] must be a string");
+    assert_eq!(r.json["index"], 1);
+    let r = post(&app, "/api/games", json!({"moves": "h2e2"})).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "field 'moves' must be an array of moves",
+    );
+    let r = post(&app, "/api/games", json!({"mode": "chess"})).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "field 'mode' must be computer, two-player or analysis, got 'chess'",
+    );
+    let promote = format!("/api/games/{id}/promote");
+    let r = post(&app, &promote, json!({"line": ["h2e2", 7]})).await;
+    assert_error(&r, StatusCode::BAD_REQUEST, "line[1] must be a string");
+    assert_eq!(r.json["index"], 1);
+    assert_error(
+        &post(&app, &promote, json!({"line": null})).await,
+        StatusCode::BAD_REQUEST,
+        "field 'line' is missing",
+    );
+    assert_error(
+        &get(&app, "/api/games?sort=x").await,
+        StatusCode::BAD_REQUEST,
+        "unknown query parameter 'sort' (expected one of: limit, offset)",
+    );
+    assert_error(
+        &get(&app, "/api/games?limit=x").await,
+        StatusCode::BAD_REQUEST,
+        "query parameter 'limit' must be a whole number from 0 to 500, got 'x'",
+    );
+    assert_error(
+        &get(&app, "/api/position").await,
+        StatusCode::BAD_REQUEST,
+        "query parameter 'fen' is missing",
+    );
+    assert_error(
+        &call(&app, "POST", "/api/import?mode=computer", "x").await,
+        StatusCode::BAD_REQUEST,
+        "query parameter 'mode' must be two-player or analysis, got 'computer'",
+    );
+}
