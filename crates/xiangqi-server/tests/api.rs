@@ -1050,6 +1050,15 @@ async fn malformed_requests_name_the_field_parameter_or_element() {
         "unknown field 'mvoe' (expected one of: move, ply, at)",
     );
     assert_eq!(r.json["field"], "mvoe");
+    // A name with backquotes and commas in it is named whole.
+    let odd = "a`, expected `b";
+    let r = post(&app, &mv, json!({ odd: 1 })).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "unknown field 'a`, expected `b' (expected one of: move, ply, at)",
+    );
+    assert_eq!(r.json["field"], odd);
     for body in [json!({}), json!({"move": null})] {
         let r = post(&app, &mv, body).await;
         assert_error(&r, StatusCode::BAD_REQUEST, "field 'move' is missing");

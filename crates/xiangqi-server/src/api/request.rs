@@ -136,10 +136,19 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
         Source::Body => ("field", "unknown field"),
         Source::Query => ("query parameter", "unknown query parameter"),
     };
-    let quoted: Vec<&str> = msg.split('`').skip(1).step_by(2).collect();
+    // serde writes "unknown field `NAME`, expected one of `a`, `b`" (or "expected `a` or `b`",
+    // or "there are no fields"): the client's NAME may hold anything, the known names are ours
+    // and hold no backquote, so the list is read from the end.
     if let Some(rest) = msg.strip_prefix("unknown field `") {
-        let name = rest.split('`').next().unwrap_or("");
-        let expected = quoted.get(1..).unwrap_or(&[]).join(", ");
+        let (name, expected) = match rest.rfind("`, expected ") {
+            Some(k) => (&rest[..k], &rest[k..]),
+            None => (
+                rest.strip_suffix("`, there are no fields").unwrap_or(rest),
+                "",
+            ),
+        };
+        let expected: Vec<&str> = expected.split('`').skip(2).step_by(2).collect();
+        let expected = expected.join(", ");
         let a = ApiError::bad(format!(
             "{unknown_noun} '{name}' (expected one of: {expected})"
         ));
@@ -148,8 +157,8 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
             Source::Query => a,
         });
     }
-    if msg.starts_with("missing field `") {
-        let name = quoted.first().copied().unwrap_or("");
+    if let Some(rest) = msg.strip_prefix("missing field `") {
+        let name = rest.strip_suffix('`').unwrap_or(rest);
         let a = ApiError::bad(format!("{noun} '{name}' is missing"));
         return Err(match source {
             Source::Body => a.field(name),
