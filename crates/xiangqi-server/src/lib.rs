@@ -2,40 +2,45 @@
 //! live engine analysis, games kept in an SQLite file, and the web UI embedded in the binary.
 //!
 //! `xiangqi serve [--port N] [--host ADDR] [--data DIR]` (and `xiangqi` alone) starts it.
+//!
+//! The layers, from the outside in:
+//! - `api`: the HTTP layer. `api/request.rs` reads every request (typed extractors, one
+//!   mapping of malformed input to an error), `api/error.rs` is the one error type,
+//!   `api/game_json.rs` makes the JSON of a game (and of every other answer),
+//!   `api/handlers.rs` the endpoints.
+//! - `games`: the game operations, knowing nothing of HTTP; `games/moves.rs` is how a move
+//!   is validated and stored.
+//! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
+//!   it in SQLite.
+//! - `lines`: a game's alternative lines <-> a record's move tree.
+//! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
+//! - `app`: the shared state (`App`) the handlers get.
 
 #![forbid(unsafe_code)]
 
 pub mod api;
+pub mod app;
 pub mod engine;
-pub mod state;
+pub mod games;
+pub mod lines;
 pub mod store;
 
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderValue, Request, StatusCode};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::Router;
-use serde_json::json;
-use tower_http::catch_panic::CatchPanicLayer;
-
-pub use state::App;
+pub use api::router;
+pub use app::App;
 pub use store::Store;
 
-/// The largest request body most endpoints take.
-pub const BODY_LIMIT: usize = 64 * 1024;
-/// The largest upload to `/api/import`.
-pub const IMPORT_LIMIT: usize = 4 * 1024 * 1024;
+pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
-pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR]
+pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback]
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
-  --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)";
+  --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
+  --no-fallback  fail if the port is taken instead of trying the next ones";
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -103,118 +108,6 @@ impl Config {
     }
 }
 
-const INDEX_HTML: &str = include_str!("../web/index.html");
-const APP_JS: &str = include_str!("../web/app.js");
-const STYLE_CSS: &str = include_str!("../web/style.css");
-const FAVICON_SVG: &str = include_str!("../web/favicon.svg");
-
-fn asset(body: &'static str, ctype: &'static str) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static(ctype)),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
-        body,
-    )
-        .into_response()
-}
-
-/// Any error response of the API without a JSON body gets one (axum's own rejections,
-/// 404s, 405s, body-limit errors), so clients always see `{"error": ...}`.
-async fn json_errors(req: Request<Body>, next: Next) -> Response {
-    let api = req.uri().path().starts_with("/api/");
-    let res = next.run(req).await;
-    let status = res.status();
-    let is_json = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if !api || is_json || !(status.is_client_error() || status.is_server_error()) {
-        return res;
-    }
-    let text = match axum::body::to_bytes(res.into_body(), 16 * 1024).await {
-        Ok(b) => String::from_utf8_lossy(&b).trim().to_string(),
-        Err(_) => String::new(),
-    };
-    let msg = match status {
-        StatusCode::NOT_FOUND => "no such API endpoint".to_string(),
-        StatusCode::METHOD_NOT_ALLOWED => "this method is not allowed on this endpoint".into(),
-        StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".into(),
-        _ if !text.is_empty() => text,
-        _ => status.canonical_reason().unwrap_or("error").to_string(),
-    };
-    (status, axum::Json(json!({ "error": msg }))).into_response()
-}
-
-fn panic_response(err: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    let detail = if let Some(s) = err.downcast_ref::<String>() {
-        s.clone()
-    } else if let Some(s) = err.downcast_ref::<&str>() {
-        s.to_string()
-    } else {
-        "unknown".into()
-    };
-    eprintln!("xiangqi serve: a request handler panicked: {detail}");
-    (
-        StatusCode::INTERNAL_SERVER_ERROR,
-        axum::Json(json!({ "error": "internal error (the request was not carried out)" })),
-    )
-        .into_response()
-}
-
-/// The app's routes over `app`.
-pub fn router(app: Arc<App>) -> Router {
-    let api = Router::new()
-        .route("/api/health", get(api::health))
-        .route("/api/position", get(api::position))
-        .route("/api/games", get(api::list).post(api::create))
-        .route(
-            "/api/games/{id}",
-            get(api::get_game).delete(api::delete_game),
-        )
-        .route("/api/games/{id}/moves", post(api::post_move))
-        .route("/api/games/{id}/computer-move", post(api::computer_move))
-        .route("/api/games/{id}/takeback", post(api::takeback))
-        .route("/api/games/{id}/promote", post(api::promote))
-        .route("/api/games/{id}/resign", post(api::resign))
-        .route("/api/games/{id}/draw", post(api::draw))
-        .route("/api/games/{id}/pgn", get(api::export_pgn))
-        .route("/api/games/{id}/fen", get(api::export_fen))
-        .route("/api/analysis", get(engine::ws_handler))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT));
-    let import = Router::new()
-        .route("/api/import", post(api::import))
-        .layer(DefaultBodyLimit::max(IMPORT_LIMIT));
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset(STYLE_CSS, "text/css; charset=utf-8") }),
-        )
-        .route(
-            "/favicon.svg",
-            get(|| async { asset(FAVICON_SVG, "image/svg+xml") }),
-        )
-        .merge(api)
-        .merge(import)
-        .fallback(|| async {
-            (
-                StatusCode::NOT_FOUND,
-                axum::Json(json!({ "error": "not found" })),
-            )
-        })
-        .layer(middleware::from_fn(json_errors))
-        .layer(CatchPanicLayer::custom(panic_response))
-        .with_state(app)
-}
-
 /// Binds the listener: the configured port, else (with fallback) the next free ones.
 async fn bind(c: &Config) -> Result<tokio::net::TcpListener, String> {
     let tries = if c.fallback { 20 } else { 1 };
@@ -236,7 +129,7 @@ pub fn serve(c: Config) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(async move {
-        let store = Store::open(&c.data)?;
+        let store = Store::open(&c.data).map_err(|e| e.to_string())?;
         let listener = bind(&c).await?;
         let addr: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
         let shown = if addr.ip().is_unspecified() {
@@ -246,8 +139,11 @@ pub fn serve(c: Config) -> Result<(), String> {
         } else {
             format!("http://{}:{}/", addr.ip(), addr.port())
         };
-        println!("xiangqi: serving on {shown}");
-        println!("xiangqi: games are kept in {}", store.path.display());
+        // A closed stdout (`xiangqi serve | head -1`) must not stop the server.
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "xiangqi: serving on {shown}");
+        let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
+        let _ = out.flush();
         let app = Arc::new(App::new(store));
         axum::serve(listener, router(app))
             .with_graceful_shutdown(async {

@@ -1,4 +1,4 @@
-//! The game store: one SQLite file in the data folder.
+//! The SQLite store: one file, `games.sqlite3`, in the data folder.
 //!
 //! Writes go through one writer thread that commits in groups: it takes every write waiting
 //! in its queue, applies them in one transaction (each in its own savepoint, so one failing
@@ -13,82 +13,14 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
+use xiangqi::Color;
+
+use super::{Declared, GameRow, Mode, StoreError, StoredGame, Verdict, Write};
 
 /// The most writes committed in one transaction.
 const MAX_GROUP: usize = 1024;
 
-/// A game's stored row (without its moves).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameRow {
-    pub id: i64,
-    pub created: i64,
-    pub updated: i64,
-    /// `computer`, `two-player` or `analysis`.
-    pub mode: String,
-    /// The human's side in `computer` mode (`red`/`black`), else empty.
-    pub human: String,
-    pub level: i64,
-    pub start_fen: String,
-    /// Tags kept from an import (JSON object of strings), `{}` otherwise.
-    pub tags: String,
-    /// A declared end: `resign-red`, `resign-black`, `draw`, or empty.
-    pub declared: String,
-    /// The number of moves played when the end was declared.
-    pub declared_ply: i64,
-    /// Derived, for the game list: `red-wins`, `black-wins`, `draw` or empty.
-    pub result: String,
-    pub reason: String,
-    pub plies: i64,
-}
-
-/// One write.
-#[derive(Debug)]
-pub enum Write {
-    /// Inserts a game with its moves and alternative lines; answers the new id.
-    Create {
-        row: GameRow,
-        moves: Vec<String>,
-        lines: Vec<String>,
-    },
-    /// Appends a move at `ply` (0-based) and updates the derived columns.
-    AddMove {
-        id: i64,
-        ply: i64,
-        uci: String,
-        updated: i64,
-        result: String,
-        reason: String,
-    },
-    /// Deletes moves from `ply` on, and a declared end made after them.
-    Truncate {
-        id: i64,
-        ply: i64,
-        updated: i64,
-        result: String,
-        reason: String,
-    },
-    /// Sets (or clears, with an empty string) the declared end.
-    Declare {
-        id: i64,
-        declared: String,
-        ply: i64,
-        updated: i64,
-        result: String,
-        reason: String,
-    },
-    /// Replaces a game's moves and alternative lines (analysis: a new main line), with the
-    /// row's declared end and derived columns.
-    SetLines {
-        row: GameRow,
-        moves: Vec<String>,
-        lines: Vec<String>,
-    },
-    Delete {
-        id: i64,
-    },
-}
-
-type Reply = oneshot::Sender<Result<i64, String>>;
+type Reply = oneshot::Sender<Result<i64, StoreError>>;
 
 /// The store: the writer's queue and a read connection.
 #[derive(Clone)]
@@ -98,17 +30,23 @@ pub struct Store {
     pub path: PathBuf,
 }
 
-fn open(path: &Path) -> Result<Connection, String> {
-    let conn = Connection::open(path)
-        .map_err(|e| format!("cannot open the game store {}: {e}", path.display()))?;
+fn open(path: &Path) -> Result<Connection, StoreError> {
+    let failed = |what| {
+        move |error| StoreError::Open {
+            path: path.to_path_buf(),
+            what,
+            error,
+        }
+    };
+    let conn = Connection::open(path).map_err(failed("open"))?;
     conn.busy_timeout(std::time::Duration::from_secs(10))
-        .map_err(|e| e.to_string())?;
+        .map_err(failed("set up"))?;
     conn.execute_batch(
         "PRAGMA journal_mode=WAL;
          PRAGMA synchronous=FULL;
          PRAGMA foreign_keys=ON;",
     )
-    .map_err(|e| format!("cannot set up the game store {}: {e}", path.display()))?;
+    .map_err(failed("set up"))?;
     Ok(conn)
 }
 
@@ -145,25 +83,28 @@ CREATE TABLE IF NOT EXISTS lines (
 ) WITHOUT ROWID;
 ";
 
-/// A stored game: its row, its moves and its alternative lines (each a whole line).
-pub type StoredGame = (GameRow, Vec<String>, Vec<String>);
-
 impl Store {
     /// Opens (creating if needed) `games.sqlite3` in `dir` and starts the writer thread.
-    pub fn open(dir: &Path) -> Result<Store, String> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the data folder {}: {e}", dir.display()))?;
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|error| StoreError::CreateDir {
+            path: dir.to_path_buf(),
+            error,
+        })?;
         let path = dir.join("games.sqlite3");
         let writer = open(&path)?;
         writer
             .execute_batch(SCHEMA)
-            .map_err(|e| format!("cannot create the tables in {}: {e}", path.display()))?;
+            .map_err(|error| StoreError::Open {
+                path: path.clone(),
+                what: "create the tables of",
+                error,
+            })?;
         let reader = open(&path)?;
         let (tx, rx) = mpsc::channel::<(Write, Reply)>();
         std::thread::Builder::new()
             .name("store-writer".into())
             .spawn(move || writer_loop(writer, rx))
-            .map_err(|e| format!("cannot start the store writer: {e}"))?;
+            .map_err(StoreError::Thread)?;
         Ok(Store {
             tx,
             reader: Arc::new(Mutex::new(reader)),
@@ -172,31 +113,35 @@ impl Store {
     }
 
     /// Queues a write and waits until it is committed (durable).
-    pub async fn write(&self, w: Write) -> Result<i64, String> {
+    pub async fn write(&self, w: Write) -> Result<i64, StoreError> {
         let (reply, rx) = oneshot::channel();
         self.tx
             .send((w, reply))
-            .map_err(|_| "the store writer has stopped".to_string())?;
-        rx.await
-            .map_err(|_| "the store writer has stopped".to_string())?
+            .map_err(|_| StoreError::WriterStopped)?;
+        rx.await.map_err(|_| StoreError::WriterStopped)?
     }
 
     /// Runs `f` with the read connection on a blocking thread.
     pub async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, String> {
+    ) -> Result<T, StoreError> {
         let reader = self.reader.clone();
         tokio::task::spawn_blocking(move || {
             let conn = reader.lock().unwrap_or_else(|p| p.into_inner());
-            f(&conn).map_err(|e| format!("reading the game store: {e}"))
+            f(&conn).map_err(|e| match e {
+                rusqlite::Error::FromSqlConversionFailure(_, _, e) => {
+                    StoreError::Corrupt(e.to_string())
+                }
+                e => StoreError::Read(e.to_string()),
+            })
         })
         .await
-        .map_err(|e| format!("reading the game store: {e}"))?
+        .map_err(|e| StoreError::Read(e.to_string()))?
     }
 
     /// A game's row, moves and alternative lines, or `None`.
-    pub async fn load(&self, id: i64) -> Result<Option<StoredGame>, String> {
+    pub async fn load(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
         self.read(move |c| {
             let Some(row) = c
                 .query_row(
@@ -224,7 +169,7 @@ impl Store {
     }
 
     /// Games, most recently updated first.
-    pub async fn list(&self, limit: i64, offset: i64) -> Result<(Vec<GameRow>, i64), String> {
+    pub async fn list(&self, limit: i64, offset: i64) -> Result<(Vec<GameRow>, i64), StoreError> {
         self.read(move |c| {
             let total: i64 = c.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
             let mut st = c.prepare_cached(&format!(
@@ -242,22 +187,62 @@ impl Store {
 const COLUMNS: &str = "id, created, updated, mode, human, level, start_fen, tags, declared, \
                        declared_ply, result, reason, plies";
 
+/// A text column read as one of the server's enums; a value the server never writes is a
+/// damaged row (`StoreError::Corrupt`).
+fn text_col<T>(
+    r: &rusqlite::Row<'_>,
+    i: usize,
+    what: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> rusqlite::Result<T> {
+    let s: String = r.get(i)?;
+    parse(&s).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            i,
+            rusqlite::types::Type::Text,
+            format!("{what} '{s}'").into(),
+        )
+    })
+}
+
+fn color_text(c: Option<Color>) -> &'static str {
+    c.map_or("", Color::name)
+}
+
+fn parse_side(s: &str) -> Option<Option<Color>> {
+    match s {
+        "" => Some(None),
+        "red" => Some(Some(Color::Red)),
+        "black" => Some(Some(Color::Black)),
+        _ => None,
+    }
+}
+
 fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
         id: r.get(0)?,
         created: r.get(1)?,
         updated: r.get(2)?,
-        mode: r.get(3)?,
-        human: r.get(4)?,
+        mode: text_col(r, 3, "mode", Mode::parse)?,
+        human: text_col(r, 4, "human side", parse_side)?,
         level: r.get(5)?,
         start_fen: r.get(6)?,
         tags: r.get(7)?,
-        declared: r.get(8)?,
+        // An unknown declaration or result is none (older files, as before).
+        declared: Declared::parse(&r.get::<_, String>(8)?),
         declared_ply: r.get(9)?,
-        result: r.get(10)?,
+        result: Verdict::parse(&r.get::<_, String>(10)?),
         reason: r.get(11)?,
         plies: r.get(12)?,
     })
+}
+
+fn declared_text(d: Option<Declared>) -> &'static str {
+    d.map_or("", Declared::as_str)
+}
+
+fn verdict_text(v: Option<Verdict>) -> &'static str {
+    v.map_or("", Verdict::as_str)
 }
 
 fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
@@ -271,14 +256,14 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             .execute(params![
                 row.created,
                 row.updated,
-                row.mode,
-                row.human,
+                row.mode.as_str(),
+                color_text(row.human),
                 row.level,
                 row.start_fen,
                 row.tags,
-                row.declared,
+                declared_text(row.declared),
                 row.declared_ply,
-                row.result,
+                verdict_text(row.result),
                 row.reason,
                 moves.len() as i64
             ])?;
@@ -301,9 +286,9 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
                     row.id,
                     row.updated,
                     moves.len() as i64,
-                    row.result,
+                    verdict_text(row.result),
                     row.reason,
-                    row.declared,
+                    declared_text(row.declared),
                     row.declared_ply
                 ])?;
             if n == 0 {
@@ -326,8 +311,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             ply,
             uci,
             updated,
-            result,
-            reason,
+            derived,
         } => {
             c.prepare_cached("INSERT INTO moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?
                 .execute(params![id, ply, uci])?;
@@ -336,7 +320,13 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
                     "UPDATE games SET updated = ?2, plies = ?3, result = ?4, reason = ?5 \
                      WHERE id = ?1",
                 )?
-                .execute(params![id, updated, ply + 1, result, reason])?;
+                .execute(params![
+                    id,
+                    updated,
+                    ply + 1,
+                    verdict_text(derived.result),
+                    derived.reason
+                ])?;
             if n == 0 {
                 return Err(rusqlite::Error::QueryReturnedNoRows);
             }
@@ -346,8 +336,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             id,
             ply,
             updated,
-            result,
-            reason,
+            derived,
         } => {
             c.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?
                 .execute(params![id, ply])?;
@@ -359,7 +348,13 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             c.prepare_cached(
                 "UPDATE games SET updated = ?2, plies = ?3, result = ?4, reason = ?5 WHERE id = ?1",
             )?
-            .execute(params![id, updated, ply, result, reason])?;
+            .execute(params![
+                id,
+                updated,
+                ply,
+                verdict_text(derived.result),
+                derived.reason
+            ])?;
             Ok(*id)
         }
         Write::Declare {
@@ -367,14 +362,20 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             declared,
             ply,
             updated,
-            result,
-            reason,
+            derived,
         } => {
             c.prepare_cached(
                 "UPDATE games SET declared = ?2, declared_ply = ?3, updated = ?4, result = ?5, \
                  reason = ?6 WHERE id = ?1",
             )?
-            .execute(params![id, declared, ply, updated, result, reason])?;
+            .execute(params![
+                id,
+                declared_text(*declared),
+                ply,
+                updated,
+                verdict_text(derived.result),
+                derived.reason
+            ])?;
             Ok(*id)
         }
         Write::Delete { id } => {
@@ -415,11 +416,16 @@ fn writer_loop(conn: Connection, rx: mpsc::Receiver<(Write, Reply)>) {
 }
 
 /// Applies a group of writes in one transaction; every result is an error if the commit fails.
-fn commit_group(conn: &Connection, batch: &[(Write, Reply)]) -> Vec<Result<i64, String>> {
+fn commit_group(conn: &Connection, batch: &[(Write, Reply)]) -> Vec<Result<i64, StoreError>> {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
         return batch
             .iter()
-            .map(|_| Err(format!("store: cannot begin a transaction: {e}")))
+            .map(|_| {
+                Err(StoreError::Transaction {
+                    what: "cannot begin a transaction",
+                    error: e.to_string(),
+                })
+            })
             .collect();
     }
     let mut results = Vec::with_capacity(batch.len());
@@ -434,7 +440,7 @@ fn commit_group(conn: &Connection, batch: &[(Write, Reply)]) -> Vec<Result<i64, 
             }
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK TO w; RELEASE w");
-                results.push(Err(format!("store: {e}")));
+                results.push(Err(StoreError::Write(e)));
             }
         }
     }
@@ -442,7 +448,12 @@ fn commit_group(conn: &Connection, batch: &[(Write, Reply)]) -> Vec<Result<i64, 
         let _ = conn.execute_batch("ROLLBACK");
         return batch
             .iter()
-            .map(|_| Err(format!("store: commit failed: {e}")))
+            .map(|_| {
+                Err(StoreError::Transaction {
+                    what: "commit failed",
+                    error: e.to_string(),
+                })
+            })
             .collect();
     }
     results

@@ -1,59 +1,77 @@
-//! The engine behind the app: computer moves and live analysis over a WebSocket. Every
-//! search runs on threads of its own (the engine's search thread, driven from a plain
-//! thread), never on the async runtime; results come back over channels.
+//! Live analysis over a WebSocket (`/api/analysis`): each connection has its own engine,
+//! driven from a plain thread; results come back over channels.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
 use axum::response::Response;
-use serde_json::{json, Value};
-use tokio::sync::{mpsc as tmpsc, oneshot};
+use serde_json::Value;
+use tokio::sync::mpsc as tmpsc;
 use xiangqi::notation::Notation;
-use xiangqi::{Move, Position};
+use xiangqi::{Game, Move, Position};
 use xiangqi_engine::{Engine, Event, Limits, Score};
 
-/// One search to a fixed time at a skill level; answers the best move and the score of
-/// the first line (from the side to move's view).
-pub async fn search_once(
-    start: Position,
-    moves: Vec<Move>,
-    level: i32,
-    movetime_ms: u64,
-) -> Result<(Option<Move>, Option<Score>), String> {
-    let (tx, rx) = oneshot::channel();
-    std::thread::Builder::new()
-        .name("computer-move".into())
-        .spawn(move || {
-            let mut engine = Engine::new();
-            let r = (|| {
-                engine.set_option("Hash", "16")?;
-                engine.set_option("Skill Level", &level.clamp(0, 20).to_string())?;
-                engine
-                    .set_position(start, &moves)
-                    .map_err(|e| format!("engine: {}", e.0))?;
-                let (best, events) = engine.search(Limits {
-                    movetime: Some(movetime_ms),
-                    ..Limits::default()
-                });
-                let score = events.iter().rev().find_map(|e| match e {
-                    Event::Info(i) if i.multipv <= 1 => Some(i.score),
-                    _ => None,
-                });
-                Ok((best, score))
-            })();
-            let _ = tx.send(r);
-        })
-        .map_err(|e| format!("cannot start an engine thread: {e}"))?;
-    rx.await
-        .map_err(|_| "the engine thread stopped without an answer".to_string())?
+use crate::App;
+
+/// A score as the API writes it: `{"cp": 35}` or `{"mate": 3}`.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreJson {
+    Cp(i32),
+    Mate(i32),
 }
 
-pub fn score_json(s: Score) -> Value {
-    match s {
-        Score::Cp(cp) => json!({ "cp": cp }),
-        Score::Mate(n) => json!({ "mate": n }),
+impl From<Score> for ScoreJson {
+    fn from(s: Score) -> ScoreJson {
+        match s {
+            Score::Cp(cp) => ScoreJson::Cp(cp),
+            Score::Mate(n) => ScoreJson::Mate(n),
+        }
+    }
+}
+
+/// What the server sends a WebSocket client.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Reply {
+    /// A finished iteration's line (score from the side to move's view; `turn` says whose).
+    Info {
+        id: u64,
+        depth: i32,
+        multipv: usize,
+        score: ScoreJson,
+        nodes: u64,
+        nps: u64,
+        time_ms: u64,
+        pv: Vec<String>,
+        pv_wxf: Vec<String>,
+        pv_chinese: Vec<String>,
+        turn: &'static str,
+    },
+    /// The search's answer.
+    Bestmove { id: u64, best: Option<String> },
+    /// A message that could not be acted on.
+    Error {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        error: String,
+    },
+}
+
+impl Reply {
+    fn error(e: impl Into<String>) -> Reply {
+        Reply::Error {
+            id: None,
+            error: e.into(),
+        }
+    }
+
+    fn text(&self) -> Message {
+        // Serializing these plain structs cannot fail.
+        Message::Text(serde_json::to_string(self).unwrap_or_default().into())
     }
 }
 
@@ -69,10 +87,10 @@ enum Command {
     Stop,
 }
 
-pub async fn ws_handler(ws: WebSocketUpgrade) -> Response {
+pub async fn ws_handler(State(app): State<Arc<App>>, ws: WebSocketUpgrade) -> Response {
     ws.max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
-        .on_upgrade(session)
+        .on_upgrade(move |socket| session(socket, app))
 }
 
 fn parse_go(v: &Value) -> Result<Command, String> {
@@ -82,28 +100,28 @@ fn parse_go(v: &Value) -> Result<Command, String> {
         Some(Value::String(s)) => s.as_str(),
         Some(_) => return Err("field 'fen' must be a string".into()),
     };
-    let start = Position::from_fen(fen.trim()).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    match v.get("moves") {
-        None | Some(Value::Null) => {}
+    let moves: Vec<&str> = match v.get("moves") {
+        None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(a)) => {
             if a.len() > 2000 {
                 return Err("field 'moves' has more than 2000 moves".into());
             }
-            for (i, m) in a.iter().enumerate() {
-                let s = m
-                    .as_str()
-                    .ok_or_else(|| format!("moves[{i}] must be a string"))?;
-                let mv = pos
-                    .parse_uci(s)
-                    .map_err(|e| format!("moves[{i}] ({s}): {e}"))?;
-                pos.play_unchecked(mv);
-                moves.push(mv);
-            }
+            a.iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    m.as_str()
+                        .ok_or_else(|| format!("moves[{i}] must be a string"))
+                })
+                .collect::<Result<_, _>>()?
         }
         Some(_) => return Err("field 'moves' must be an array of coordinate moves".into()),
-    }
+    };
+    let game = Game::from_uci(fen.trim(), moves).map_err(|e| match e {
+        xiangqi::ReplayError::Fen(e) => format!("bad FEN '{fen}': {e}"),
+        xiangqi::ReplayError::Move { index, text, error } => {
+            format!("moves[{index}] ({text}): {error}")
+        }
+    })?;
     let multipv = match v.get("multipv") {
         None | Some(Value::Null) => 1,
         Some(x) => {
@@ -121,36 +139,56 @@ fn parse_go(v: &Value) -> Result<Command, String> {
     };
     Ok(Command::Go {
         id,
-        start: Box::new(start),
-        moves,
+        start: Box::new(game.start().clone()),
+        moves: game.moves(),
         multipv,
         movetime_ms,
     })
 }
 
-/// Analysis sessions open at once (each has its own engine and hash table).
-static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 /// The most analysis sessions served at once; more are told so and closed.
 pub const MAX_SESSIONS: usize = 8;
 
-struct SessionGuard;
-impl Drop for SessionGuard {
-    fn drop(&mut self) {
-        SESSIONS.fetch_sub(1, Ordering::SeqCst);
+/// The analysis sessions open at once (each has its own engine and hash table).
+#[derive(Default)]
+pub struct Sessions(AtomicUsize);
+
+impl Sessions {
+    /// Counts a new session in, unless `MAX_SESSIONS` are open; it is counted out when the
+    /// guard is dropped.
+    fn enter(app: &Arc<App>) -> Option<SessionGuard> {
+        let n = &app.sessions.0;
+        if n.fetch_add(1, Ordering::SeqCst) >= MAX_SESSIONS {
+            n.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(SessionGuard(app.clone()))
+    }
+
+    /// The sessions open now.
+    pub fn open(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
     }
 }
 
-async fn session(mut socket: WebSocket) {
-    if SESSIONS.fetch_add(1, Ordering::SeqCst) >= MAX_SESSIONS {
-        SESSIONS.fetch_sub(1, Ordering::SeqCst);
-        let msg = json!({"type": "error", "error": format!("too many analysis sessions (at most {MAX_SESSIONS}); close another tab")});
-        let _ = socket.send(Message::Text(msg.to_string().into())).await;
+struct SessionGuard(Arc<App>);
+impl Drop for SessionGuard {
+    fn drop(&mut self) {
+        self.0.sessions.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+async fn session(mut socket: WebSocket, app: Arc<App>) {
+    let Some(_guard) = Sessions::enter(&app) else {
+        let msg = Reply::error(format!(
+            "too many analysis sessions (at most {MAX_SESSIONS}); close another tab"
+        ));
+        let _ = socket.send(msg.text()).await;
         let _ = socket.send(Message::Close(None)).await;
         return;
-    }
-    let _guard = SessionGuard;
+    };
     let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
-    let (out_tx, mut out_rx) = tmpsc::unbounded_channel::<Value>();
+    let (out_tx, mut out_rx) = tmpsc::unbounded_channel::<Reply>();
     let driver = {
         let out_tx = out_tx.clone();
         std::thread::Builder::new()
@@ -159,11 +197,7 @@ async fn session(mut socket: WebSocket) {
     };
     if driver.is_err() {
         let _ = socket
-            .send(Message::Text(
-                json!({"type": "error", "error": "cannot start the analysis engine"})
-                    .to_string()
-                    .into(),
-            ))
+            .send(Reply::error("cannot start the analysis engine").text())
             .await;
         return;
     }
@@ -189,13 +223,12 @@ async fn session(mut socket: WebSocket) {
                     },
                 };
                 if let Some(e) = reply {
-                    let m = json!({"type": "error", "error": e}).to_string();
-                    if socket.send(Message::Text(m.into())).await.is_err() { break; }
+                    if socket.send(Reply::error(e).text()).await.is_err() { break; }
                 }
             }
             out = out_rx.recv() => {
                 let Some(v) = out else { break };
-                if socket.send(Message::Text(v.to_string().into())).await.is_err() { break; }
+                if socket.send(v.text()).await.is_err() { break; }
             }
         }
     }
@@ -203,7 +236,7 @@ async fn session(mut socket: WebSocket) {
     drop(cmd_tx);
 }
 
-fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Value>) {
+fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Reply>) {
     let mut engine = Engine::new();
     let _ = engine.set_option("Hash", "32");
     while let Ok(cmd) = rx.recv() {
@@ -220,7 +253,10 @@ fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Value>) {
                 engine.wait();
                 let _ = engine.set_option("MultiPV", &multipv.to_string());
                 if let Err(e) = engine.set_position(*start, &moves) {
-                    let _ = out.send(json!({"type": "error", "id": id, "error": e.0}));
+                    let _ = out.send(Reply::Error {
+                        id: Some(id),
+                        error: e.0,
+                    });
                     continue;
                 }
                 let root = engine.position().clone();
@@ -239,27 +275,25 @@ fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Value>) {
                                 chinese.push(Notation::Chinese.write(&pos, m));
                                 pos.play_unchecked(m);
                             }
-                            json!({
-                                "type": "info",
-                                "id": id,
-                                "depth": i.depth,
-                                "multipv": i.multipv,
-                                "score": score_json(i.score),
-                                "nodes": i.nodes,
-                                "nps": i.nps,
-                                "time_ms": i.time_ms,
-                                "pv": i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                                "pv_wxf": wxf,
-                                "pv_chinese": chinese,
-                                "turn": root.turn().name(),
-                            })
+                            Reply::Info {
+                                id,
+                                depth: i.depth,
+                                multipv: i.multipv,
+                                score: ScoreJson::from(i.score),
+                                nodes: i.nodes,
+                                nps: i.nps,
+                                time_ms: i.time_ms,
+                                pv: i.pv.iter().map(|m| m.to_string()).collect(),
+                                pv_wxf: wxf,
+                                pv_chinese: chinese,
+                                turn: root.turn().name(),
+                            }
                         }
                         Event::Message(_) => return,
-                        Event::BestMove { best, .. } => json!({
-                            "type": "bestmove",
-                            "id": id,
-                            "best": best.map(|m| m.to_string()),
-                        }),
+                        Event::BestMove { best, .. } => Reply::Bestmove {
+                            id,
+                            best: best.map(|m| m.to_string()),
+                        },
                     };
                     let _ = out.send(v);
                 });

@@ -1,0 +1,308 @@
+//! The endpoints: each reads its typed request, runs the game operation and answers its
+//! JSON (docs/API.md).
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use xiangqi::notation::Notation;
+use xiangqi::Position;
+
+use super::error::ApiError;
+use super::game_json::{
+    BoardJson, Deleted, DrawReply, FenJson, GameJson, GameList, Health, ImportReply, MoveReply,
+    Summary,
+};
+use super::request::{self as req, Body, GameId, Query, RawBody};
+use crate::games::create::{self, NewGame};
+use crate::games::moves::{self, MoveRequest, Moved};
+use crate::games::{detached, ends, export, Change, GameError, Loaded, Snapshot};
+use crate::store::Mode;
+use crate::App;
+
+type AppState = State<Arc<App>>;
+type ApiResult<T> = Result<T, ApiError>;
+
+pub async fn health() -> Json<Health> {
+    Json(Health {
+        ok: true,
+        version: env!("CARGO_PKG_VERSION"),
+    })
+}
+
+/// `GET /api/position?fen=...`: checks a position and lists its legal moves.
+pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<BoardJson>> {
+    let fen = q.fen.0.trim();
+    let pos = Position::from_fen(fen).map_err(|e| GameError::BadFen {
+        fen: fen.to_string(),
+        error: e.to_string(),
+    })?;
+    Ok(Json(BoardJson::position(pos)))
+}
+
+/// `POST /api/games`: a new game.
+pub async fn create(
+    State(app): AppState,
+    Body(b): Body<req::NewGame>,
+) -> ApiResult<(StatusCode, Json<GameJson>)> {
+    let new = NewGame {
+        mode: b.mode.map_or(Mode::TwoPlayer, |m| m.0),
+        human: b.human.map(|s| s.0),
+        level: b.level.map(|n| n.0),
+        fen: b.fen.map(|f| f.0),
+        moves: b.moves.map(|m| m.0).unwrap_or_default(),
+        red: b.red.map(|n| n.0),
+        black: b.black.map(|n| n.0),
+    };
+    let loaded = create::create(&app.store, new).await?;
+    let v = GameJson::of(&loaded);
+    app.games.insert(loaded);
+    Ok((StatusCode::CREATED, Json(v)))
+}
+
+/// `GET /api/games?limit=&offset=`
+pub async fn list(
+    State(app): AppState,
+    Query(q): Query<req::ListQuery>,
+) -> ApiResult<Json<GameList>> {
+    let limit = q.limit.map_or(50, |n| n.0);
+    let offset = q.offset.map_or(0, |n| n.0);
+    let (rows, total) = app
+        .store
+        .list(limit, offset)
+        .await
+        .map_err(GameError::from)?;
+    Ok(Json(GameList {
+        total,
+        games: rows.iter().map(Summary::of).collect(),
+    }))
+}
+
+/// Runs `f` on game `id` (holding its lock) and answers what it makes of the game.
+async fn with_game<T>(
+    app: &App,
+    id: i64,
+    f: impl AsyncFnOnce(&mut Loaded) -> Result<T, ApiError>,
+) -> ApiResult<T> {
+    app.games.with(&app.store, id, f).await
+}
+
+pub async fn get_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<GameJson>> {
+    with_game(&app, id, async |l: &mut Loaded| Ok(Json(GameJson::of(l)))).await
+}
+
+pub async fn delete_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<Deleted>> {
+    detached(async move { app.games.delete(&app.store, id).await }).await?;
+    Ok(Json(Deleted { deleted: id }))
+}
+
+/// `POST /api/games/{id}/moves` `{"move": "h2e2", "ply": 0}`: a move at the end of the main
+/// line (answers the move), or with `at` from an earlier move (answers the game).
+pub async fn post_move(
+    State(app): AppState,
+    GameId(id): GameId,
+    Body(b): Body<req::PlayMove>,
+) -> ApiResult<Response> {
+    let r = MoveRequest {
+        text: b.mv.ok_or_else(|| req::missing("move"))?.0,
+        claimed_ply: b.ply.map(|n| n.0),
+        at: b.at.map(|n| n.0 as usize),
+    };
+    detached(async move {
+        with_game(&app, id, async |l: &mut Loaded| {
+            Ok(match moves::human_move(&app.store, l, &r).await? {
+                Moved::Played => Json(MoveReply::of(l)).into_response(),
+                Moved::Branched => Json(GameJson::of(l)).into_response(),
+            })
+        })
+        .await
+    })
+    .await
+}
+
+/// Makes `change` to game `id` and answers the game.
+async fn change(app: Arc<App>, id: i64, change: Change) -> ApiResult<Json<GameJson>> {
+    detached(async move {
+        with_game(&app, id, async |l: &mut Loaded| {
+            change.apply(&app.store, l).await?;
+            Ok(Json(GameJson::of(l)))
+        })
+        .await
+    })
+    .await
+}
+
+/// `POST /api/games/{id}/promote` `{"line": ["h2e2", ...], "ply": n}`
+pub async fn promote(
+    State(app): AppState,
+    GameId(id): GameId,
+    Body(b): Body<req::Promote>,
+) -> ApiResult<Json<GameJson>> {
+    let line = b.line.ok_or_else(|| req::missing("line"))?;
+    let line = line
+        .0
+        .iter()
+        .map(|s| s.trim().to_ascii_lowercase())
+        .collect();
+    let claimed_ply = b.ply.map(|n| n.0);
+    change(app, id, Change::Promote { line, claimed_ply }).await
+}
+
+/// `POST /api/games/{id}/computer-move` `{"ply": n}`: the engine plays the side to move at
+/// the game's level; the move is stored like any other.
+pub async fn computer_move(
+    State(app): AppState,
+    GameId(id): GameId,
+    Body(b): Body<req::ComputerMove>,
+) -> ApiResult<Json<MoveReply>> {
+    // Snapshot the game, search without holding its lock, then play if nothing changed.
+    let snap = with_game(&app, id, async |l: &mut Loaded| {
+        Ok(Snapshot::of(l, b.ply.map(|n| n.0))?)
+    })
+    .await?;
+    let movetime = b.movetime_ms.map_or(300 + 40 * snap.level, |n| n.0) as u64;
+    let found = app
+        .engines
+        .search(id, snap.start, snap.moves, snap.level as i32, movetime)
+        .await
+        .map_err(GameError::from)?;
+    let best = found.best.ok_or(GameError::NoLegalMove)?;
+    detached(async move {
+        with_game(&app, id, async |l: &mut Loaded| {
+            moves::computer_move(&app.store, l, snap.ply, best).await?;
+            Ok(Json(MoveReply::of(l)))
+        })
+        .await
+    })
+    .await
+}
+
+/// `POST /api/games/{id}/takeback` `{"plies": 1}`
+pub async fn takeback(
+    State(app): AppState,
+    GameId(id): GameId,
+    Body(b): Body<req::Takeback>,
+) -> ApiResult<Json<GameJson>> {
+    let plies = b.plies.map_or(1, |n| n.0 as usize);
+    let claimed_ply = b.ply.map(|n| n.0);
+    change(app, id, Change::Takeback { plies, claimed_ply }).await
+}
+
+/// `POST /api/games/{id}/resign` `{"side": "red"}`
+pub async fn resign(
+    State(app): AppState,
+    GameId(id): GameId,
+    Body(b): Body<req::SideOf>,
+) -> ApiResult<Json<GameJson>> {
+    change(app, id, Change::Resign(b.side.map(|s| s.0))).await
+}
+
+/// `POST /api/games/{id}/draw` `{"side": "red"}`: a draw offer. Against the computer the
+/// engine decides; otherwise the offer stands for an agreement the players made at the board.
+pub async fn draw(
+    State(app): AppState,
+    GameId(id): GameId,
+    Body(_): Body<req::SideOf>,
+) -> ApiResult<Json<DrawReply>> {
+    let snap = with_game(&app, id, async |l: &mut Loaded| Ok(Snapshot::of(l, None)?)).await?;
+    let verdict = ends::judge_draw(&app.engines, &snap).await?;
+    if !verdict.accepted {
+        return Ok(Json(DrawReply {
+            accepted: false,
+            why: verdict.why,
+            game: None,
+        }));
+    }
+    let game = detached(async move {
+        with_game(&app, id, async |l: &mut Loaded| {
+            ends::agree_draw(&app.store, l, snap.ply).await?;
+            Ok(GameJson::of(l))
+        })
+        .await
+    })
+    .await?;
+    Ok(Json(DrawReply {
+        accepted: true,
+        why: verdict.why,
+        game: Some(game),
+    }))
+}
+
+/// `GET /api/games/{id}/pgn?notation=wxf[&download=1]`
+pub async fn export_pgn(
+    State(app): AppState,
+    GameId(id): GameId,
+    Query(q): Query<req::PgnQuery>,
+) -> ApiResult<Response> {
+    let notation = q.notation.map_or(Notation::Iccs, |n| n.0);
+    let download = q.download.is_some_and(|v| v.0 != "0" && v.0 != "false");
+    let text = with_game(&app, id, async |l: &mut Loaded| {
+        let mut s = String::new();
+        xiangqi_record::pgn::write_game(&mut s, &export::record_of(l), notation);
+        Ok(s)
+    })
+    .await?;
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-chess-pgn; charset=utf-8"),
+    );
+    if download {
+        if let Ok(v) =
+            HeaderValue::from_str(&format!("attachment; filename=\"xiangqi-game-{id}.pgn\""))
+        {
+            headers.insert(header::CONTENT_DISPOSITION, v);
+        }
+    }
+    Ok((headers, text).into_response())
+}
+
+/// `GET /api/games/{id}/fen?ply=n`
+pub async fn export_fen(
+    State(app): AppState,
+    GameId(id): GameId,
+    Query(q): Query<req::FenQuery>,
+) -> ApiResult<Json<FenJson>> {
+    with_game(&app, id, async |l: &mut Loaded| {
+        let len = l.game.len();
+        let ply = match &q.ply {
+            None => len,
+            Some(s) => {
+                s.0.parse::<usize>()
+                    .ok()
+                    .filter(|&p| p <= len)
+                    .ok_or_else(|| {
+                        ApiError::bad(format!(
+                    "query parameter 'ply' must be a whole number from 0 to {len}, got '{}'",
+                    s.0
+                ))
+                    })?
+            }
+        };
+        Ok(Json(FenJson {
+            id,
+            ply,
+            fen: l.game.history().position_at(ply).fen(),
+        }))
+    })
+    .await
+}
+
+/// `POST /api/import`: PGN (any notation), XQF, CBR/CBL, or a FEN; raw bytes in the body.
+pub async fn import(
+    State(app): AppState,
+    Query(q): Query<req::ImportQuery>,
+    RawBody(body): RawBody,
+) -> ApiResult<(StatusCode, Json<ImportReply>)> {
+    let mode = q.mode.map_or(Mode::Analysis, |m| m.0);
+    let done = create::import(&app.store, &app.games, body.to_vec(), mode).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(ImportReply {
+            games: done.games.iter().map(Summary::of).collect(),
+            errors: done.errors,
+        }),
+    ))
+}

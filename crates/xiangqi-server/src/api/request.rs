@@ -1,0 +1,465 @@
+//! Typed requests: the body, path and query of every endpoint as `serde` structs, read by
+//! the extractors [`Body`], [`Query`] and [`GameId`]. Every way a request can be malformed
+//! becomes an [`ApiError`] here, in one mapping (`from_value`), naming the field, parameter
+//! or list index at fault.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
+use axum::http::request::Parts;
+use serde::de::{DeserializeOwned, Deserializer, Error as _, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use xiangqi::notation::Notation;
+use xiangqi::Color;
+
+use super::error::ApiError;
+use crate::games::parse_color;
+use crate::store::Mode;
+
+// ---------------------------------------------------------------------------------------
+// Extractors
+
+/// A JSON object body read as `T` (an empty body is `{}`).
+pub struct Body<T>(pub T);
+
+/// The query string read as `T`.
+pub struct Query<T>(pub T);
+
+/// The `{id}` of a game's path: a positive whole number.
+pub struct GameId(pub i64);
+
+/// Where a malformed value was: the names differ in the messages.
+#[derive(Clone, Copy)]
+enum Source {
+    Body,
+    Query,
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let body = Bytes::from_request(req, state).await?;
+        let map = body_object(&body)?;
+        from_value(Value::Object(map), Source::Body).map(Body)
+    }
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let map = query_object(parts.uri.query())?;
+        from_value(Value::Object(map), Source::Query).map(Query)
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(s) = Path::<String>::from_request_parts(parts, state).await?;
+        s.parse::<i64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .map(GameId)
+            .ok_or_else(|| ApiError::bad(format!("game id '{s}' is not a positive whole number")))
+    }
+}
+
+/// Parses a JSON object body; an empty body is an empty object.
+fn body_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    if body.iter().all(|b| b.is_ascii_whitespace()) {
+        return Ok(Map::new());
+    }
+    let text = std::str::from_utf8(body)
+        .map_err(|e| ApiError::bad(format!("the request body is not UTF-8 text: {e}")))?;
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(ApiError::bad("the request body must be a JSON object")),
+        Err(e) => Err(ApiError::bad(format!(
+            "the request body is not valid JSON: {e}"
+        ))),
+    }
+}
+
+/// The query string's parameters as a JSON object of strings (the last of a repeated name).
+fn query_object(q: Option<&str>) -> Result<Map<String, Value>, ApiError> {
+    let mut out = Map::new();
+    for part in q.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        let k = percent_decode(k)
+            .ok_or_else(|| ApiError::bad(format!("bad query parameter name '{k}'")))?;
+        let v = percent_decode(v).ok_or_else(|| {
+            ApiError::bad(format!(
+                "query parameter '{k}' is not valid percent-encoded UTF-8"
+            ))
+        })?;
+        out.insert(k, Value::String(v));
+    }
+    Ok(out)
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let h = s.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(h, 16).ok()?);
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Reads `T` from a JSON object; the one place a deserialization error becomes an API error.
+///
+/// serde's own messages (an unknown or missing field) are reworded; the field types below
+/// say what they must be ("must be a string"), and the path of the error names the field
+/// (`field 'ply' must be ...`, `query parameter 'limit' must be ...`) or the list element
+/// (`moves[3] must be a string`, with its `index`).
+fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiError> {
+    use serde_path_to_error::Segment;
+    let err = match serde_path_to_error::deserialize::<_, T>(v) {
+        Ok(t) => return Ok(t),
+        Err(e) => e,
+    };
+    let msg = err.inner().to_string();
+    let (noun, unknown_noun) = match source {
+        Source::Body => ("field", "unknown field"),
+        Source::Query => ("query parameter", "unknown query parameter"),
+    };
+    // serde writes "unknown field `NAME`, expected one of `a`, `b`" (or "expected `a` or `b`",
+    // or "there are no fields"): the client's NAME may hold anything, the known names are ours
+    // and hold no backquote, so the list is read from the end.
+    if let Some(rest) = msg.strip_prefix("unknown field `") {
+        let (name, expected) = match rest.rfind("`, expected ") {
+            Some(k) => (&rest[..k], &rest[k..]),
+            None => (
+                rest.strip_suffix("`, there are no fields").unwrap_or(rest),
+                "",
+            ),
+        };
+        let expected: Vec<&str> = expected.split('`').skip(2).step_by(2).collect();
+        let expected = expected.join(", ");
+        let a = ApiError::bad(format!(
+            "{unknown_noun} '{name}' (expected one of: {expected})"
+        ));
+        return Err(match source {
+            Source::Body => a.field(name),
+            Source::Query => a,
+        });
+    }
+    if let Some(rest) = msg.strip_prefix("missing field `") {
+        let name = rest.strip_suffix('`').unwrap_or(rest);
+        let a = ApiError::bad(format!("{noun} '{name}' is missing"));
+        return Err(match source {
+            Source::Body => a.field(name),
+            Source::Query => a,
+        });
+    }
+    let what = match msg.split_once(", expected ") {
+        Some((head, expected)) if head.starts_with("invalid type: ") => {
+            format!("must be {expected}")
+        }
+        _ => msg,
+    };
+    let path = err.path().to_string();
+    match err.path().iter().next_back() {
+        Some(Segment::Seq { index }) => Err(ApiError::bad(format!("{path} {what}")).index(*index)),
+        _ => match source {
+            Source::Body => Err(ApiError::bad(format!("{noun} '{path}' {what}")).field(path)),
+            Source::Query => Err(ApiError::bad(format!("{noun} '{path}' {what}"))),
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Field types: each reads a JSON value and says what it must be when it is not.
+
+fn value<'de, D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+    Value::deserialize(d)
+}
+
+fn string<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    match value(d)? {
+        Value::String(s) => Ok(s),
+        _ => Err(D::Error::custom("must be a string")),
+    }
+}
+
+/// A string.
+pub struct Text(pub String);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
+        string(d).map(Text)
+    }
+}
+
+/// A whole number from `MIN` to `MAX`.
+pub struct Int<const MIN: i64, const MAX: i64>(pub i64);
+
+impl<'de, const MIN: i64, const MAX: i64> Deserialize<'de> for Int<MIN, MAX> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = value(d)?;
+        match v.as_i64() {
+            Some(n) if (MIN..=MAX).contains(&n) => Ok(Int(n)),
+            _ => Err(D::Error::custom(format!(
+                "must be a whole number from {MIN} to {MAX}, got {v}"
+            ))),
+        }
+    }
+}
+
+/// A string that must be one of a few words: `parse` reads it, `expected` names them.
+fn choice<'de, D: Deserializer<'de>, T>(
+    d: D,
+    parse: impl Fn(&str) -> Option<T>,
+    expected: &str,
+) -> Result<T, D::Error> {
+    let s = string(d)?;
+    parse(&s).ok_or_else(|| D::Error::custom(format!("must be {expected}, got '{s}'")))
+}
+
+/// A side: `red` or `black` (also `r`, `b`, `w`, `white`, any case).
+pub struct Side(pub Color);
+
+impl<'de> Deserialize<'de> for Side {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
+        choice(d, parse_color, "red or black").map(Side)
+    }
+}
+
+/// A game mode: `computer`, `two-player` or `analysis`.
+pub struct GameMode(pub Mode);
+
+impl<'de> Deserialize<'de> for GameMode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GameMode, D::Error> {
+        choice(d, Mode::parse, "computer, two-player or analysis").map(GameMode)
+    }
+}
+
+/// The mode of imported games: `two-player` or `analysis`.
+pub struct ImportMode(pub Mode);
+
+impl<'de> Deserialize<'de> for ImportMode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ImportMode, D::Error> {
+        let parse = |s: &str| Mode::parse(s).filter(|&m| m != Mode::Computer);
+        choice(d, parse, "two-player or analysis").map(ImportMode)
+    }
+}
+
+/// A player's name: at most 100 characters.
+pub struct Name(pub String);
+
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Name, D::Error> {
+        let s = string(d)?;
+        if s.chars().count() > 100 {
+            return Err(D::Error::custom("is longer than 100 characters"));
+        }
+        Ok(Name(s))
+    }
+}
+
+/// A list of strings, at most `max` long, `expecting` what it must be.
+struct Strings {
+    max: usize,
+    expecting: &'static str,
+}
+
+impl<'de> Visitor<'de> for Strings {
+    type Value = Vec<String>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Text(s)) = seq.next_element()? {
+            if out.len() == self.max {
+                return Err(A::Error::custom(format!(
+                    "has more than {} moves",
+                    self.max
+                )));
+            }
+            out.push(s);
+        }
+        Ok(out)
+    }
+}
+
+/// Moves already played (any notation), at most 2000.
+pub struct MoveList(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for MoveList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MoveList, D::Error> {
+        d.deserialize_seq(Strings {
+            max: 2000,
+            expecting: "an array of moves",
+        })
+        .map(MoveList)
+    }
+}
+
+/// A whole line in coordinates (as a game's `lines[].uci`).
+pub struct Line(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for Line {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Line, D::Error> {
+        d.deserialize_seq(Strings {
+            max: usize::MAX,
+            expecting: "an array of moves in coordinates",
+        })
+        .map(Line)
+    }
+}
+
+/// A whole number from 0 to `MAX`, in a query parameter.
+pub struct Count<const MAX: i64>(pub i64);
+
+impl<'de, const MAX: i64> Deserialize<'de> for Count<MAX> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = string(d)?;
+        s.parse::<i64>()
+            .ok()
+            .filter(|n| (0..=MAX).contains(n))
+            .map(Count)
+            .ok_or_else(|| {
+                D::Error::custom(format!("must be a whole number from 0 to {MAX}, got '{s}'"))
+            })
+    }
+}
+
+/// A notation for moves: `iccs`, `wxf` or `chinese`.
+pub struct NotationParam(pub Notation);
+
+impl<'de> Deserialize<'de> for NotationParam {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NotationParam, D::Error> {
+        choice(d, Notation::from_format_tag, "iccs, wxf or chinese").map(NotationParam)
+    }
+}
+
+/// A required field that was absent or `null`.
+pub fn missing(name: &str) -> ApiError {
+    ApiError::bad(format!("field '{name}' is missing")).field(name)
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests
+
+/// A number of moves (`ply`: how many the client believes were played; `at`).
+pub type Ply = Int<0, 1_000_000>;
+
+/// `POST /api/games`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub mode: Option<GameMode>,
+    pub human: Option<Side>,
+    pub level: Option<Int<0, 20>>,
+    pub fen: Option<Text>,
+    pub moves: Option<MoveList>,
+    pub red: Option<Name>,
+    pub black: Option<Name>,
+}
+
+/// `POST /api/games/{id}/moves`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayMove {
+    /// Required (`null` counts as missing).
+    #[serde(rename = "move")]
+    pub mv: Option<Text>,
+    pub ply: Option<Ply>,
+    pub at: Option<Ply>,
+}
+
+/// `POST /api/games/{id}/promote`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Promote {
+    /// Required (`null` counts as missing).
+    pub line: Option<Line>,
+    pub ply: Option<Ply>,
+}
+
+/// `POST /api/games/{id}/computer-move`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComputerMove {
+    pub ply: Option<Ply>,
+    pub movetime_ms: Option<Int<10, 10_000>>,
+}
+
+/// `POST /api/games/{id}/takeback`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Takeback {
+    pub plies: Option<Int<1, 10_000>>,
+    pub ply: Option<Ply>,
+}
+
+/// `POST /api/games/{id}/resign` and `/draw`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideOf {
+    pub side: Option<Side>,
+}
+
+/// `GET /api/position`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionQuery {
+    pub fen: Text,
+}
+
+/// `GET /api/games`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    pub limit: Option<Count<500>>,
+    pub offset: Option<Count<{ i64::MAX / 2 }>>,
+}
+
+/// `GET /api/games/{id}/pgn`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PgnQuery {
+    pub notation: Option<NotationParam>,
+    pub download: Option<Text>,
+}
+
+/// `GET /api/games/{id}/fen` (`ply` is checked against the game's length).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FenQuery {
+    pub ply: Option<Text>,
+}
+
+/// `POST /api/import`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportQuery {
+    pub mode: Option<ImportMode>,
+}
+
+/// A raw body (an uploaded file).
+pub struct RawBody(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for RawBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        Ok(RawBody(Bytes::from_request(req, state).await?))
+    }
+}

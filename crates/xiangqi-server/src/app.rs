@@ -1,0 +1,29 @@
+//! The server's shared state: the store, the games in memory, the engines for the computer's
+//! moves, and the count of open analysis sessions.
+
+use crate::engine::analysis::Sessions;
+use crate::engine::EnginePool;
+use crate::games::Games;
+use crate::store::Store;
+
+/// Shared server state (the axum state, behind an `Arc`).
+pub struct App {
+    pub store: Store,
+    pub games: Games,
+    /// Bounds the engine searches run at once for computer moves and draw offers, and keeps
+    /// their engines (and hash tables) between moves.
+    pub engines: EnginePool,
+    /// Live analysis sessions open now.
+    pub sessions: Sessions,
+}
+
+impl App {
+    pub fn new(store: Store) -> App {
+        App {
+            store,
+            games: Games::default(),
+            engines: EnginePool::per_core(),
+            sessions: Sessions::default(),
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! New games: started from a position (and moves already played), or imported from a record.
+
+use serde_json::{Map, Value};
+use xiangqi::{Color, Game, Position};
+use xiangqi_record::{GameRecord, GameResult as RecordResult};
+
+use super::{
+    apply_declared, derived, moves::read_move, now, uci, GameError, GameResult, Games,
+    ImportFailure, Loaded,
+};
+use crate::lines::{line_text, parse_lines, prune_lines, tree_lines};
+use crate::store::{Declared, GameRow, Mode, Store, Write};
+
+/// A new game as asked for (each field already checked for its form).
+#[derive(Default)]
+pub struct NewGame {
+    pub mode: Mode,
+    pub human: Option<Color>,
+    pub level: Option<i64>,
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+    pub red: Option<String>,
+    pub black: Option<String>,
+}
+
+/// The most games imported from one upload.
+pub const MAX_IMPORT: usize = 500;
+/// The most alternative lines kept from one imported game.
+const MAX_LINES: usize = 500;
+
+fn parse_fen(s: &str) -> GameResult<Position> {
+    Position::from_fen(s.trim()).map_err(|e| GameError::BadFen {
+        fen: s.trim().to_string(),
+        error: e.to_string(),
+    })
+}
+
+/// Starts a game: checks its start position and moves, stores it; the caller keeps it.
+pub async fn create(store: &Store, new: NewGame) -> GameResult<Loaded> {
+    let start = match &new.fen {
+        Some(f) => parse_fen(f)?,
+        None => Position::new(),
+    };
+    let mut game = Game::new(start.clone());
+    let mut moves = Vec::with_capacity(new.moves.len());
+    for (index, s) in new.moves.iter().enumerate() {
+        let mv = read_move(game.position(), s).map_err(|e| GameError::AtIndex {
+            index,
+            error: Box::new(e),
+        })?;
+        game.push_unchecked(mv);
+        moves.push(uci(mv));
+    }
+    let mut tags = Map::new();
+    if let Some(s) = new.red {
+        tags.insert("Red".into(), Value::String(s));
+    }
+    if let Some(s) = new.black {
+        tags.insert("Black".into(), Value::String(s));
+    }
+    let computer = new.mode == Mode::Computer;
+    let t = now();
+    let d = derived(&game);
+    let mut row = GameRow {
+        id: 0,
+        created: t,
+        updated: t,
+        mode: new.mode,
+        human: if computer {
+            Some(new.human.unwrap_or(Color::Red))
+        } else {
+            None
+        },
+        level: new.level.unwrap_or(if computer { 3 } else { 0 }),
+        start_fen: start.fen(),
+        tags: Value::Object(tags).to_string(),
+        declared: None,
+        declared_ply: 0,
+        result: d.result,
+        reason: d.reason,
+        plies: moves.len() as i64,
+    };
+    row.id = store
+        .write(Write::Create {
+            row: row.clone(),
+            moves,
+            lines: Vec::new(),
+        })
+        .await?;
+    Ok(Loaded {
+        row,
+        game,
+        lines: Vec::new(),
+    })
+}
+
+/// What an import did: the stored games' rows, and the games that could not be imported.
+pub struct Imported {
+    pub games: Vec<GameRow>,
+    pub errors: Vec<ImportFailure>,
+}
+
+/// Imports every game of an upload (PGN in any notation, XQF, CBR/CBL, or a single-line FEN)
+/// as a stored game in `mode`, keeping its tags, its recorded result (as declared when the
+/// rules do not show it) and its variations (as alternative lines).
+pub async fn import(
+    store: &Store,
+    games: &Games,
+    body: Vec<u8>,
+    mode: Mode,
+) -> GameResult<Imported> {
+    if body.is_empty() {
+        return Err(GameError::BadRecord(
+            "nothing to import: the request body is empty".into(),
+        ));
+    }
+    let text = std::str::from_utf8(&body).ok().map(str::trim);
+    // A single line that reads as a FEN is a position.
+    let records: Vec<Result<GameRecord, String>> = match text {
+        Some(t) if !t.contains('\n') && !t.starts_with('[') && t.contains('/') => {
+            let t = t.strip_prefix("fen ").unwrap_or(t);
+            vec![Ok(GameRecord {
+                start: parse_fen(t)?,
+                ..GameRecord::default()
+            })]
+        }
+        _ => {
+            let all = tokio::task::spawn_blocking(move || xiangqi_record::detect::read_any(&body))
+                .await
+                .map_err(|e| GameError::Task(format!("reading the record: {e}")))?
+                .map_err(|e| GameError::BadRecord(e.to_string()))?;
+            all.games
+                .into_iter()
+                .map(|r| r.map_err(|e| e.to_string()))
+                .collect()
+        }
+    };
+    if records.len() > MAX_IMPORT {
+        return Err(GameError::TooManyGames(records.len()));
+    }
+    let mut out = Imported {
+        games: Vec::new(),
+        errors: Vec::new(),
+    };
+    for (i, r) in records.into_iter().enumerate() {
+        let failed = |error| ImportFailure { game: i + 1, error };
+        let rec = match r {
+            Ok(rec) => rec,
+            Err(e) => {
+                out.errors.push(failed(e));
+                continue;
+            }
+        };
+        let mut game = Game::new(rec.start.clone());
+        let mut bad = None;
+        for (k, mv) in rec.mainline().enumerate() {
+            if let Err(e) = game.push(mv) {
+                bad = Some(format!("move {}: {e}", k + 1));
+                break;
+            }
+        }
+        if let Some(e) = bad {
+            out.errors.push(failed(e));
+            continue;
+        }
+        let loaded = imported_game(&rec, game, mode);
+        let moves = loaded.game.moves().into_iter().map(uci).collect();
+        let lines = loaded.lines.iter().map(|x| line_text(x)).collect();
+        let mut loaded = loaded;
+        loaded.row.id = store
+            .write(Write::Create {
+                row: loaded.row.clone(),
+                moves,
+                lines,
+            })
+            .await?;
+        out.games.push(loaded.row.clone());
+        games.insert(loaded);
+    }
+    if out.games.is_empty() {
+        return Err(GameError::NothingImported(out.errors));
+    }
+    Ok(out)
+}
+
+/// The game to store for a record whose main line `game` holds.
+fn imported_game(rec: &GameRecord, mut game: Game, mode: Mode) -> Loaded {
+    let mut tags = Map::new();
+    for (k, v) in &rec.tags {
+        if k.len() <= 64 && v.len() <= 1000 {
+            tags.insert(k.clone(), Value::String(v.clone()));
+        }
+    }
+    let t = now();
+    let mut row = GameRow {
+        created: t,
+        updated: t,
+        mode,
+        start_fen: rec.start.fen(),
+        tags: Value::Object(tags).to_string(),
+        plies: game.len() as i64,
+        ..GameRow::default()
+    };
+    // A recorded result the rules do not show (a resignation, say) is kept as declared.
+    if game.outcome().is_none() {
+        row.declared = match rec.result {
+            RecordResult::RedWins => Some(Declared::Resign(Color::Black)),
+            RecordResult::BlackWins => Some(Declared::Resign(Color::Red)),
+            RecordResult::Draw => Some(Declared::Draw),
+            RecordResult::Unknown => None,
+        };
+        row.declared_ply = game.len() as i64;
+        apply_declared(&mut game, &row);
+    }
+    let d = derived(&game);
+    row.result = d.result;
+    row.reason = d.reason;
+    // Variations are kept as alternative lines (at most MAX_LINES; a line is cut at a move
+    // that is not legal).
+    let mut all = tree_lines(&rec.moves);
+    all.truncate(MAX_LINES);
+    let texts: Vec<String> = all.iter().map(|x| line_text(x)).collect();
+    let lines = prune_lines(&game.moves(), parse_lines(game.start(), &texts));
+    Loaded { row, game, lines }
+}
