@@ -13,7 +13,9 @@ Writes one FEN a line:
 
 Two halves: random placements (pieces anywhere, sometimes too many, generals missing or
 doubled, either side to move), and character-level mutations of valid FENs (a character
-deleted, inserted, replaced or doubled; a field dropped, doubled or changed; whitespace).
+deleted, inserted, replaced or doubled; a field dropped, doubled or changed; whitespace). Each FEN with irregular whitespace (not single spaces between
+fields) is followed, at the end of the file, by the same FEN with single spaces, if not there
+already, so that D5 is judged as the only difference or not.
 crates/xiangqi/tests/fen_acceptance.rs (env XIANGQI_ORACLE_FEN_FUZZ) checks that our reader
 agrees with the rules column and that every disagreement with Fairy-Stockfish is one of the
 documented differences of docs/ORACLE.md.
@@ -171,6 +173,14 @@ def main():
         for _ in range(rng.choice([1, 1, 2])):
             fen = mutate(rng, fen)
         rows.append((fen, quiet_validate(fen), "?"))
+    # Every FEN with irregular whitespace also with single spaces, so that the Rust side can
+    # tell whether the whitespace is the only difference with pyffish (D5) or not.
+    seen = {r[0] for r in rows}
+    for fen, _, _ in list(rows):
+        normalised = " ".join(fen.split())
+        if normalised not in seen and fen != normalised + " ":
+            seen.add(normalised)
+            rows.append((normalised, quiet_validate(normalised), "?"))
     with open(a.out, "w", encoding="utf-8") as f:
         f.write(f"# FEN acceptance fuzz, seed {a.seed}: FEN (JSON string) | pyffish | RULES.md verdict\n")
         for fen, ffish, rules in rows:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Differential test of the rules core against Fairy-Stockfish (pyffish); what CI runs.
 #
-#  1. makes or reuses a venv ($VENV, default /work/main/.venv) with pyffish from PyPI;
+#  1. makes or reuses a venv ($VENV, default <repo>/.venv) with the pinned pyffish and cchess
+#     from PyPI (tests/oracle/requirements.txt);
 #  2. generates a fresh set of legal-move vectors with a new seed (printed; ORACLE_SEED fixes
 #     it, ORACLE_POSITIONS sets the size, default 20000);
 #  3. generates fresh random and mutated FENs with the same seed (fuzz_fens.py);
@@ -14,7 +15,7 @@ export PYTHONDONTWRITEBYTECODE=1
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-VENV="${VENV:-/work/main/.venv}"
+VENV="${VENV:-$root/.venv}"
 positions="${ORACLE_POSITIONS:-20000}"
 seed="${ORACLE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
 start=$SECONDS
@@ -24,10 +25,8 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 py="$VENV/bin/python"
-if ! "$py" -c 'import pyffish' 2>/dev/null; then
-    echo "oracle: installing pyffish into $VENV"
-    "$py" -m pip install --quiet --disable-pip-version-check 'pyffish>=0.0.90'
-fi
+# The pinned versions (a no-op when they are installed already).
+"$py" -m pip install --quiet --disable-pip-version-check -r "$here/requirements.txt"
 echo "oracle: pyffish $("$py" -c 'import importlib.metadata as m; print(m.version("pyffish"))')"
 
 out="${TMPDIR:-/tmp}/xiangqi-oracle-seed-$seed.txt"

@@ -341,15 +341,6 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     }
 }
 
-/// Whether neither side has a piece that can give check (RULES.md §4.4: an immediate draw).
-pub fn insufficient_material(b: &Board) -> bool {
-    (b.by_role(Role::Chariot)
-        | b.by_role(Role::Horse)
-        | b.by_role(Role::Cannon)
-        | b.by_role(Role::Soldier))
-    .is_empty()
-}
-
 /// Mobility, king safety and structure terms for one side, as (mg, eg).
 #[inline(always)]
 fn side_terms(b: &Board, us: Color, occ: Bitboard, w: &[i32; NW]) -> Pair {
@@ -561,10 +552,5 @@ mod tests {
         assert!(evaluate(&pos) > 700);
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1").unwrap();
         assert!(evaluate(&pos) < -700);
-        assert!(insufficient_material(
-            Position::from_fen("3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 0 1")
-                .unwrap()
-                .board()
-        ));
     }
 }

@@ -44,7 +44,8 @@ use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use xiangqi::{Move, Position};
+use xiangqi::game::{Game, Rules};
+use xiangqi::{Color, Move, Position};
 
 pub use search::{Score, SearchInfo};
 pub use timeman::Limits;
@@ -85,16 +86,47 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// The defaults of [`OPTIONS`].
     fn default() -> Options {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            multipv: 1,
+        let mut o = Options {
+            hash_mb: 0,
+            threads: 0,
+            multipv: 0,
             ponder: false,
-            move_overhead_ms: 10,
-            skill_level: 20,
+            move_overhead_ms: 0,
+            skill_level: 0,
             limit_strength: false,
-            elo: 1500,
+            elo: 0,
+        };
+        for spec in OPTIONS {
+            match spec.kind {
+                OptionKind::Spin { default, .. } => o.set_spin(spec.id, default),
+                OptionKind::Check { default } => o.set_check(spec.id, default),
+                OptionKind::Button => {}
+            }
+        }
+        o
+    }
+}
+
+impl Options {
+    fn set_spin(&mut self, id: OptionId, n: i64) {
+        // The table's ranges fit every field's type.
+        match id {
+            OptionId::Hash => self.hash_mb = n as usize,
+            OptionId::Threads => self.threads = n as usize,
+            OptionId::MultiPv => self.multipv = n as usize,
+            OptionId::MoveOverhead => self.move_overhead_ms = n as u64,
+            OptionId::SkillLevel => self.skill_level = n as i32,
+            OptionId::Elo => self.elo = n as i32,
+            OptionId::ClearHash | OptionId::Ponder | OptionId::LimitStrength => {}
+        }
+    }
+    fn set_check(&mut self, id: OptionId, b: bool) {
+        match id {
+            OptionId::Ponder => self.ponder = b,
+            OptionId::LimitStrength => self.limit_strength = b,
+            _ => {}
         }
     }
 }
@@ -107,67 +139,159 @@ pub enum OptionKind {
     Button,
 }
 
-/// The options the engine understands, in the order `uci` lists them.
+/// Which setting an option changes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionId {
+    Hash,
+    ClearHash,
+    Threads,
+    MultiPv,
+    Ponder,
+    MoveOverhead,
+    SkillLevel,
+    LimitStrength,
+    Elo,
+}
+
+/// One engine option: its UCI name, the UCCI name if UCCI has it, and its kind, default
+/// and range.
+#[derive(Clone, Debug)]
+pub struct OptionSpec {
+    pub id: OptionId,
+    pub name: &'static str,
+    pub ucci_name: Option<&'static str>,
+    pub kind: OptionKind,
+}
+
+/// The options the engine understands, in the order `uci` lists them: the one table the
+/// `uci` and `ucci` listings, `setoption` ([`Engine::set_option`]) and
+/// [`Options::default`] read.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        id: OptionId::Hash,
+        name: "Hash",
+        ucci_name: Some("hashsize"),
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: 65536,
+        },
+    },
+    OptionSpec {
+        id: OptionId::ClearHash,
+        name: "Clear Hash",
+        ucci_name: None,
+        kind: OptionKind::Button,
+    },
+    OptionSpec {
+        id: OptionId::Threads,
+        name: "Threads",
+        ucci_name: Some("threads"),
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    OptionSpec {
+        id: OptionId::MultiPv,
+        name: "MultiPV",
+        ucci_name: Some("multipv"),
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 128,
+        },
+    },
+    OptionSpec {
+        id: OptionId::Ponder,
+        name: "Ponder",
+        ucci_name: None,
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::MoveOverhead,
+        name: "Move Overhead",
+        ucci_name: None,
+        kind: OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    OptionSpec {
+        id: OptionId::SkillLevel,
+        name: "Skill Level",
+        ucci_name: None,
+        kind: OptionKind::Spin {
+            default: 20,
+            min: 0,
+            max: 20,
+        },
+    },
+    OptionSpec {
+        id: OptionId::LimitStrength,
+        name: "UCI_LimitStrength",
+        ucci_name: None,
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::Elo,
+        name: "UCI_Elo",
+        ucci_name: None,
+        kind: OptionKind::Spin {
+            default: 1500,
+            min: skill::ELO_MIN as i64,
+            max: skill::ELO_MAX as i64,
+        },
+    },
+];
+
+/// The option `name` (its UCI or UCCI name, case-insensitive).
+pub fn find_option(name: &str) -> Option<&'static OptionSpec> {
+    let name = name.trim();
+    OPTIONS.iter().find(|o| {
+        o.name.eq_ignore_ascii_case(name)
+            || o.ucci_name.is_some_and(|u| u.eq_ignore_ascii_case(name))
+    })
+}
+
+/// The options the engine understands, in the order `uci` lists them (from [`OPTIONS`]).
 pub fn option_list() -> Vec<(&'static str, OptionKind)> {
-    let d = Options::default();
-    vec![
-        (
-            "Hash",
-            OptionKind::Spin {
-                default: d.hash_mb as i64,
-                min: 1,
-                max: 65536,
+    OPTIONS.iter().map(|o| (o.name, o.kind.clone())).collect()
+}
+
+/// A value for an option, checked against its kind and range.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum OptionValue {
+    Spin(i64),
+    Check(bool),
+    Button,
+}
+
+impl OptionSpec {
+    fn parse(&self, value: &str) -> Result<OptionValue, String> {
+        let (name, v) = (self.name, value.trim());
+        match self.kind {
+            OptionKind::Spin { min, max, .. } => {
+                let n: i64 = v
+                    .parse()
+                    .map_err(|_| format!("option '{name}' needs a number, got '{v}'"))?;
+                if n < min || n > max {
+                    return Err(format!(
+                        "option '{name}' must be between {min} and {max}, got {n}"
+                    ));
+                }
+                Ok(OptionValue::Spin(n))
+            }
+            OptionKind::Check { .. } => match v.to_ascii_lowercase().as_str() {
+                "true" => Ok(OptionValue::Check(true)),
+                "false" => Ok(OptionValue::Check(false)),
+                _ => Err(format!("option '{name}' needs true or false, got '{v}'")),
             },
-        ),
-        ("Clear Hash", OptionKind::Button),
-        (
-            "Threads",
-            OptionKind::Spin {
-                default: d.threads as i64,
-                min: 1,
-                max: 256,
-            },
-        ),
-        (
-            "MultiPV",
-            OptionKind::Spin {
-                default: d.multipv as i64,
-                min: 1,
-                max: 128,
-            },
-        ),
-        ("Ponder", OptionKind::Check { default: d.ponder }),
-        (
-            "Move Overhead",
-            OptionKind::Spin {
-                default: d.move_overhead_ms as i64,
-                min: 0,
-                max: 5000,
-            },
-        ),
-        (
-            "Skill Level",
-            OptionKind::Spin {
-                default: d.skill_level as i64,
-                min: 0,
-                max: 20,
-            },
-        ),
-        (
-            "UCI_LimitStrength",
-            OptionKind::Check {
-                default: d.limit_strength,
-            },
-        ),
-        (
-            "UCI_Elo",
-            OptionKind::Spin {
-                default: d.elo as i64,
-                min: skill::ELO_MIN as i64,
-                max: skill::ELO_MAX as i64,
-            },
-        ),
-    ]
+            OptionKind::Button => Ok(OptionValue::Button),
+        }
+    }
 }
 
 /// Why a `position` could not be set.
@@ -189,6 +313,39 @@ struct Running {
     clock: Arc<Clock>,
 }
 
+/// What [`Engine::perft`] reports, on its thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PerftEvent {
+    /// The leaf count below one root move (root moves in coordinate order).
+    Move { mv: Move, nodes: u64 },
+    /// Every root move was counted: the total.
+    Done { nodes: u64 },
+    /// `stop` came first: `done` of `moves` root moves were counted, `nodes` leaves so far.
+    Stopped {
+        done: usize,
+        moves: usize,
+        nodes: u64,
+    },
+}
+
+/// Receives a perft run's events (on its thread).
+pub type PerftCallback = Arc<dyn Fn(PerftEvent) + Send + Sync>;
+
+/// Leaves `depth` plies below `pos`, or `None` once `stop` is set (checked often enough
+/// to answer within milliseconds: the rules core counts the last three plies in one go).
+fn perft_until_stopped(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 3 {
+        return (!stop.load(Ordering::Relaxed)).then(|| xiangqi::perft(pos, depth));
+    }
+    let mut n = 0;
+    for &m in pos.legal_moves().iter() {
+        let mut c = pos.clone();
+        c.play_unchecked(m);
+        n += perft_until_stopped(&c, depth - 1, stop)?;
+    }
+    Some(n)
+}
+
 /// The result of [`Engine::bench`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchResult {
@@ -207,8 +364,10 @@ pub struct Engine {
     history: Vec<Frame>,
     game: Vec<Position>,
     banned: Vec<Move>,
-    /// The move that led to the root (if the game has one).
-    root_move: Option<Move>,
+    /// The root's frame: the move that led to it (if the game has one) and its move-limit
+    /// count.
+    root_frame: Frame,
+    rules: Rules,
     running: Option<Running>,
     rng: Rng,
 }
@@ -225,7 +384,7 @@ impl Engine {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0x9e37_79b9, |d| d.as_nanos() as u64);
         let options = Options::default();
-        Engine {
+        let mut engine = Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
             start: Position::new(),
@@ -233,10 +392,13 @@ impl Engine {
             history: Vec::new(),
             game: Vec::new(),
             banned: Vec::new(),
-            root_move: None,
+            root_frame: Frame::default(),
+            rules: Rules::default(),
             running: None,
             rng: Rng::new(seed),
-        }
+        };
+        engine.set_game(&Game::default());
+        engine
     }
 
     pub fn options(&self) -> &Options {
@@ -248,32 +410,14 @@ impl Engine {
         self.rng = Rng::new(seed);
     }
 
-    /// Sets an option by its UCI name (case-insensitive). `Hash` and `Clear Hash` stop a
-    /// running search first (its best move is still reported).
+    /// Sets an option by its UCI name (case-insensitive; UCCI's names are accepted too), with
+    /// the kinds and ranges of [`OPTIONS`]. `Hash` and `Clear Hash` stop a running search
+    /// first (its best move is still reported).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let key = name.trim().to_ascii_lowercase();
-        let v = value.trim();
-        let spin = |min: i64, max: i64| -> Result<i64, String> {
-            let n: i64 = v
-                .parse()
-                .map_err(|_| format!("option '{name}' needs a number, got '{v}'"))?;
-            if n < min || n > max {
-                return Err(format!(
-                    "option '{name}' must be between {min} and {max}, got {n}"
-                ));
-            }
-            Ok(n)
-        };
-        let check = || -> Result<bool, String> {
-            match v.to_ascii_lowercase().as_str() {
-                "true" => Ok(true),
-                "false" => Ok(false),
-                _ => Err(format!("option '{name}' needs true or false, got '{v}'")),
-            }
-        };
-        match key.as_str() {
-            "hash" | "hashsize" => {
-                let mb = spin(1, 65536)? as usize;
+        let spec = find_option(name).ok_or_else(|| format!("no such option '{}'", name.trim()))?;
+        match (spec.id, spec.parse(value)?) {
+            (OptionId::Hash, OptionValue::Spin(n)) => {
+                let mb = n as usize;
                 self.stop();
                 self.wait();
                 if mb != self.options.hash_mb {
@@ -291,21 +435,14 @@ impl Engine {
                     }
                 }
             }
-            "clear hash" => {
+            (OptionId::ClearHash, _) => {
                 self.stop();
                 self.wait();
                 self.tt.clear();
             }
-            "threads" => self.options.threads = spin(1, 256)? as usize,
-            "multipv" => self.options.multipv = spin(1, 128)? as usize,
-            "ponder" => self.options.ponder = check()?,
-            "move overhead" => self.options.move_overhead_ms = spin(0, 5000)? as u64,
-            "skill level" => self.options.skill_level = spin(0, 20)? as i32,
-            "uci_limitstrength" => self.options.limit_strength = check()?,
-            "uci_elo" => {
-                self.options.elo = spin(skill::ELO_MIN as i64, skill::ELO_MAX as i64)? as i32
-            }
-            _ => return Err(format!("no such option '{name}'")),
+            (id, OptionValue::Spin(n)) => self.options.set_spin(id, n),
+            (id, OptionValue::Check(b)) => self.options.set_check(id, b),
+            (_, OptionValue::Button) => {}
         }
         Ok(())
     }
@@ -320,44 +457,22 @@ impl Engine {
 
     /// Sets the game: a start position and the moves played from it. Every move must be legal.
     pub fn set_position(&mut self, start: Position, moves: &[Move]) -> Result<(), PositionError> {
-        let mut pos = start.clone();
-        let mut history = Vec::new();
-        let mut game = Vec::new();
-        let mut window = pos.halfmoves();
-        let mut last = None;
+        let mut game = Game::with_rules(start, self.rules);
         for (i, &m) in moves.iter().enumerate() {
-            if !pos.is_legal(m) {
+            if game.push(m).is_err() {
                 return Err(PositionError(format!(
                     "move {} ({m}) is not legal in {}",
                     i + 1,
-                    pos.fen()
+                    game.position().fen()
                 )));
             }
-            history.push(Frame {
-                key: pos.key(),
-                checked: pos.is_check(),
-                window,
-                mv: last,
-            });
-            game.push(pos.clone());
-            let captured = pos.play_unchecked(m).is_some();
-            window = if captured { 0 } else { window + 1 };
-            last = Some(m);
         }
-        // Only positions since the last capture can repeat.
-        let keep = history.len().min(window as usize);
-        history.drain(..history.len() - keep);
-        game.drain(..game.len() - keep);
-        self.start = start;
-        self.root = pos;
-        self.history = history;
-        self.game = game;
-        self.root_move = last;
-        self.banned.clear();
+        self.set_game(&game);
         Ok(())
     }
 
-    /// Parses and sets a position as the UCI `position` command gives it.
+    /// Parses and sets a position as the UCI `position` command gives it: a FEN (`None`
+    /// for the start position) and coordinate moves.
     pub fn set_position_text(
         &mut self,
         fen: Option<&str>,
@@ -369,16 +484,62 @@ impl Engine {
                 Position::from_fen(f).map_err(|e| PositionError(format!("bad FEN '{f}': {e}")))?
             }
         };
-        let mut pos = start.clone();
-        let mut list = Vec::with_capacity(moves.len());
-        for (i, s) in moves.iter().enumerate() {
-            let m = pos
-                .parse_uci(s)
-                .map_err(|e| PositionError(format!("move {} '{s}': {e}", i + 1)))?;
-            pos.play_unchecked(m);
-            list.push(m);
+        let game =
+            Game::replay(start, self.rules, moves).map_err(|e| PositionError(e.to_string()))?;
+        self.set_game(&game);
+        Ok(())
+    }
+
+    /// Sets the game from the rules core's record of it: the root, the positions since the
+    /// last capture (for repetition rulings) and the move-limit count.
+    fn set_game(&mut self, game: &Game) {
+        let h = game.history();
+        let n = h.len();
+        let root = h.position().clone();
+        // Only positions since the last capture can repeat.
+        let keep = n.min(root.halfmoves() as usize);
+        let mut history = Vec::with_capacity(keep);
+        let mut positions = Vec::with_capacity(keep);
+        for ply in n - keep..n {
+            let pos = h.position_at(ply);
+            history.push(Frame {
+                key: pos.key(),
+                checked: pos.is_check(),
+                window: pos.halfmoves(),
+                mv: h.move_at(ply),
+                // The move-limit count matters from the root on only.
+                ..Frame::default()
+            });
+            positions.push(pos.clone());
         }
-        self.set_position(start, &list)
+        self.root_frame = Frame {
+            key: root.key(),
+            checked: root.is_check(),
+            window: root.halfmoves(),
+            mv: h.move_at(n),
+            counted: h.move_limit_count(),
+            checks: [
+                h.checks_since_capture(Color::Red),
+                h.checks_since_capture(Color::Black),
+            ],
+        };
+        self.start = h.start().clone();
+        self.root = root;
+        self.history = history;
+        self.game = positions;
+        self.banned.clear();
+    }
+
+    /// The rules the search follows (the move limit, the chase rule).
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Changes the rules the search follows from the next search on: the move limit and
+    /// the chase rule. (`repetitions` does not apply: inside its tree the search rules on a
+    /// position's first repetition, as engines do.)
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
     }
 
     /// The current root position.
@@ -415,7 +576,8 @@ impl Engine {
             root: self.root.clone(),
             history: self.history.clone(),
             game: self.game.clone(),
-            root_move: self.root_move,
+            root_frame: self.root_frame,
+            rules: self.rules,
             banned: self.banned.clone(),
             limits,
             options: self.options.clone(),
@@ -461,6 +623,49 @@ impl Engine {
             stop,
             pondering,
             clock,
+        });
+    }
+
+    /// Counts the leaves `depth` plies below the root, per root move, on its own thread like
+    /// a search (so [`Engine::stop`] ends it and the caller stays free); returns at once. A
+    /// search already running is stopped first. The last event is `Done` or `Stopped`.
+    pub fn perft(&mut self, depth: u32, callback: PerftCallback) {
+        self.stop();
+        self.wait();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let pos = self.root.clone();
+        let handle = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || {
+                let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+                moves.sort_by_key(|m| m.to_string());
+                let mut total = 0;
+                for (done, &m) in moves.iter().enumerate() {
+                    let mut c = pos.clone();
+                    c.play_unchecked(m);
+                    match perft_until_stopped(&c, depth.max(1) - 1, &flag) {
+                        Some(nodes) => {
+                            total += nodes;
+                            callback(PerftEvent::Move { mv: m, nodes });
+                        }
+                        None => {
+                            return callback(PerftEvent::Stopped {
+                                done,
+                                moves: moves.len(),
+                                nodes: total,
+                            })
+                        }
+                    }
+                }
+                callback(PerftEvent::Done { nodes: total });
+            })
+            .expect("spawn perft thread");
+        self.running = Some(Running {
+            handle,
+            stop,
+            pondering: Arc::new(AtomicBool::new(false)),
+            clock: Arc::new(Clock::new()),
         });
     }
 
@@ -562,7 +767,8 @@ struct Job {
     root: Position,
     history: Vec<Frame>,
     game: Vec<Position>,
-    root_move: Option<Move>,
+    root_frame: Frame,
+    rules: Rules,
     banned: Vec<Move>,
     limits: Limits,
     options: Options,
@@ -581,7 +787,8 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         root,
         history,
         game,
-        root_move,
+        root_frame,
+        rules,
         banned,
         limits,
         options,
@@ -644,6 +851,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         multipv,
         depth_cap: skill.map(|s| s.depth_cap()),
         node_cap: skill.map(|s| s.node_cap()),
+        rules,
     };
     let root_moves: Vec<RootMove> = std::thread::scope(|s| {
         for id in 1..options.threads {
@@ -652,7 +860,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
             std::thread::Builder::new()
                 .stack_size(64 * 1024 * 1024)
                 .spawn_scoped(s, move || {
-                    let mut w = Worker::new(id, shared, root, history, game, root_move, moves);
+                    let mut w = Worker::new(id, shared, root, history, game, root_frame, moves);
                     w.iterate(&mut |_, _| {});
                 })
                 .expect("spawn helper thread");
@@ -663,7 +871,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
             root.clone(),
             &history,
             &game,
-            root_move,
+            root_frame,
             moves.clone(),
         );
         main.iterate(&mut |w, depth| {

@@ -1,7 +1,17 @@
 //! `xiangqi-engine`: the engine speaking UCI (or UCCI) on standard input and output.
+//!
+//! With arguments, they are run as one UCI command and the program exits, as Stockfish and
+//! Pikafish do: `xiangqi-engine bench` (what OpenBench runs), `xiangqi-engine bench 13`,
+//! `xiangqi-engine go perft 4`.
 
 #![forbid(unsafe_code)]
 
 fn main() {
-    xiangqi_engine::uci::run_stdio();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() {
+        xiangqi_engine::uci::run_stdio();
+    } else {
+        let out = xiangqi_engine::uci::Output::new(Box::new(std::io::stdout()));
+        xiangqi_engine::uci::run_args(&args, out);
+    }
 }

@@ -7,10 +7,11 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use xiangqi::adjudicate::{History, Verdict};
-use xiangqi::{Move, MoveList, Position, Role};
+use xiangqi::adjudicate::{insufficient_material, History, Verdict, COUNTED_CHECKS};
+use xiangqi::game::Rules;
+use xiangqi::{Color, Move, MoveList, Position, Role};
 
-use crate::eval::{self, evaluate, DRAW};
+use crate::eval::{evaluate, DRAW};
 use crate::movepick::{self, history_index, is_bad_capture_score, see_ge, Picker};
 use crate::timeman::{Clock, Limits, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
@@ -20,8 +21,6 @@ pub const MATE: i32 = 30000;
 pub const INF: i32 = 31000;
 /// Scores at or beyond this are mates (or wins by rule) at a known distance.
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
-/// Plies without capture after which the game is drawn (RULES.md §4.3).
-pub const MOVE_LIMIT: u32 = 120;
 
 pub fn mate_in(ply: usize) -> i32 {
     MATE - ply as i32
@@ -61,6 +60,27 @@ pub struct Frame {
     pub window: u32,
     /// The move that led here (None at the game's start and after a null move).
     pub mv: Option<Move>,
+    /// Plies counted towards the move limit since the last capture (RULES.md §4.3: checks
+    /// beyond a side's tenth do not count), as the rules core's `History` counts them; set
+    /// from the root on.
+    pub counted: u32,
+    /// Checks given by Red and Black since the last capture.
+    pub checks: [u32; 2],
+}
+
+impl Frame {
+    /// The move-limit count and checks after a move by `mover` from this frame (RULES.md
+    /// §4.3, as the rules core's `History::push` counts): a capture starts again from 0; a
+    /// check beyond the mover's tenth since the last capture does not count.
+    pub fn limit_after(&self, mover: Color, capture: bool, checked: bool) -> (u32, [u32; 2]) {
+        if capture {
+            return (0, [0, 0]);
+        }
+        let mut checks = self.checks;
+        checks[mover.index()] += u32::from(checked);
+        let counts = !checked || checks[mover.index()] <= COUNTED_CHECKS;
+        (self.counted + u32::from(counts), checks)
+    }
 }
 
 /// What a search thread needs from the outside.
@@ -77,6 +97,8 @@ pub struct Shared {
     pub depth_cap: Option<i32>,
     /// Node cap from a strength level (in addition to the limits).
     pub node_cap: Option<u64>,
+    /// The rules of the game: the move limit and the chase rule.
+    pub rules: Rules,
 }
 
 impl Shared {
@@ -195,23 +217,13 @@ impl<'a> Worker<'a> {
         root: Position,
         history: &[Frame],
         game: &'a [Position],
-        root_move: Option<Move>,
+        root_frame: Frame,
         root_moves: Vec<Move>,
     ) -> Worker<'a> {
         debug_assert_eq!(history.len(), game.len());
+        let root_move = root_frame.mv;
         let mut stack = history.to_vec();
-        stack.push(Frame {
-            mv: root_move,
-            key: root.key(),
-            checked: root.is_check(),
-            window: history.last().map_or(root.halfmoves(), |f| {
-                if root.halfmoves() == 0 {
-                    0
-                } else {
-                    f.window + 1
-                }
-            }),
-        });
+        stack.push(root_frame);
         let base = stack.len() - 1;
         let mut moved = vec![NO_PIECE_TO; MAX_PLY + 4];
         moved[0] = root_move.map_or(NO_PIECE_TO, |m| piece_to(&root, m));
@@ -458,11 +470,14 @@ impl<'a> Worker<'a> {
         self.moved[ply + 1] = piece_to(child, m);
         let parent = self.stack[self.idx(ply)];
         let i = self.idx(ply + 1);
+        let (counted, checks) = parent.limit_after(!child.turn(), capture, checked);
         self.stack[i] = Frame {
             key: child.key(),
             checked,
             window: if capture { 0 } else { parent.window + 1 },
             mv: Some(m),
+            counted,
+            checks,
         };
     }
 
@@ -485,7 +500,7 @@ impl<'a> Worker<'a> {
         for k in j + 1..=i {
             h.push(self.stack[k].mv?);
         }
-        h.repetition_verdict(2, true)
+        h.repetition_verdict(2, self.shared.rules.chase_rule)
     }
 
     /// A ruling if the position at `ply` repeats an earlier one (judged at the first
@@ -567,8 +582,12 @@ impl<'a> Worker<'a> {
             if let Some(v) = self.repetition(ply) {
                 return v;
             }
-            if pos.halfmoves() >= MOVE_LIMIT || eval::insufficient_material(pos.board()) {
-                if pos.halfmoves() >= MOVE_LIMIT && in_check && pos.has_no_legal_move() {
+            // The rules' endings (RULES.md §4.3-4.4), in the rules core's order: no legal
+            // move loses before the move limit or bare material draws.
+            let counted = self.stack[self.idx(ply)].counted;
+            let limit = matches!(self.shared.rules.move_limit, Some(l) if counted >= l);
+            if limit || insufficient_material(pos.board()) {
+                if pos.has_no_legal_move() {
                     return mated_in(ply);
                 }
                 return DRAW;
@@ -652,11 +671,14 @@ impl<'a> Worker<'a> {
                 let mut child = pos.clone();
                 child.play_null();
                 let i = self.idx(ply + 1);
+                // A null move is no ply of the game: the move-limit count stays.
+                let parent = self.stack[self.idx(ply)];
                 self.stack[i] = Frame {
                     key: child.key(),
                     checked: false,
                     window: 0,
                     mv: None,
+                    ..parent
                 };
                 self.moved[ply + 1] = NO_PIECE_TO;
                 let v = -self.search(
@@ -1178,4 +1200,60 @@ fn skip_depth(id: usize, depth: i32) -> bool {
     const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
     let i = (id - 1) % 20;
     ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search's move-limit count follows the rules core's along games full of checks
+    /// (so that a side passes its tenth check since the last capture).
+    #[test]
+    fn move_limit_count_agrees_with_the_rules_core() {
+        let mut rng = crate::skill::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: usize| (rng.next_u64() % n as u64) as usize;
+        let mut beyond_tenth = 0;
+        for _ in 0..20 {
+            let mut pos = Position::new();
+            let mut h = History::new(pos.clone());
+            let mut frame = Frame::default();
+            for _ in 0..300 {
+                let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer checks, then quiet moves; capture only now and then.
+                let gives_check = |m: Move| {
+                    let mut c = pos.clone();
+                    c.play_unchecked(m);
+                    c.is_check()
+                };
+                let quiet: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.board().piece_at(m.to()).is_none())
+                    .collect();
+                let checks: Vec<Move> = quiet.iter().copied().filter(|&m| gives_check(m)).collect();
+                let m = if !checks.is_empty() && next(4) > 0 {
+                    checks[next(checks.len())]
+                } else if !quiet.is_empty() && next(30) > 0 {
+                    quiet[next(quiet.len())]
+                } else {
+                    moves[next(moves.len())]
+                };
+                let mover = pos.turn();
+                let capture = pos.play_unchecked(m).is_some();
+                h.push(m);
+                (frame.counted, frame.checks) = frame.limit_after(mover, capture, pos.is_check());
+                assert_eq!(frame.counted, h.move_limit_count());
+                for c in [Color::Red, Color::Black] {
+                    assert_eq!(frame.checks[c.index()], h.checks_since_capture(c));
+                }
+                if frame.checks.iter().any(|&c| c > COUNTED_CHECKS) {
+                    beyond_tenth += 1;
+                }
+            }
+        }
+        assert!(beyond_tenth > 0, "no game passed a side's tenth check");
+    }
 }

@@ -47,13 +47,9 @@ impl Limits {
             ..Limits::default()
         }
     }
-    /// Whether the clock governs this search.
-    pub fn uses_clock(&self, turn: Color) -> bool {
-        self.time[turn.index()].is_some()
-    }
-    /// Whether nothing but `stop` ends this search.
+    /// Whether nothing but `stop` (or `ponderhit`) ends this search.
     pub fn is_unbounded(&self) -> bool {
-        self.infinite
+        self.infinite || self.ponder
     }
 }
 
@@ -87,10 +83,11 @@ impl TimeManager {
         // 26 more moves unless told otherwise.
         let mtg = limits.movestogo.unwrap_or(26).clamp(1, 50) as u64;
         // What we may spend without running out: the clock less a safety margin per move.
-        let usable = time.saturating_sub(overhead_ms * (2 + mtg.min(10)));
-        let base = usable / mtg + inc * 9 / 10;
-        let optimum = base.min(usable * 2 / 5);
-        let maximum = (optimum * 4).min(usable * 3 / 5).max(optimum);
+        // Clocks and increments may be anything up to u64::MAX: no step may overflow.
+        let usable = time.saturating_sub(overhead_ms.saturating_mul(2 + mtg.min(10)));
+        let base = (usable / mtg).saturating_add(inc / 10 * 9);
+        let optimum = base.min(usable / 5 * 2);
+        let maximum = optimum.saturating_mul(4).min(usable / 5 * 3).max(optimum);
         let floor = |ms: u64| Duration::from_millis(ms.max(1));
         TimeManager {
             optimum: Some(floor(optimum)),
@@ -152,6 +149,20 @@ mod tests {
                     );
                 }
             }
+        }
+        // Values as large as a GUI can send them do not overflow.
+        for big in [u64::MAX, u64::MAX - 1, u64::MAX / 2] {
+            let l = Limits {
+                time: [Some(big), Some(big)],
+                inc: [Some(big), Some(big)],
+                movestogo: Some(u32::MAX),
+                ..Limits::default()
+            };
+            let tm = TimeManager::new(&l, Color::Red, 5000);
+            assert!(tm.optimum.unwrap() <= tm.maximum.unwrap());
+            assert!(TimeManager::new(&Limits::movetime(big), Color::Red, 5000)
+                .maximum
+                .is_some());
         }
         let tm = TimeManager::new(&Limits::movetime(500), Color::Black, 20);
         assert_eq!(tm.maximum, Some(Duration::from_millis(480)));

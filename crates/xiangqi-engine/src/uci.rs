@@ -8,11 +8,13 @@
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use xiangqi::{perft, Move, Position};
+use xiangqi::Position;
 
 use crate::search::Score;
 use crate::tt::Bound;
-use crate::{option_list, Engine, Event, Limits, OptionKind, SearchInfo};
+use crate::{
+    find_option, Engine, Event, Limits, OptionKind, OptionSpec, PerftEvent, SearchInfo, OPTIONS,
+};
 
 pub const NAME: &str = concat!("xiangqi-engine ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the xiangqi developers";
@@ -44,6 +46,11 @@ struct Loop {
     protocol: Protocol,
     first: bool,
     millisec: bool,
+    /// The last `go` can only end by `stop` (`infinite` or `ponder`).
+    unbounded: bool,
+    /// The last `go` was `go perft` (left to finish at the end of input, as in Stockfish,
+    /// where perft holds the loop until it is done).
+    perft: bool,
 }
 
 /// Runs the protocol loop on standard input and output until `quit` or end of input.
@@ -52,29 +59,52 @@ pub fn run_stdio() {
     run(stdin.lock(), Output::new(Box::new(std::io::stdout())));
 }
 
+/// Runs the command given on the command line (the arguments joined by spaces, as
+/// Stockfish and Pikafish take them: `xiangqi-engine bench 13`), waits for a search or
+/// perft it started to finish (one that only `stop` can end is stopped) and returns.
+pub fn run_args(args: &[String], out: Output) {
+    let mut l = Loop::new(out);
+    l.command(args.join(" ").trim());
+    if l.unbounded {
+        l.engine.stop();
+    }
+    l.engine.wait();
+}
+
 /// Runs the protocol loop until `quit`/`bye` or end of input.
 pub fn run<R: BufRead>(input: R, out: Output) {
-    let mut l = Loop {
-        engine: Engine::new(),
-        out,
-        protocol: Protocol::Uci,
-        first: true,
-        millisec: false,
-    };
+    let mut l = Loop::new(out);
+    let mut quit = false;
     for line in input.lines() {
         let Ok(line) = line else {
             l.error("input is not valid UTF-8");
             continue;
         };
         if !l.command(line.trim()) {
+            quit = true;
             break;
         }
     }
-    l.engine.stop();
+    // `quit` ends everything; the end of input stops a search but lets a perft finish.
+    if quit || !l.perft {
+        l.engine.stop();
+    }
     l.engine.wait();
 }
 
 impl Loop {
+    fn new(out: Output) -> Loop {
+        Loop {
+            engine: Engine::new(),
+            out,
+            protocol: Protocol::Uci,
+            first: true,
+            millisec: false,
+            unbounded: false,
+            perft: false,
+        }
+    }
+
     fn error(&self, msg: &str) {
         self.out.line(&format!("info string error: {msg}"));
     }
@@ -92,8 +122,9 @@ impl Loop {
                 self.protocol = Protocol::Uci;
                 self.out.line(&format!("id name {NAME}"));
                 self.out.line(&format!("id author {AUTHOR}"));
-                for (name, kind) in option_list() {
-                    self.out.line(&match kind {
+                for spec in OPTIONS {
+                    let name = spec.name;
+                    self.out.line(&match spec.kind {
                         OptionKind::Spin { default, min, max } => {
                             format!("option name {name} type spin default {default} min {min} max {max}")
                         }
@@ -113,12 +144,15 @@ impl Loop {
                 self.out.line("id copyright MIT OR Apache-2.0");
                 self.out.line(&format!("id author {AUTHOR}"));
                 self.out.line("option usemillisec type check default false");
-                self.out
-                    .line("option hashsize type spin min 1 max 65536 default 16");
-                self.out
-                    .line("option threads type spin min 1 max 256 default 1");
-                self.out
-                    .line("option multipv type spin min 1 max 128 default 1");
+                for spec in OPTIONS {
+                    if let (Some(name), OptionKind::Spin { default, min, max }) =
+                        (spec.ucci_name, &spec.kind)
+                    {
+                        self.out.line(&format!(
+                            "option {name} type spin min {min} max {max} default {default}"
+                        ));
+                    }
+                }
                 self.out.line("ucciok");
             }
             "isready" => self.out.line("readyok"),
@@ -175,9 +209,6 @@ impl Loop {
                     }
                     return;
                 }
-                "hashsize" => "Hash",
-                "threads" => "Threads",
-                "multipv" => "MultiPV",
                 "newgame" => {
                     self.engine.new_game();
                     return;
@@ -188,7 +219,13 @@ impl Loop {
                         .line(&format!("info string option '{n}' is accepted and ignored"));
                     return;
                 }
-                _ => return self.error(&format!("no such option '{n}'")),
+                _ => match find_option(n) {
+                    Some(OptionSpec {
+                        ucci_name: Some(name),
+                        ..
+                    }) => *name,
+                    _ => return self.error(&format!("no such option '{n}'")),
+                },
             };
             (name.to_string(), v)
         } else {
@@ -256,6 +293,8 @@ impl Loop {
             Ok(GoCommand::Search(l)) => l,
             Err(e) => return self.error(&format!("go: {e}")),
         };
+        self.unbounded = limits.is_unbounded();
+        self.perft = false;
         let out = self.out.clone();
         let protocol = self.protocol;
         self.engine.go(
@@ -273,22 +312,25 @@ impl Loop {
         );
     }
 
+    /// `go perft N`: counted on the engine's thread, so `stop` and `isready` are answered
+    /// meanwhile.
     fn perft(&mut self, depth: u32) {
-        self.engine.stop();
-        self.engine.wait();
-        let pos = self.engine.position().clone();
-        let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
-        moves.sort_by_key(|m| m.to_string());
-        let mut total = 0;
-        for m in moves {
-            let mut c = pos.clone();
-            c.play_unchecked(m);
-            let n = if depth <= 1 { 1 } else { perft(&c, depth - 1) };
-            self.out.line(&format!("{m}: {n}"));
-            total += n;
-        }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
+        let out = self.out.clone();
+        self.unbounded = false;
+        self.perft = true;
+        self.engine.perft(
+            depth,
+            Arc::new(move |e| match e {
+                PerftEvent::Move { mv, nodes } => out.line(&format!("{mv}: {nodes}")),
+                PerftEvent::Done { nodes } => {
+                    out.line("");
+                    out.line(&format!("Nodes searched: {nodes}"));
+                }
+                PerftEvent::Stopped { done, moves, nodes } => out.line(&format!(
+                    "info string perft stopped after {done} of {moves} root moves ({nodes} nodes)"
+                )),
+            }),
+        );
     }
 
     fn display(&self) {
@@ -343,6 +385,31 @@ fn number<T: std::str::FromStr>(args: &[&str], i: usize, what: &str) -> Result<T
         .map_err(|_| format!("'{what}' needs a non-negative number, got '{s}'"))
 }
 
+/// A clock value or move count as GUIs send it: any whole number, a negative one (a clock
+/// already run down) read as 0 and one beyond `u64` as `u64::MAX`.
+fn saturating(args: &[&str], i: usize, what: &str) -> Result<u64, String> {
+    let s = args
+        .get(i)
+        .ok_or_else(|| format!("'{what}' needs a value"))?;
+    let (negative, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{what}' needs a whole number, got '{s}'"));
+    }
+    Ok(if negative {
+        0
+    } else {
+        digits.parse().unwrap_or(u64::MAX)
+    })
+}
+
+/// [`saturating`] for a move count.
+fn saturating_u32(args: &[&str], i: usize, what: &str) -> Result<u32, String> {
+    saturating(args, i, what).map(|n| n.min(u32::MAX as u64) as u32)
+}
+
 /// Parses the arguments of a UCI `go`.
 pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
     let mut l = Limits::default();
@@ -350,14 +417,14 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<GoCommand, String> {
     while i < args.len() {
         let t = args[i];
         match t {
-            "wtime" => l.time[0] = Some(number::<i64>(args, i + 1, t)?.max(0) as u64),
-            "btime" => l.time[1] = Some(number::<i64>(args, i + 1, t)?.max(0) as u64),
-            "winc" => l.inc[0] = Some(number(args, i + 1, t)?),
-            "binc" => l.inc[1] = Some(number(args, i + 1, t)?),
-            "movestogo" => l.movestogo = Some(number(args, i + 1, t)?),
+            "wtime" => l.time[0] = Some(saturating(args, i + 1, t)?),
+            "btime" => l.time[1] = Some(saturating(args, i + 1, t)?),
+            "winc" => l.inc[0] = Some(saturating(args, i + 1, t)?),
+            "binc" => l.inc[1] = Some(saturating(args, i + 1, t)?),
+            "movestogo" => l.movestogo = Some(saturating_u32(args, i + 1, t)?),
             "depth" => l.depth = Some(number::<u32>(args, i + 1, t)?.min(200) as i32),
             "nodes" => l.nodes = Some(number(args, i + 1, t)?),
-            "movetime" => l.movetime = Some(number(args, i + 1, t)?),
+            "movetime" => l.movetime = Some(saturating(args, i + 1, t)?),
             "mate" => l.mate = Some(number::<u32>(args, i + 1, t)?.min(200) as i32),
             "perft" => return Ok(GoCommand::Perft(number::<u32>(args, i + 1, t)?.min(12))),
             "infinite" => {
@@ -433,7 +500,7 @@ pub fn parse_go_ucci(args: &[&str], pos: &Position, millisec: bool) -> Result<Go
             "increment" => {
                 l.inc[us] = Some((number::<f64>(args, i + 1, t)?.max(0.0) * unit) as u64)
             }
-            "movestogo" => l.movestogo = Some(number(args, i + 1, t)?),
+            "movestogo" => l.movestogo = Some(saturating_u32(args, i + 1, t)?),
             "opptime" | "oppmovestogo" | "oppincrement" => {
                 number::<f64>(args, i + 1, t)?;
             }

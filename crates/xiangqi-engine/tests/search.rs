@@ -25,6 +25,13 @@ fn mating_move(pos: &Position, m: Move, n: u32) -> bool {
         })
 }
 
+/// A FEN and coordinate moves through the rules core: the start, the moves and the position
+/// they reach.
+fn replay(fen: &str, line: &[&str]) -> (Position, Vec<Move>, Position) {
+    let g = xiangqi::Game::from_uci(fen, line).unwrap();
+    (g.start().clone(), g.moves(), g.position().clone())
+}
+
 fn last_score(events: &[Event]) -> Option<Score> {
     events.iter().rev().find_map(|e| match e {
         Event::Info(i) if i.multipv == 1 => Some(i.score),
@@ -142,25 +149,23 @@ fn legal_move_in_random_positions() {
         }
     }
     assert!(tested >= 40, "{tested}");
-    // Hand-made positions with exactly one legal move (the general must step aside).
-    for fen in [
-        "3k5/9/9/9/9/9/9/9/4A4/3AKR3 b - - 0 1",
-        "4k4/4a4/9/9/9/9/9/9/3R5/3K1R3 b - - 0 1",
+    // Hand-made positions with exactly one legal move: the general in check must step
+    // aside (e9f9, the other squares are covered by the chariots and the open file to the
+    // red general), and a general boxed in with only a soldier's step left (a6a5).
+    for (fen, only) in [
+        ("4k4/9/9/9/9/9/9/9/3RR4/3K5 b - - 0 1", "e9f9"),
+        ("3k5/8R/9/p8/9/9/9/9/4R4/5K3 b - - 0 1", "a6a5"),
     ] {
         let pos = Position::from_fen(fen).unwrap();
         let moves = pos.legal_moves();
-        if moves.len() != 1 {
-            continue;
-        }
+        assert_eq!(moves.len(), 1, "{fen} should have exactly one legal move");
+        assert_eq!(moves[0].to_string(), only, "{fen}");
         engine.set_position(pos.clone(), &[]).unwrap();
         let (best, _) = engine.search(Limits::depth(6));
         assert_eq!(best, Some(moves[0]), "{fen}");
         single += 1;
     }
-    assert!(
-        single >= 1,
-        "no position with a single legal move was tested"
-    );
+    assert!(single >= 2, "{single}");
 }
 
 #[test]
@@ -187,14 +192,7 @@ fn no_legal_move_gives_no_best_move() {
 #[test]
 fn avoids_perpetual_check() {
     let fen = "4k4/R8/9/9/7rr/9/9/4B4/9/3AKA3 w - - 0 1";
-    let start = Position::from_fen(fen).unwrap();
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    for s in ["a8a9", "e9e8", "a9a8", "e8e9"] {
-        let m = pos.parse_uci(s).unwrap();
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
+    let (start, moves, pos) = replay(fen, &["a8a9", "e9e8", "a9a8", "e8e9"]);
     let mut engine = Engine::new();
     engine.set_position(start.clone(), &moves).unwrap();
     let a8a9 = pos.parse_uci("a8a9").unwrap();
@@ -232,19 +230,11 @@ fn avoids_perpetual_check() {
 /// confirms the ruling and the engine's search must score the move as lost.
 #[test]
 fn avoids_perpetual_chase() {
-    use xiangqi::adjudicate::{History, RepetitionReason};
+    use xiangqi::adjudicate::RepetitionReason;
     let fen = "4k4/9/2n6/9/7rr/9/9/1R2B4/9/3AKA3 w - - 0 1";
-    let start = Position::from_fen(fen).unwrap();
-    let line = ["b2c2", "c7b9", "c2b2", "b9c7"];
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    let mut history = History::new(start.clone());
-    for s in line {
-        let m = pos.parse_uci(s).unwrap();
-        pos.play_unchecked(m);
-        history.push(m);
-        moves.push(m);
-    }
+    let game = xiangqi::Game::from_uci(fen, ["b2c2", "c7b9", "c2b2", "b9c7"]).unwrap();
+    let (start, moves, pos) = (game.start().clone(), game.moves(), game.position().clone());
+    let mut history = game.history().clone();
     let b2c2 = pos.parse_uci("b2c2").unwrap();
     history.push(b2c2);
     let verdict = history.repetition_verdict(2, true).expect("a repetition");
@@ -273,14 +263,7 @@ fn avoids_perpetual_chase() {
 #[test]
 fn exploits_opponents_perpetual_check() {
     let fen = "3aka3/9/4b4/9/9/7RR/9/9/r8/4K4 b - - 0 1";
-    let start = Position::from_fen(fen).unwrap();
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    for s in ["a1a0", "e0e1", "a0a1", "e1e0", "a1a0"] {
-        let m = pos.parse_uci(s).unwrap();
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
+    let (start, moves, pos) = replay(fen, &["a1a0", "e0e1", "a0a1", "e1e0", "a1a0"]);
     assert_eq!(pos.legal_moves().len(), 1);
     let mut engine = Engine::new();
     engine.set_position(start, &moves).unwrap();
@@ -294,14 +277,7 @@ fn exploits_opponents_perpetual_check() {
 fn idle_repetition_is_a_draw() {
     // Both sides shuffle chariots; after the cycle the start occurs again (2nd occurrence).
     let fen = "3k5/9/9/9/r8/9/9/R8/9/5K3 w - - 0 1";
-    let start = Position::from_fen(fen).unwrap();
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    for s in ["a2b2", "a5b5", "b2a2"] {
-        let m = pos.parse_uci(s).unwrap();
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
+    let (start, moves, pos) = replay(fen, &["a2b2", "a5b5", "b2a2"]);
     let mut engine = Engine::new();
     engine.set_position(start, &moves).unwrap();
     // Black to move; b5a5 repeats the start position: a draw, and the position is level
@@ -314,6 +290,31 @@ fn idle_repetition_is_a_draw() {
     });
     assert_eq!(best, Some(b5a5));
     assert_eq!(last_score(&events), Some(Score::Cp(0)));
+}
+
+/// The search's move limit is the rules' (RULES.md §4.3): 119 plies without capture and a
+/// chariot up, every move of Red's draws under the default limit of 120 (there is no mate in
+/// one and nothing to capture), but Red mates in two when the rules set no limit or a longer
+/// one.
+#[test]
+fn move_limit_follows_the_rules() {
+    use xiangqi::game::Rules;
+    let pos = Position::from_fen("5k3/9/9/9/9/R8/9/9/9/3K5 w - - 119 1").unwrap();
+    let mut engine = Engine::new();
+    assert_eq!(engine.rules(), &Rules::default());
+    engine.set_position(pos.clone(), &[]).unwrap();
+    let (_, events) = engine.search(Limits::depth(6));
+    assert_eq!(last_score(&events), Some(Score::Cp(0)));
+    for limit in [None, Some(200)] {
+        engine.set_rules(Rules::default().with_move_limit(limit));
+        engine.new_game();
+        let (_, events) = engine.search(Limits::depth(6));
+        assert!(
+            matches!(last_score(&events), Some(Score::Mate(n)) if n > 0),
+            "{limit:?}: {:?}",
+            last_score(&events)
+        );
+    }
 }
 
 #[test]
@@ -364,6 +365,97 @@ fn skill_levels_play_legal_and_vary() {
     assert!(Position::new().is_legal(best.unwrap()));
     assert!(engine.set_option("UCI_Elo", "99999").is_err());
     assert!(engine.set_option("Skill Level", "21").is_err());
+}
+
+/// The largest node count the search's `info` lines report.
+fn max_info_nodes(events: &[Event]) -> u64 {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Info(i) => Some(i.nodes),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A low level's node budget is what stops its search (before its depth cap), and it is
+/// kept to within the search's checking interval (every 1024 nodes).
+#[test]
+fn low_levels_keep_their_node_cap() {
+    use xiangqi_engine::skill::Skill;
+    let mut engine = Engine::new();
+    engine.set_seed(5);
+    engine.set_position_text(None, &["h2e2", "h9g7"]).unwrap();
+    for level in [5, 10] {
+        let skill = Skill::from_options(level, false, 1500).unwrap();
+        engine
+            .set_option("Skill Level", &level.to_string())
+            .unwrap();
+        engine.new_game();
+        let (best, events) = engine.search(Limits::depth(30));
+        assert!(engine.position().is_legal(best.unwrap()));
+        let nodes = max_info_nodes(&events);
+        let depth = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Info(i) => Some(i.depth),
+                _ => None,
+            })
+            .max()
+            .unwrap();
+        assert!(
+            nodes <= skill.node_cap() + 1024,
+            "level {level}: {nodes} nodes, cap {}",
+            skill.node_cap()
+        );
+        assert!(
+            depth < skill.depth_cap(),
+            "level {level}: depth {depth} reached the depth cap {}, the node cap {} did not bind",
+            skill.depth_cap(),
+            skill.node_cap()
+        );
+    }
+}
+
+/// Level 0 loses to level 20: games at a fixed node count, played out by the rules core.
+#[test]
+fn level_0_loses_to_level_20() {
+    use xiangqi::{Color, Game};
+    let mut weak = Engine::new();
+    weak.set_seed(11);
+    weak.set_option("Skill Level", "0").unwrap();
+    let mut strong = Engine::new();
+    let mut strong_wins = 0;
+    let games = 4;
+    for g in 0..games {
+        let strong_colour = if g % 2 == 0 { Color::Red } else { Color::Black };
+        weak.new_game();
+        strong.new_game();
+        let mut game = Game::new(Position::new());
+        while game.outcome().is_none() && game.len() < 300 {
+            let engine = if game.position().turn() == strong_colour {
+                &mut strong
+            } else {
+                &mut weak
+            };
+            engine
+                .set_position(game.start().clone(), &game.moves())
+                .unwrap();
+            let (best, _) = engine.search(Limits::nodes(3000));
+            game.push(best.expect("a move while the game goes on"))
+                .unwrap();
+        }
+        let outcome = game.outcome();
+        if outcome.is_some_and(|o| o.winner == Some(strong_colour)) {
+            strong_wins += 1;
+        }
+        eprintln!(
+            "game {g}: level 20 as {strong_colour}: {outcome:?} after {} plies",
+            game.len()
+        );
+    }
+    assert_eq!(strong_wins, games, "level 20 won {strong_wins} of {games}");
 }
 
 /// The bench node count is the search's signature: update it on purpose when the search

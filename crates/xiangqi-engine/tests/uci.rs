@@ -85,13 +85,18 @@ impl Engine {
     }
 }
 
-fn legal_in(fen_moves: &[&str], mv: &str) -> bool {
-    let mut pos = xiangqi::Position::new();
-    for m in fen_moves {
-        let m = pos.parse_uci(m).unwrap();
-        pos.play_unchecked(m);
+impl Drop for Engine {
+    /// A failed test leaves no engine running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
-    pos.parse_uci(mv).is_ok()
+}
+
+/// Whether `mv` is legal after `moves` from the start position.
+fn legal_in(moves: &[&str], mv: &str) -> bool {
+    let game = xiangqi::Game::from_uci(xiangqi::START_FEN, moves).unwrap();
+    game.position().parse_uci(mv).is_ok()
 }
 
 #[test]
@@ -124,6 +129,62 @@ fn handshake_and_options() {
     e.send("isready");
     e.expect_line(5, "readyok");
     assert!(!e.seen.iter().any(|l| l.contains("error")), "{:?}", e.seen);
+    e.quit();
+}
+
+/// `setoption` takes exactly the ranges `uci` lists, and the facade has the listed defaults
+/// (one table behind all three).
+#[test]
+fn option_ranges_are_the_listed_ones() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line(5, "uciok");
+    let spins: Vec<(String, i64, i64, i64)> = e
+        .seen
+        .iter()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("option name ")?;
+            let (name, kind) = rest.split_once(" type spin ")?;
+            let w: Vec<i64> = kind
+                .split_whitespace()
+                .skip(1)
+                .step_by(2)
+                .map(|n| n.parse().unwrap())
+                .collect();
+            Some((name.to_string(), w[0], w[1], w[2]))
+        })
+        .collect();
+    assert_eq!(spins.len(), 6, "{:?}", e.seen);
+    let facade = xiangqi_engine::Options::default();
+    for (name, default, min, max) in &spins {
+        let d = match name.as_str() {
+            "Hash" => facade.hash_mb as i64,
+            "Threads" => facade.threads as i64,
+            "MultiPV" => facade.multipv as i64,
+            "Move Overhead" => facade.move_overhead_ms as i64,
+            "Skill Level" => facade.skill_level as i64,
+            "UCI_Elo" => facade.elo as i64,
+            other => panic!("unexpected spin option {other}"),
+        };
+        assert_eq!(d, *default, "{name}");
+        for bad in [min - 1, max + 1] {
+            e.send(&format!("setoption name {name} value {bad}"));
+            let l = e.expect(5, |l| l.starts_with("info string error: "));
+            assert!(l.contains(&format!("between {min} and {max}")), "{l}");
+        }
+        let before = e.seen.len();
+        // The ends are accepted (a small Hash, not 64 GiB).
+        let top = if name == "Hash" { 2 } else { *max };
+        e.send(&format!("setoption name {name} value {min}"));
+        e.send(&format!("setoption name {name} value {top}"));
+        e.send("isready");
+        e.expect_line(5, "readyok");
+        assert!(
+            !e.seen[before..].iter().any(|l| l.contains("error")),
+            "{name}: {:?}",
+            &e.seen[before..]
+        );
+    }
     e.quit();
 }
 
@@ -160,7 +221,7 @@ fn malformed_input_is_reported_and_survived() {
         ("go depth x", "'depth' needs a non-negative number, got 'x'"),
         ("go sideways", "unknown parameter 'sideways'"),
         ("position fen rnbakabnr/9/9 w", "bad FEN"),
-        ("position startpos moves h2e2 e2e9", "move 2 'e2e9'"),
+        ("position startpos moves h2e2 e2e9", "move 2 (e2e9)"),
         ("position middlegame", "expected 'startpos' or 'fen'"),
         (
             "setoption name Hash value lots",
@@ -352,5 +413,111 @@ fn ucci_only_as_first_command() {
     e.expect(5, |l| {
         l.contains("'ucci' is only accepted as the first command")
     });
+    e.quit();
+}
+
+/// Runs the binary with command-line arguments; returns its standard output.
+fn run_with_args(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi-engine"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the engine");
+    assert!(out.status.success(), "{args:?}: {:?}", out.status);
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `xiangqi-engine bench` as OpenBench runs it: the arguments are one UCI command, run
+/// before the program exits, and the last line is `N nodes M nps`.
+#[test]
+fn command_line_arguments_run_as_a_command() {
+    let nodes = |out: &str| -> u64 {
+        let last = out.lines().last().unwrap_or_default();
+        let w: Vec<&str> = last.split_whitespace().collect();
+        assert!(w.len() == 4 && w[1] == "nodes" && w[3] == "nps", "{out}");
+        w[2].parse::<u64>().unwrap();
+        w[0].parse().unwrap()
+    };
+    let default = nodes(&run_with_args(&["bench"]));
+    let shallow = nodes(&run_with_args(&["bench", "4"]));
+    assert!(0 < shallow && shallow < default, "{shallow} {default}");
+    // A command that runs on the engine's threads is waited for.
+    let out = run_with_args(&["go", "perft", "2"]);
+    assert!(out.lines().any(|l| l == "Nodes searched: 1920"), "{out}");
+    let out = run_with_args(&["go", "depth", "3"]);
+    let best = out.lines().last().unwrap_or_default();
+    assert!(best.starts_with("bestmove "), "{out}");
+    assert!(
+        legal_in(&[], best.split_whitespace().nth(1).unwrap()),
+        "{out}"
+    );
+    // A bad command is reported as on standard input.
+    let out = run_with_args(&["frobnicate"]);
+    assert!(out.contains("unknown command 'frobnicate'"), "{out}");
+}
+
+/// `go perft` runs on the engine's thread: `isready` is answered and `stop` ends it.
+#[test]
+fn perft_answers_isready_and_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 9");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("isready");
+    e.expect_line(5, "readyok");
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    e.send("stop");
+    let l = e.expect(5, |l| l.starts_with("info string perft stopped"));
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(l.contains("of 44 root moves"), "{l}");
+    assert!(!e.seen.iter().any(|l| l.starts_with("Nodes searched")));
+    // The next command finds the engine ready.
+    e.send("go perft 2");
+    e.expect_line(10, "Nodes searched: 1920");
+    e.quit();
+    // At the end of input a perft is finished (a search would be stopped).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"go perft 3\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.lines().any(|l| l == "Nodes searched: 79666"), "{out}");
+}
+
+/// Clock values up to 2^64-1, and negative ones, are clamped: each `go` ends in a legal move.
+#[test]
+fn extreme_clock_values_are_clamped() {
+    let max = u64::MAX.to_string();
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2");
+    for go in [
+        format!("go wtime {max} btime {max} winc {max} binc {max} movestogo {max} depth 3"),
+        format!("go wtime {max} btime {max} winc {max} binc {max} nodes 3000"),
+        "go wtime -100 btime -100 winc -10 binc -10".to_string(),
+        "go wtime -1 btime 0 movestogo -3".to_string(),
+        format!("go movetime {max} depth 3"),
+        "go movetime -5".to_string(),
+        "go wtime 99999999999999999999999999 btime 99999999999999999999999999 depth 2".to_string(),
+    ] {
+        e.send(&go);
+        let best = e.expect(30, |l| {
+            l.starts_with("bestmove") || l.starts_with("info string error")
+        });
+        let mv = best.split_whitespace().nth(1).unwrap();
+        assert!(
+            best.starts_with("bestmove") && legal_in(&["h2e2"], mv),
+            "{go}: {best}"
+        );
+    }
+    assert!(!e.seen.iter().any(|l| l.contains("error")), "{:?}", e.seen);
     e.quit();
 }

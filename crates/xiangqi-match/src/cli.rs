@@ -14,7 +14,7 @@ pub const USAGE: &str =
        [-openings file=FILE [format=epd|pgn] [order=sequential|random] [start=N]] [-srand N]
        [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B]
        [-draw movenumber=N movecount=N score=N] [-resign movecount=N score=N [twosided=true]]
-       [-rules repetitions=3 movelimit=120|off chase=on|off] [-logdir DIR] [-debug]
+       [-rules repetitions=3 movelimit=120|off chase=on|off] [-log DIR [-debug]]
        [-event NAME] [-notation iccs|wxf|chinese] [-wait MS]
 engine options (in -engine or -each):
   name=NAME cmd=PATH arg=ARG (repeatable) dir=DIR proto=uci|ucci ranks=0|1
@@ -174,7 +174,8 @@ pub struct MatchConfig {
     pub draw: Option<DrawAdj>,
     pub resign: Option<ResignAdj>,
     pub rules: Rules,
-    pub logdir: PathBuf,
+    /// Where engine logs go (`-log DIR`); none unless asked.
+    pub logdir: Option<PathBuf>,
     pub debug: bool,
     pub event: String,
     pub notation: xiangqi::notation::Notation,
@@ -367,7 +368,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     let mut draw = None;
     let mut resign = None;
     let mut rules = Rules::default();
-    let mut logdir = PathBuf::from("xiangqi-match-logs");
+    let mut logdir = None;
     let mut debug = false;
     let mut event = String::from("xiangqi match");
     let mut notation = xiangqi::notation::Notation::Iccs;
@@ -400,7 +401,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             }
             "-srand" => srand = Some(num("-srand", single(args, &mut i, flag)?)?),
             "-pgnout" => pgnout = Some(PathBuf::from(single(args, &mut i, flag)?)),
-            "-logdir" => logdir = PathBuf::from(single(args, &mut i, flag)?),
+            "-log" | "-logdir" => logdir = Some(PathBuf::from(single(args, &mut i, flag)?)),
             "-debug" => debug = true,
             "-event" => event = single(args, &mut i, flag)?.to_string(),
             "-wait" => wait_ms = num("-wait", single(args, &mut i, flag)?)?,
@@ -589,6 +590,9 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
     });
+    if debug && logdir.is_none() {
+        return Err("-debug writes the engines' traffic into the log folder: give -log DIR".into());
+    }
     Ok(MatchConfig {
         engines,
         games,

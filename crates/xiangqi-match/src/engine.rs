@@ -27,11 +27,6 @@ pub fn kill_all() {
     }
 }
 
-/// The number of engine process groups now running.
-pub fn live_count() -> usize {
-    LIVE.lock().unwrap_or_else(|p| p.into_inner()).len()
-}
-
 fn kill_group(pgid: i32) {
     if pgid > 0 {
         // SAFETY: kill(2) with a negative pid signals the process group; no memory is touched.
@@ -121,40 +116,44 @@ fn sanitize(name: &str) -> String {
 }
 
 impl EngineProc {
-    /// Starts the engine, with its standard error appended to `logdir/NAME.stderr.log` (and
-    /// with `debug`, the traffic to `logdir/NAME.io.log`). `tag` names the game in the logs.
+    /// Starts the engine. With a log folder, its standard error is appended to
+    /// `logdir/NAME.stderr.log` (and with `debug`, the traffic to `logdir/NAME.io.log`);
+    /// without one it goes to the match's standard error. `tag` names the game in the logs.
     pub fn start(
         spec: Arc<EngineSpec>,
-        logdir: &Path,
+        logdir: Option<&Path>,
         debug: bool,
         tag: &str,
         stop: Arc<AtomicBool>,
     ) -> Result<EngineProc, Failure> {
         let base = sanitize(&spec.name);
-        let open = |suffix: &str| {
+        let open = |dir: &Path, suffix: &str| {
             OpenOptions::new()
                 .create(true)
                 .append(true)
-                .open(logdir.join(format!("{base}.{suffix}.log")))
+                .open(dir.join(format!("{base}.{suffix}.log")))
                 .map_err(|e| {
-                    Failure::Spawn(format!(
-                        "cannot open a log file in {}: {e}",
-                        logdir.display()
-                    ))
+                    Failure::Spawn(format!("cannot open a log file in {}: {e}", dir.display()))
                 })
         };
-        let mut err_log = open("stderr")?;
-        let _ = writeln!(err_log, "--- {tag}: {} ---", spec.cmd);
-        let io_log = if debug {
-            Some(Arc::new(Mutex::new(open("io")?)))
-        } else {
-            None
+        let (stderr, io_log) = match logdir {
+            Some(dir) => {
+                let mut err_log = open(dir, "stderr")?;
+                let _ = writeln!(err_log, "--- {tag}: {} ---", spec.cmd);
+                let io_log = if debug {
+                    Some(Arc::new(Mutex::new(open(dir, "io")?)))
+                } else {
+                    None
+                };
+                (Stdio::from(err_log), io_log)
+            }
+            None => (Stdio::inherit(), None),
         };
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::from(err_log))
+            .stderr(stderr)
             .process_group(0);
         if let Some(d) = &spec.dir {
             cmd.current_dir(d);

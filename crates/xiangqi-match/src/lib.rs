@@ -267,8 +267,10 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
         Some(o) => openings::load(o)?,
         None => Vec::new(),
     };
-    std::fs::create_dir_all(&cfg.logdir)
-        .map_err(|e| format!("cannot create the log folder {}: {e}", cfg.logdir.display()))?;
+    if let Some(dir) = &cfg.logdir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the log folder {}: {e}", dir.display()))?;
+    }
     let mut pgn_file = match &cfg.pgnout {
         Some(p) => Some(
             OpenOptions::new()
@@ -289,7 +291,7 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
     ];
     let started = Instant::now();
     outln!(
-        "Match {} vs {}: {} games, concurrency {}, {}{}; logs in {}",
+        "Match {} vs {}: {} games, concurrency {}, {}{}{}",
         cfg.engines[0].name,
         cfg.engines[1].name,
         cfg.total_games(),
@@ -303,7 +305,10 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
         } else {
             ""
         },
-        cfg.logdir.display()
+        match &cfg.logdir {
+            Some(d) => format!("; logs in {}", d.display()),
+            None => String::new(),
+        }
     );
     let workers = cfg.concurrency.min(jobs.len().max(1));
     let mut handles = Vec::new();
@@ -322,7 +327,7 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
                 rules: cfg.rules,
                 draw: cfg.draw,
                 resign: cfg.resign,
-                logdir: &cfg.logdir,
+                logdir: cfg.logdir.as_deref(),
                 debug: cfg.debug,
                 event: &cfg.event,
                 stop: stop.clone(),

@@ -109,7 +109,8 @@ pub struct GameSettings<'a> {
     pub rules: Rules,
     pub draw: Option<DrawAdj>,
     pub resign: Option<ResignAdj>,
-    pub logdir: &'a Path,
+    /// Where engine logs go (`-log DIR`), if anywhere.
+    pub logdir: Option<&'a Path>,
     pub debug: bool,
     pub event: &'a str,
     pub stop: Arc<AtomicBool>,

@@ -96,7 +96,7 @@ impl Env {
     }
     /// Runs a match with these arguments (logs and PGN in the test folder).
     fn run(&self, args: &[String]) -> Output {
-        let mut a: Vec<String> = vec!["-logdir".into(), self.path("logs")];
+        let mut a: Vec<String> = vec!["-log".into(), self.path("logs")];
         a.extend(args.iter().cloned());
         Command::new(BIN)
             .args(&a)
@@ -478,6 +478,53 @@ fn missing_engine_is_a_clear_error() {
     assert!(text(&o).contains("exactly two -engine"));
 }
 
+/// Without `-log` the runner writes no log folder (in the folder it was started in or
+/// elsewhere); `-debug` then asks for one.
+#[test]
+fn logs_only_when_asked() {
+    let env = Env::new("nolog");
+    let pgn_path = env.path("g.pgn");
+    let o = Command::new(BIN)
+        .args(args(&format!(
+            "-engine name=A cmd={BIN} arg=--uci-engine -engine name=B cmd={BIN} arg=--uci-engine \
+             -each depth=1 -games 2 -repeat -pgnout {pgn_path}"
+        )))
+        .current_dir(&env.dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert_eq!(games_of(&pgn_path).len(), 2, "{out}");
+    let mut entries: Vec<String> = std::fs::read_dir(&env.dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    entries.sort();
+    assert_eq!(entries, ["fake.py", "g.pgn"], "{out}");
+    assert!(!out.contains("logs in"), "{out}");
+    let o = Command::new(BIN)
+        .args(args(&format!(
+            "-engine cmd={BIN} -engine cmd={BIN} -each depth=1 -debug"
+        )))
+        .current_dir(&env.dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("give -log DIR"), "{}", text(&o));
+    // With -log the folder is made and the engines' standard error is kept there.
+    let o = env.run(&args(&format!(
+        "-engine name=A cmd={BIN} arg=--uci-engine -engine name=B cmd={BIN} arg=--uci-engine \
+         -each depth=1 -games 2"
+    )));
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        Path::new(&env.path("logs/A.stderr.log")).exists(),
+        "{}",
+        text(&o)
+    );
+}
+
 /// Games with no illegal move, crash, hang or time loss.
 fn assert_clean_games(out: &str, games: &[xiangqi_record::GameRecord], n: usize) {
     assert_eq!(games.len(), n, "{out}");
@@ -508,19 +555,36 @@ fn our_engine_over_ucci_against_uci() {
     assert!(io.contains(" increment 50 opptime "), "{io}");
 }
 
-/// Debian's engines, when installed (the tests say so and pass when they are not).
-fn debian_engine(path: &str) -> Option<String> {
-    if Path::new(path).exists() {
-        Some(path.to_string())
-    } else {
-        eprintln!("{path} is not installed: skipped");
-        None
+/// A Debian engine found as `.ci/run` finds it: on PATH, then in /usr/games. Missing, it
+/// fails the test under `CI=true` (CI installs it) and is skipped, loudly, elsewhere.
+fn debian_engine(name: &str) -> Option<String> {
+    let dirs = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&dirs)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|d| d.join(name))
+        .find(|p| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        });
+    match found {
+        Some(p) => Some(p.display().to_string()),
+        None if std::env::var("CI").as_deref() == Ok("true") => panic!(
+            "{name} is not on PATH or in /usr/games, and CI=true: install it \
+             (apt-get install -y {name})"
+        ),
+        None => {
+            eprintln!(
+                "SKIPPED: {name} is not on PATH or in /usr/games (apt-get install -y {name}); \
+                 under CI=true this fails"
+            );
+            None
+        }
     }
 }
 
 #[test]
-fn fairy_stockfish_with_ranks_1_to_10() {
-    let Some(fs) = debian_engine("/usr/games/fairy-stockfish") else {
+fn fairy_stockfish_with_ranks_1_to_10_skipped_if_not_installed() {
+    let Some(fs) = debian_engine("fairy-stockfish") else {
         return;
     };
     let env = Env::new("fairy");
@@ -537,8 +601,8 @@ fn fairy_stockfish_with_ranks_1_to_10() {
 }
 
 #[test]
-fn sjaak_with_ranks_1_to_10_and_he_letters() {
-    let Some(sj) = debian_engine("/usr/games/sjaakii") else {
+fn sjaak_with_ranks_1_to_10_and_he_letters_skipped_if_not_installed() {
+    let Some(sj) = debian_engine("sjaakii") else {
         return;
     };
     let env = Env::new("sjaak");

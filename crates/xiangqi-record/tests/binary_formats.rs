@@ -10,6 +10,10 @@ use xiangqi::Position;
 use xiangqi_record::rawtree::{ErrorKind, Format};
 use xiangqi_record::{cbf, cbl, cbr, dhtmlxq, pgn, xqf, GameRecord, GameResult, MoveNode};
 
+mod common {
+    pub mod readers;
+}
+
 fn shared() -> PathBuf {
     match std::env::var_os("XIANGQI_SHARED") {
         Some(p) => PathBuf::from(p),
@@ -802,13 +806,15 @@ fn broken_cbr_cbl_cbf_dhtmlxq_give_errors_naming_format_and_place() {
 
 #[test]
 fn arbitrary_bytes_never_panic() {
-    // A cheap, deterministic stand-in for the fuzz target: mutate real files and read them
-    // with every reader.
+    // A cheap, deterministic stand-in for the fuzz targets `xqf` and `cb_dhtmlxq`: mutate real
+    // files and give them to the same checks (common/readers.rs: no panic, whatever reads
+    // replays legally, strict and lenient readings agree), and to the CBL reader.
     let seeds = [
         read("xqf/eleeye-xqfexamb.xqf"),
         read("xqf/hbsxcjp-sample-02.xqf"),
         read("other/walker-test.cbr"),
         read("other/walker-test.cbf"),
+        read("other/vschess-dhtmlxq-xianrenzhilu.txt"),
     ];
     let mut x: u64 = 0x9e3779b97f4a7c15;
     let mut next = || {
@@ -817,8 +823,9 @@ fn arbitrary_bytes_never_panic() {
         x ^= x << 17;
         x
     };
+    let (mut inputs, mut strict_reads) = (0, 0);
     for seed in &seeds {
-        for _ in 0..300 {
+        for _ in 0..240 {
             let mut v = seed.clone();
             for _ in 0..(next() % 8 + 1) {
                 let i = (next() as usize) % v.len();
@@ -828,11 +835,16 @@ fn arbitrary_bytes_never_panic() {
                 let n = (next() as usize) % v.len();
                 v.truncate(n);
             }
-            let _ = xqf::read(&v);
-            let _ = cbr::read(&v);
+            strict_reads += common::readers::xqf_target(&v);
+            strict_reads += common::readers::cb_dhtmlxq_target(&v);
             let _ = cbl::read(&v);
-            let _ = cbf::read(&v);
-            let _ = dhtmlxq::read(&v);
+            inputs += 1;
         }
     }
+    println!("{inputs} mutated files, {strict_reads} strict readings");
+    // The mutations must reach the readers' success paths, not only their first checks.
+    assert!(
+        strict_reads >= inputs / 4,
+        "only {strict_reads} strict readings of {inputs} mutated files"
+    );
 }

@@ -2,6 +2,19 @@
 //! live engine analysis, games kept in an SQLite file, and the web UI embedded in the binary.
 //!
 //! `xiangqi serve [--port N] [--host ADDR] [--data DIR]` (and `xiangqi` alone) starts it.
+//!
+//! The layers, from the outside in:
+//! - `api`: the HTTP layer. `api/request.rs` reads every request (typed extractors, one
+//!   mapping of malformed input to an error), `api/error.rs` is the one error type,
+//!   `api/game_json.rs` makes the JSON of a game (and of every other answer),
+//!   `api/handlers.rs` the endpoints.
+//! - `games`: the game operations, knowing nothing of HTTP; `games/moves.rs` is how a move
+//!   is validated and stored.
+//! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
+//!   it in SQLite.
+//! - `lines`: a game's alternative lines <-> a record's move tree.
+//! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
+//! - `app`: the shared state (`App`) the handlers get.
 
 #![forbid(unsafe_code)]
 
@@ -13,6 +26,7 @@ pub mod lines;
 pub mod online;
 pub mod store;
 
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,10 +37,11 @@ pub use store::Store;
 
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
-pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR]
+pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback]
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
-  --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)";
+  --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
+  --no-fallback  fail if the port is taken instead of trying the next ones";
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -125,8 +140,11 @@ pub fn serve(c: Config) -> Result<(), String> {
         } else {
             format!("http://{}:{}/", addr.ip(), addr.port())
         };
-        println!("xiangqi: serving on {shown}");
-        println!("xiangqi: games are kept in {}", store.path.display());
+        // A closed stdout (`xiangqi serve | head -1`) must not stop the server.
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "xiangqi: serving on {shown}");
+        let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
+        let _ = out.flush();
         let app = Arc::new(App::new(store));
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
         if resumed > 0 {

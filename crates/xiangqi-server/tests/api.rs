@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::{HeaderMap, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
@@ -54,8 +54,18 @@ fn app_at(dir: &std::path::Path) -> Router {
 
 struct Res {
     status: StatusCode,
+    headers: HeaderMap,
     text: String,
     json: Value,
+}
+
+impl Res {
+    /// A response header as text (`None` if it is absent).
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().expect("header is text"))
+    }
 }
 
 async fn call(app: &Router, method: &str, uri: &str, body: impl Into<Body>) -> Res {
@@ -67,10 +77,16 @@ async fn call(app: &Router, method: &str, uri: &str, body: impl Into<Body>) -> R
         .expect("request");
     let res = app.clone().oneshot(req).await.expect("response");
     let status = res.status();
+    let headers = res.headers().clone();
     let bytes = res.into_body().collect().await.expect("body").to_bytes();
     let text = String::from_utf8_lossy(&bytes).to_string();
     let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Res { status, text, json }
+    Res {
+        status,
+        headers,
+        text,
+        json,
+    }
 }
 
 async fn post(app: &Router, uri: &str, v: Value) -> Res {
@@ -979,4 +995,124 @@ async fn a_data_file_from_before_variations_still_opens() {
     .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.json["lines"][0]["uci"], json!(["h2e2", "h9g7"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_answers_ok_and_the_version() {
+    let dir = temp_dir("health");
+    let app = app_at(&dir);
+    let r = get(&app, "/api/health").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(
+        r.json,
+        json!({"ok": true, "version": env!("CARGO_PKG_VERSION")})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pgn_download_is_an_attachment_named_after_the_game() {
+    let dir = temp_dir("download");
+    let app = app_at(&dir);
+    let id = new_game(&app, json!({"moves": ["h2e2", "h9g7"]})).await;
+    let pgn_type = Some("application/x-chess-pgn; charset=utf-8");
+    let r = get(
+        &app,
+        &format!("/api/games/{id}/pgn?notation=wxf&download=1"),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.header("content-type"), pgn_type);
+    let name = format!("attachment; filename=\"xiangqi-game-{id}.pgn\"");
+    assert_eq!(r.header("content-disposition"), Some(name.as_str()));
+    assert!(r.text.contains("C2.5"), "{}", r.text);
+    // Shown, not downloaded, without download=1 (or with download=0).
+    for q in ["", "?download=0", "?download=false"] {
+        let r = get(&app, &format!("/api/games/{id}/pgn{q}")).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.header("content-type"), pgn_type);
+        assert_eq!(r.header("content-disposition"), None, "{q}");
+    }
+}
+
+/// Every kind of malformed request names what is wrong: the field (with `field`), the query
+/// parameter, or the list element (with `index`), and lists the names an endpoint knows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_requests_name_the_field_parameter_or_element() {
+    let dir = temp_dir("typed");
+    let app = app_at(&dir);
+    let id = new_game(&app, json!({"mode": "analysis"})).await;
+    let mv = format!("/api/games/{id}/moves");
+    let r = post(&app, &mv, json!({"mvoe": "h2e2"})).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "unknown field 'mvoe' (expected one of: move, ply, at)",
+    );
+    assert_eq!(r.json["field"], "mvoe");
+    // A name with backquotes and commas in it is named whole.
+    let odd = "a`, expected `b";
+    let r = post(&app, &mv, json!({ odd: 1 })).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "unknown field 'a`, expected `b' (expected one of: move, ply, at)",
+    );
+    assert_eq!(r.json["field"], odd);
+    for body in [json!({}), json!({"move": null})] {
+        let r = post(&app, &mv, body).await;
+        assert_error(&r, StatusCode::BAD_REQUEST, "field 'move' is missing");
+        assert_eq!(r.json["field"], "move");
+    }
+    let r = post(&app, &mv, json!({"move": "h2e2", "at": "x"})).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "field 'at' must be a whole number from 0 to 1000000, got \"x\"",
+    );
+    assert_eq!(r.json["field"], "at");
+    let r = post(&app, "/api/games", json!({"moves": ["h2e2", 5]})).await;
+    assert_error(&r, StatusCode::BAD_REQUEST, "moves[1] must be a string");
+    assert_eq!(r.json["index"], 1);
+    let r = post(&app, "/api/games", json!({"moves": "h2e2"})).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "field 'moves' must be an array of moves",
+    );
+    let r = post(&app, "/api/games", json!({"mode": "chess"})).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "field 'mode' must be computer, two-player or analysis, got 'chess'",
+    );
+    let promote = format!("/api/games/{id}/promote");
+    let r = post(&app, &promote, json!({"line": ["h2e2", 7]})).await;
+    assert_error(&r, StatusCode::BAD_REQUEST, "line[1] must be a string");
+    assert_eq!(r.json["index"], 1);
+    assert_error(
+        &post(&app, &promote, json!({"line": null})).await,
+        StatusCode::BAD_REQUEST,
+        "field 'line' is missing",
+    );
+    assert_error(
+        &get(&app, "/api/games?sort=x").await,
+        StatusCode::BAD_REQUEST,
+        "unknown query parameter 'sort' (expected one of: limit, offset)",
+    );
+    assert_error(
+        &get(&app, "/api/games?limit=x").await,
+        StatusCode::BAD_REQUEST,
+        "query parameter 'limit' must be a whole number from 0 to 500, got 'x'",
+    );
+    assert_error(
+        &get(&app, "/api/position").await,
+        StatusCode::BAD_REQUEST,
+        "query parameter 'fen' is missing",
+    );
+    assert_error(
+        &call(&app, "POST", "/api/import?mode=computer", "x").await,
+        StatusCode::BAD_REQUEST,
+        "query parameter 'mode' must be two-player or analysis, got 'computer'",
+    );
 }

@@ -8,8 +8,10 @@ Output (one position per line, tab-separated):
     FEN <TAB> uci,wxf,chinese <TAB> uci,wxf,chinese ...
 
 with moves in our a0..i9 coordinates (pyffish numbers ranks 1-10). A `?` stands for a text the
-library failed to give. The output depends only on --seed and --positions (and the versions of
-pyffish and cchess, named in the header).
+library failed to give (pyffish raised, cchess refused the move or raised); the Rust test counts
+every `?` and fails above its stated rate, and this script prints the counts. The output depends
+only on --seed and --positions (and the versions of pyffish and cchess, pinned by run.sh and
+named in the header).
 
 Positions (kinds):
   game     random games from the start position (capture bias and length drawn per game);
@@ -27,7 +29,6 @@ import sys
 
 import pyffish as sf
 import cchess
-from cchess.move import Move as CMove
 
 VARIANT = "xiangqi"
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -166,19 +167,18 @@ def game_positions(rng, n):
 
 
 def chinese(board, u):
-    mv = CMove.__new__(CMove)
-    mv.board = board
-    mv.p_from = (ord(u[0]) - 97, int(u[1]))
-    mv.p_to = (ord(u[2]) - 97, int(u[3]))
+    """cchess's text for the move `u` (ICCS, which is our coordinates), made through its public
+    API: ChessBoard.move_iccs on a copy of the board (it plays the move on the board it is
+    called on), which returns None for a move cchess's own rules refuse."""
     try:
-        return mv.to_text()
+        mv = board.copy().move_iccs(u)
+        return "?" if mv is None else mv.to_text()
     except Exception:
         return "?"
 
 
 def vectors(fen):
     board = cchess.ChessBoard(fen)
-    cells = [fen.split()[0]]
     line = [fen]
     for m in sorted(sf.legal_moves(VARIANT, fen, []), key=ours):
         u = ours(m)
@@ -187,7 +187,6 @@ def vectors(fen):
         except Exception:
             w = "?"
         line.append(f"{u},{w},{chinese(board, u)}")
-    del cells
     return "\t".join(line)
 
 
@@ -213,7 +212,7 @@ def main():
         tasks.append((rng.getrandbits(64), kind, n))
         left -= n
     v = lambda p: importlib.metadata.version(p)
-    positions = moves = 0
+    positions = moves = pf_missing = cc_missing = 0
     # Written as the tasks finish (in task order), so a long run that is stopped keeps what it made.
     with open(a.out, "w", encoding="utf-8") as f, multiprocessing.Pool(a.jobs) as pool:
         f.write(f"# Notation vectors: pyffish {v('pyffish')} WXF, cchess {v('cchess')} Chinese\n")
@@ -224,8 +223,16 @@ def main():
                 f.write(l + "\n")
                 positions += 1
                 moves += l.count("\t")
+                for cell in l.split("\t")[1:]:
+                    _, w, c = cell.split(",")
+                    pf_missing += w == "?"
+                    cc_missing += c == "?"
             f.flush()
-    print(f"gen_notation: {positions} positions, {moves} moves -> {a.out}", file=sys.stderr)
+    print(
+        f"gen_notation: {positions} positions, {moves} moves -> {a.out}; no text ('?'): "
+        f"pyffish {pf_missing}, cchess {cc_missing}",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":

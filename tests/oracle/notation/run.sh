@@ -2,7 +2,8 @@
 # Differential test of the WXF and Chinese notation against Fairy-Stockfish (pyffish) and the
 # Python cchess library; what CI runs.
 #
-#  1. makes or reuses a venv ($VENV, default <repo>/.venv) with pyffish and cchess from PyPI;
+#  1. makes or reuses a venv ($VENV, default <repo>/.venv) with the pinned pyffish and cchess
+#     from PyPI (tests/oracle/requirements.txt);
 #  2. generates fresh notation vectors with a new seed (printed; NOTATION_SEED fixes it,
 #     NOTATION_POSITIONS sets the size, default 20000; NOTATION_JOBS the processes);
 #  3. runs the Rust vector test on them (XIANGQI_NOTATION_VECTORS).
@@ -25,10 +26,8 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 py="$VENV/bin/python"
-if ! "$py" -c 'import pyffish, cchess' 2>/dev/null; then
-    echo "notation oracle: installing pyffish and cchess into $VENV"
-    "$py" -m pip install --quiet --disable-pip-version-check 'pyffish>=0.0.90' 'cchess>=1.25'
-fi
+# The pinned versions (a no-op when they are installed already).
+"$py" -m pip install --quiet --disable-pip-version-check -r "$here/../requirements.txt"
 echo "notation oracle: pyffish $("$py" -c 'import importlib.metadata as m; print(m.version("pyffish"))'), cchess $("$py" -c 'import importlib.metadata as m; print(m.version("cchess"))')"
 
 out="${TMPDIR:-/tmp}/xiangqi-notation-seed-$seed.txt"

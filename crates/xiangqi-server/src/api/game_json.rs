@@ -55,58 +55,52 @@ impl MoveJson {
     }
 }
 
-/// Where a game stands: the position, whose turn, check, the legal moves, how it ended.
+/// A position as the API shows it: whose turn, check, the legal moves, how it ended.
 #[derive(Serialize)]
-pub struct NowJson {
-    pub ply: usize,
+pub struct BoardJson {
     pub fen: String,
     pub turn: &'static str,
     pub check: bool,
     pub legal: Vec<String>,
     pub outcome: Option<Ending>,
+}
+
+/// Where a game stands: the number of moves played and the position now (no legal moves once
+/// the game is over).
+#[derive(Serialize)]
+pub struct NowJson {
+    pub ply: usize,
+    #[serde(flatten)]
+    pub board: BoardJson,
 }
 
 impl NowJson {
     pub fn of(game: &Game) -> NowJson {
-        let pos = game.position();
         let outcome = Ending::of(game);
+        let over = outcome.is_some();
         NowJson {
             ply: game.len(),
-            fen: pos.fen(),
-            turn: pos.turn().name(),
-            check: pos.is_check(),
-            legal: if outcome.is_some() {
-                Vec::new()
-            } else {
-                legal_moves(pos)
-            },
-            outcome,
+            board: BoardJson::of(game.position(), outcome, over),
         }
     }
 }
 
-/// `GET /api/position`: a position on its own (its legal moves even if the game would be over).
-#[derive(Serialize)]
-pub struct PositionJson {
-    pub fen: String,
-    pub turn: &'static str,
-    pub check: bool,
-    pub legal: Vec<String>,
-    pub outcome: Option<Ending>,
-}
-
-impl PositionJson {
-    pub fn of(pos: Position) -> PositionJson {
-        let legal = legal_moves(&pos);
-        let game = Game::new(pos);
-        let now = NowJson::of(&game);
-        PositionJson {
-            fen: now.fen,
-            turn: now.turn,
-            check: now.check,
-            legal,
-            outcome: now.outcome,
+impl BoardJson {
+    fn of(pos: &Position, outcome: Option<Ending>, over: bool) -> BoardJson {
+        BoardJson {
+            fen: pos.fen(),
+            turn: pos.turn().name(),
+            check: pos.is_check(),
+            legal: if over { Vec::new() } else { legal_moves(pos) },
+            outcome,
         }
+    }
+
+    /// `GET /api/position`: a position on its own (its legal moves even if a game from it
+    /// would be over at once).
+    pub fn position(pos: Position) -> BoardJson {
+        let outcome = Ending::of(&Game::new(pos.clone()));
+        BoardJson::of(&pos, outcome, false)
     }
 }
 
@@ -140,10 +134,9 @@ pub struct LineJson {
     pub uci: Vec<String>,
 }
 
-/// A game in full: its settings, every move in three notations, its alternative lines, and
-/// where it stands.
+/// What the game list and the full game both tell of a game's settings.
 #[derive(Serialize)]
-pub struct GameJson {
+pub struct Settings {
     pub id: i64,
     pub mode: Mode,
     pub human: Option<&'static str>,
@@ -151,6 +144,28 @@ pub struct GameJson {
     pub created: i64,
     pub updated: i64,
     pub start_fen: String,
+}
+
+impl Settings {
+    pub fn of(row: &GameRow) -> Settings {
+        Settings {
+            id: row.id,
+            mode: row.mode,
+            human: row.human.map(|c| c.name()),
+            level: row.level,
+            created: row.created,
+            updated: row.updated,
+            start_fen: row.start_fen.clone(),
+        }
+    }
+}
+
+/// A game in full: its settings, every move in three notations, its alternative lines, and
+/// where it stands.
+#[derive(Serialize)]
+pub struct GameJson {
+    #[serde(flatten)]
+    pub settings: Settings,
     pub tags: Value,
     pub moves: Vec<MoveJson>,
     pub lines: Vec<LineJson>,
@@ -164,16 +179,9 @@ fn tags_value(row: &GameRow) -> Value {
 
 impl GameJson {
     pub fn of(l: &Loaded) -> GameJson {
-        let row = &l.row;
         GameJson {
-            id: row.id,
-            mode: row.mode,
-            human: row.human.map(|c| c.name()),
-            level: row.level,
-            created: row.created,
-            updated: row.updated,
-            start_fen: row.start_fen.clone(),
-            tags: tags_value(row),
+            settings: Settings::of(&l.row),
+            tags: tags_value(&l.row),
             moves: (1..=l.game.len())
                 .filter_map(|k| MoveJson::of_game(&l.game, k))
                 .collect(),
@@ -211,16 +219,11 @@ fn lines_json(l: &Loaded) -> Vec<LineJson> {
 /// A game's line in the game list.
 #[derive(Serialize)]
 pub struct Summary {
-    pub id: i64,
-    pub mode: Mode,
-    pub human: Option<&'static str>,
-    pub level: i64,
-    pub created: i64,
-    pub updated: i64,
+    #[serde(flatten)]
+    pub settings: Settings,
     pub plies: i64,
     pub result: Option<Verdict>,
     pub reason: Option<String>,
-    pub start_fen: String,
     pub red: Value,
     pub black: Value,
     pub event: Value,
@@ -231,16 +234,10 @@ impl Summary {
         let tags = tags_value(row);
         let tag = |k: &str| tags.get(k).cloned().unwrap_or(Value::Null);
         Summary {
-            id: row.id,
-            mode: row.mode,
-            human: row.human.map(|c| c.name()),
-            level: row.level,
-            created: row.created,
-            updated: row.updated,
+            settings: Settings::of(row),
             plies: row.plies,
             result: row.result,
             reason: Some(row.reason.clone()).filter(|r| !r.is_empty()),
-            start_fen: row.start_fen.clone(),
             red: tag("Red"),
             black: tag("Black"),
             event: tag("Event"),

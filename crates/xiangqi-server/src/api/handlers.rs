@@ -12,13 +12,13 @@ use xiangqi::Position;
 
 use super::error::ApiError;
 use super::game_json::{
-    Deleted, DrawReply, FenJson, GameJson, GameList, Health, ImportReply, MoveReply, PositionJson,
+    BoardJson, Deleted, DrawReply, FenJson, GameJson, GameList, Health, ImportReply, MoveReply,
     Summary,
 };
 use super::request::{self as req, Body, GameId, Query, RawBody};
 use crate::games::create::{self, NewGame};
 use crate::games::moves::{self, MoveRequest, Moved};
-use crate::games::{detached, ends, export, GameError, Loaded, Snapshot};
+use crate::games::{detached, ends, export, Change, GameError, Loaded, Snapshot};
 use crate::store::Mode;
 use crate::App;
 
@@ -33,13 +33,13 @@ pub async fn health() -> Json<Health> {
 }
 
 /// `GET /api/position?fen=...`: checks a position and lists its legal moves.
-pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<PositionJson>> {
+pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<BoardJson>> {
     let fen = q.fen.0.trim();
     let pos = Position::from_fen(fen).map_err(|e| GameError::BadFen {
         fen: fen.to_string(),
         error: e.to_string(),
     })?;
-    Ok(Json(PositionJson::of(pos)))
+    Ok(Json(BoardJson::position(pos)))
 }
 
 /// `POST /api/games`: a new game.
@@ -122,6 +122,18 @@ pub async fn post_move(
     .await
 }
 
+/// Makes `change` to game `id` and answers the game.
+async fn change(app: Arc<App>, id: i64, change: Change) -> ApiResult<Json<GameJson>> {
+    detached(async move {
+        with_game(&app, id, async |l: &mut Loaded| {
+            change.apply(&app.store, l).await?;
+            Ok(Json(GameJson::of(l)))
+        })
+        .await
+    })
+    .await
+}
+
 /// `POST /api/games/{id}/promote` `{"line": ["h2e2", ...], "ply": n}`
 pub async fn promote(
     State(app): AppState,
@@ -129,20 +141,13 @@ pub async fn promote(
     Body(b): Body<req::Promote>,
 ) -> ApiResult<Json<GameJson>> {
     let line = b.line.ok_or_else(|| req::missing("line"))?;
-    let want: Vec<String> = line
+    let line = line
         .0
         .iter()
         .map(|s| s.trim().to_ascii_lowercase())
         .collect();
-    let claimed = b.ply.map(|n| n.0);
-    detached(async move {
-        with_game(&app, id, async |l: &mut Loaded| {
-            moves::promote(&app.store, l, &want, claimed).await?;
-            Ok(Json(GameJson::of(l)))
-        })
-        .await
-    })
-    .await
+    let claimed_ply = b.ply.map(|n| n.0);
+    change(app, id, Change::Promote { line, claimed_ply }).await
 }
 
 /// `POST /api/games/{id}/computer-move` `{"ply": n}`: the engine plays the side to move at
@@ -180,16 +185,9 @@ pub async fn takeback(
     GameId(id): GameId,
     Body(b): Body<req::Takeback>,
 ) -> ApiResult<Json<GameJson>> {
-    let n = b.plies.map_or(1, |n| n.0 as usize);
-    let claimed = b.ply.map(|n| n.0);
-    detached(async move {
-        with_game(&app, id, async |l: &mut Loaded| {
-            moves::takeback(&app.store, l, n, claimed).await?;
-            Ok(Json(GameJson::of(l)))
-        })
-        .await
-    })
-    .await
+    let plies = b.plies.map_or(1, |n| n.0 as usize);
+    let claimed_ply = b.ply.map(|n| n.0);
+    change(app, id, Change::Takeback { plies, claimed_ply }).await
 }
 
 /// `POST /api/games/{id}/resign` `{"side": "red"}`
@@ -198,15 +196,7 @@ pub async fn resign(
     GameId(id): GameId,
     Body(b): Body<req::SideOf>,
 ) -> ApiResult<Json<GameJson>> {
-    let side = b.side.map(|s| s.0);
-    detached(async move {
-        with_game(&app, id, async |l: &mut Loaded| {
-            ends::resign(&app.store, l, side).await?;
-            Ok(Json(GameJson::of(l)))
-        })
-        .await
-    })
-    .await
+    change(app, id, Change::Resign(b.side.map(|s| s.0))).await
 }
 
 /// `POST /api/games/{id}/draw` `{"side": "red"}`: a draw offer. Against the computer the

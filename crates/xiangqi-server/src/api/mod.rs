@@ -34,6 +34,16 @@ const APP_JS: &str = include_str!("../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 
+/// The page and its files: path, body, content type.
+const ASSETS: [(&str, &str, &str); 5] = [
+    ("/", INDEX_HTML, "text/html; charset=utf-8"),
+    // A live game's page (spectators; a seat's secret follows '#'): the same app.
+    ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
+    ("/app.js", APP_JS, "text/javascript; charset=utf-8"),
+    ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
+    ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
+];
+
 fn asset(body: &'static str, ctype: &'static str) -> Response {
     (
         [
@@ -125,27 +135,11 @@ pub fn router(app: Arc<App>) -> Router {
     let import = Router::new()
         .route("/api/import", post(handlers::import))
         .layer(DefaultBodyLimit::max(IMPORT_LIMIT));
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/live/{id}",
-            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset(STYLE_CSS, "text/css; charset=utf-8") }),
-        )
-        .route(
-            "/favicon.svg",
-            get(|| async { asset(FAVICON_SVG, "image/svg+xml") }),
-        )
+    let mut pages = Router::new();
+    for (path, body, ctype) in ASSETS {
+        pages = pages.route(path, get(move || async move { asset(body, ctype) }));
+    }
+    pages
         .merge(api)
         .merge(import)
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not found") })

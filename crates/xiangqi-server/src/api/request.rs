@@ -225,10 +225,19 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
         Source::Body => ("field", "unknown field"),
         Source::Query => ("query parameter", "unknown query parameter"),
     };
-    let quoted: Vec<&str> = msg.split('`').skip(1).step_by(2).collect();
+    // serde writes "unknown field `NAME`, expected one of `a`, `b`" (or "expected `a` or `b`",
+    // or "there are no fields"): the client's NAME may hold anything, the known names are ours
+    // and hold no backquote, so the list is read from the end.
     if let Some(rest) = msg.strip_prefix("unknown field `") {
-        let name = rest.split('`').next().unwrap_or("");
-        let expected = quoted.get(1..).unwrap_or(&[]).join(", ");
+        let (name, expected) = match rest.rfind("`, expected ") {
+            Some(k) => (&rest[..k], &rest[k..]),
+            None => (
+                rest.strip_suffix("`, there are no fields").unwrap_or(rest),
+                "",
+            ),
+        };
+        let expected: Vec<&str> = expected.split('`').skip(2).step_by(2).collect();
+        let expected = expected.join(", ");
         let a = ApiError::bad(format!(
             "{unknown_noun} '{name}' (expected one of: {expected})"
         ));
@@ -237,8 +246,8 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
             Source::Query => a,
         });
     }
-    if msg.starts_with("missing field `") {
-        let name = quoted.first().copied().unwrap_or("");
+    if let Some(rest) = msg.strip_prefix("missing field `") {
+        let name = rest.strip_suffix('`').unwrap_or(rest);
         let a = ApiError::bad(format!("{noun} '{name}' is missing"));
         return Err(match source {
             Source::Body => a.field(name),
@@ -299,15 +308,22 @@ impl<'de, const MIN: i64, const MAX: i64> Deserialize<'de> for Int<MIN, MAX> {
     }
 }
 
+/// A string that must be one of a few words: `parse` reads it, `expected` names them.
+fn choice<'de, D: Deserializer<'de>, T>(
+    d: D,
+    parse: impl Fn(&str) -> Option<T>,
+    expected: &str,
+) -> Result<T, D::Error> {
+    let s = string(d)?;
+    parse(&s).ok_or_else(|| D::Error::custom(format!("must be {expected}, got '{s}'")))
+}
+
 /// A side: `red` or `black` (also `r`, `b`, `w`, `white`, any case).
 pub struct Side(pub Color);
 
 impl<'de> Deserialize<'de> for Side {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
-        let s = string(d)?;
-        parse_color(&s)
-            .map(Side)
-            .ok_or_else(|| D::Error::custom(format!("must be red or black, got '{s}'")))
+        choice(d, parse_color, "red or black").map(Side)
     }
 }
 
@@ -316,12 +332,7 @@ pub struct GameMode(pub Mode);
 
 impl<'de> Deserialize<'de> for GameMode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GameMode, D::Error> {
-        let s = string(d)?;
-        Mode::parse(&s).map(GameMode).ok_or_else(|| {
-            D::Error::custom(format!(
-                "must be computer, two-player or analysis, got '{s}'"
-            ))
-        })
+        choice(d, Mode::parse, "computer, two-player or analysis").map(GameMode)
     }
 }
 
@@ -330,13 +341,8 @@ pub struct ImportMode(pub Mode);
 
 impl<'de> Deserialize<'de> for ImportMode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ImportMode, D::Error> {
-        let s = string(d)?;
-        match Mode::parse(&s) {
-            Some(m) if m != Mode::Computer => Ok(ImportMode(m)),
-            _ => Err(D::Error::custom(format!(
-                "must be two-player or analysis, got '{s}'"
-            ))),
-        }
+        let parse = |s: &str| Mode::parse(s).filter(|&m| m != Mode::Computer);
+        choice(d, parse, "two-player or analysis").map(ImportMode)
     }
 }
 
@@ -428,10 +434,7 @@ pub struct NotationParam(pub Notation);
 
 impl<'de> Deserialize<'de> for NotationParam {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NotationParam, D::Error> {
-        let s = string(d)?;
-        Notation::from_format_tag(&s)
-            .map(NotationParam)
-            .ok_or_else(|| D::Error::custom(format!("must be iccs, wxf or chinese, got '{s}'")))
+        choice(d, Notation::from_format_tag, "iccs, wxf or chinese").map(NotationParam)
     }
 }
 
@@ -442,6 +445,9 @@ pub fn missing(name: &str) -> ApiError {
 
 // ---------------------------------------------------------------------------------------
 // Requests
+
+/// A number of moves (`ply`: how many the client believes were played; `at`).
+pub type Ply = Int<0, 1_000_000>;
 
 /// `POST /api/games`
 #[derive(Deserialize)]
@@ -463,8 +469,8 @@ pub struct PlayMove {
     /// Required (`null` counts as missing).
     #[serde(rename = "move")]
     pub mv: Option<Text>,
-    pub ply: Option<Int<0, 1_000_000>>,
-    pub at: Option<Int<0, 1_000_000>>,
+    pub ply: Option<Ply>,
+    pub at: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/promote`
@@ -473,14 +479,14 @@ pub struct PlayMove {
 pub struct Promote {
     /// Required (`null` counts as missing).
     pub line: Option<Line>,
-    pub ply: Option<Int<0, 1_000_000>>,
+    pub ply: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/computer-move`
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ComputerMove {
-    pub ply: Option<Int<0, 1_000_000>>,
+    pub ply: Option<Ply>,
     pub movetime_ms: Option<Int<10, 10_000>>,
 }
 
@@ -489,7 +495,7 @@ pub struct ComputerMove {
 #[serde(deny_unknown_fields)]
 pub struct Takeback {
     pub plies: Option<Int<1, 10_000>>,
-    pub ply: Option<Int<0, 1_000_000>>,
+    pub ply: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/resign` and `/draw`

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::mpsc as tmpsc;
 use xiangqi::notation::Notation;
 use xiangqi::{Game, Move, Position};
@@ -30,6 +30,48 @@ impl From<Score> for ScoreJson {
             Score::Cp(cp) => ScoreJson::Cp(cp),
             Score::Mate(n) => ScoreJson::Mate(n),
         }
+    }
+}
+
+/// What the server sends a WebSocket client.
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Reply {
+    /// A finished iteration's line (score from the side to move's view; `turn` says whose).
+    Info {
+        id: u64,
+        depth: i32,
+        multipv: usize,
+        score: ScoreJson,
+        nodes: u64,
+        nps: u64,
+        time_ms: u64,
+        pv: Vec<String>,
+        pv_wxf: Vec<String>,
+        pv_chinese: Vec<String>,
+        turn: &'static str,
+    },
+    /// The search's answer.
+    Bestmove { id: u64, best: Option<String> },
+    /// A message that could not be acted on.
+    Error {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        error: String,
+    },
+}
+
+impl Reply {
+    fn error(e: impl Into<String>) -> Reply {
+        Reply::Error {
+            id: None,
+            error: e.into(),
+        }
+    }
+
+    fn text(&self) -> Message {
+        // Serializing these plain structs cannot fail.
+        Message::Text(serde_json::to_string(self).unwrap_or_default().into())
     }
 }
 
@@ -138,13 +180,15 @@ impl Drop for SessionGuard {
 
 async fn session(mut socket: WebSocket, app: Arc<App>) {
     let Some(_guard) = Sessions::enter(&app) else {
-        let msg = json!({"type": "error", "error": format!("too many analysis sessions (at most {MAX_SESSIONS}); close another tab")});
-        let _ = socket.send(Message::Text(msg.to_string().into())).await;
+        let msg = Reply::error(format!(
+            "too many analysis sessions (at most {MAX_SESSIONS}); close another tab"
+        ));
+        let _ = socket.send(msg.text()).await;
         let _ = socket.send(Message::Close(None)).await;
         return;
     };
     let (cmd_tx, cmd_rx) = mpsc::channel::<Command>();
-    let (out_tx, mut out_rx) = tmpsc::unbounded_channel::<Value>();
+    let (out_tx, mut out_rx) = tmpsc::unbounded_channel::<Reply>();
     let driver = {
         let out_tx = out_tx.clone();
         std::thread::Builder::new()
@@ -153,11 +197,7 @@ async fn session(mut socket: WebSocket, app: Arc<App>) {
     };
     if driver.is_err() {
         let _ = socket
-            .send(Message::Text(
-                json!({"type": "error", "error": "cannot start the analysis engine"})
-                    .to_string()
-                    .into(),
-            ))
+            .send(Reply::error("cannot start the analysis engine").text())
             .await;
         return;
     }
@@ -183,13 +223,12 @@ async fn session(mut socket: WebSocket, app: Arc<App>) {
                     },
                 };
                 if let Some(e) = reply {
-                    let m = json!({"type": "error", "error": e}).to_string();
-                    if socket.send(Message::Text(m.into())).await.is_err() { break; }
+                    if socket.send(Reply::error(e).text()).await.is_err() { break; }
                 }
             }
             out = out_rx.recv() => {
                 let Some(v) = out else { break };
-                if socket.send(Message::Text(v.to_string().into())).await.is_err() { break; }
+                if socket.send(v.text()).await.is_err() { break; }
             }
         }
     }
@@ -197,7 +236,7 @@ async fn session(mut socket: WebSocket, app: Arc<App>) {
     drop(cmd_tx);
 }
 
-fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Value>) {
+fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Reply>) {
     let mut engine = Engine::new();
     let _ = engine.set_option("Hash", "32");
     while let Ok(cmd) = rx.recv() {
@@ -214,7 +253,10 @@ fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Value>) {
                 engine.wait();
                 let _ = engine.set_option("MultiPV", &multipv.to_string());
                 if let Err(e) = engine.set_position(*start, &moves) {
-                    let _ = out.send(json!({"type": "error", "id": id, "error": e.0}));
+                    let _ = out.send(Reply::Error {
+                        id: Some(id),
+                        error: e.0,
+                    });
                     continue;
                 }
                 let root = engine.position().clone();
@@ -233,27 +275,25 @@ fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Value>) {
                                 chinese.push(Notation::Chinese.write(&pos, m));
                                 pos.play_unchecked(m);
                             }
-                            json!({
-                                "type": "info",
-                                "id": id,
-                                "depth": i.depth,
-                                "multipv": i.multipv,
-                                "score": ScoreJson::from(i.score),
-                                "nodes": i.nodes,
-                                "nps": i.nps,
-                                "time_ms": i.time_ms,
-                                "pv": i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                                "pv_wxf": wxf,
-                                "pv_chinese": chinese,
-                                "turn": root.turn().name(),
-                            })
+                            Reply::Info {
+                                id,
+                                depth: i.depth,
+                                multipv: i.multipv,
+                                score: ScoreJson::from(i.score),
+                                nodes: i.nodes,
+                                nps: i.nps,
+                                time_ms: i.time_ms,
+                                pv: i.pv.iter().map(|m| m.to_string()).collect(),
+                                pv_wxf: wxf,
+                                pv_chinese: chinese,
+                                turn: root.turn().name(),
+                            }
                         }
                         Event::Message(_) => return,
-                        Event::BestMove { best, .. } => json!({
-                            "type": "bestmove",
-                            "id": id,
-                            "best": best.map(|m| m.to_string()),
-                        }),
+                        Event::BestMove { best, .. } => Reply::Bestmove {
+                            id,
+                            best: best.map(|m| m.to_string()),
+                        },
                     };
                     let _ = out.send(v);
                 });

@@ -5,6 +5,7 @@
 pub mod analysis;
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use xiangqi::{Move, Position};
@@ -45,24 +46,30 @@ impl std::error::Error for EngineError {}
 pub struct Found {
     pub best: Option<Move>,
     pub score: Option<Score>,
+    /// Which of the pool's engines searched (numbered from 0 in the order they were made).
+    pub engine: usize,
 }
 
 /// An idle engine and the game its hash table was last filled for.
 struct Idle {
     engine: Engine,
     game: i64,
+    serial: usize,
 }
 
 /// A bounded pool of engines for the computer's moves: at most `size` searches run at once
 /// (the rest wait their turn, first come first served), and an engine keeps its hash table
 /// between searches. A search for a game goes to the engine that last searched that game if
-/// it is idle (so what it learnt on the previous move is still there), else to the engine
-/// idle longest, whose table is then cleared (a new game for it).
+/// it is idle (so what it learnt on the previous move is still there), else to a new engine
+/// while fewer than `size` have been made, else to the engine idle longest, whose table is
+/// then cleared (a new game for it).
 pub struct EnginePool {
     slots: tokio::sync::Semaphore,
     /// Idle engines, the most recently used last.
     idle: Mutex<Vec<Idle>>,
     size: usize,
+    /// Engines made so far.
+    made: AtomicUsize,
 }
 
 impl EnginePool {
@@ -73,6 +80,7 @@ impl EnginePool {
             slots: tokio::sync::Semaphore::new(size),
             idle: Mutex::new(Vec::with_capacity(size)),
             size,
+            made: Default::default(),
         }
     }
 
@@ -86,18 +94,24 @@ impl EnginePool {
         self.size
     }
 
-    /// Engines made so far (idle ones; those searching are not counted).
-    pub fn idle(&self) -> usize {
-        self.idle.lock().unwrap_or_else(|p| p.into_inner()).len()
+    /// Engines made so far (an engine whose search thread died is replaced by a new one).
+    pub fn made(&self) -> usize {
+        self.made.load(Ordering::SeqCst)
     }
 
-    fn take(&self, game: i64) -> Option<Idle> {
+    /// The engine for a search of `game`: an idle one, or (`Err`) the number of a new one to
+    /// make. Chosen under the lock, so two searches never both make the last engine allowed.
+    fn take(&self, game: i64) -> Result<Idle, usize> {
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-        let k = idle
-            .iter()
-            .rposition(|e| e.game == game)
-            .or(if idle.is_empty() { None } else { Some(0) })?;
-        Some(idle.remove(k))
+        if let Some(k) = idle.iter().rposition(|e| e.game == game) {
+            return Ok(idle.remove(k));
+        }
+        // A new engine while the pool is not full, or when every engine made is gone (a search
+        // thread died); else the engine idle longest.
+        if self.made() < self.size || idle.is_empty() {
+            return Err(self.made.fetch_add(1, Ordering::SeqCst));
+        }
+        Ok(idle.remove(0))
     }
 
     fn give_back(&self, e: Idle) {
@@ -118,12 +132,19 @@ impl EnginePool {
             .acquire()
             .await
             .map_err(|_| EngineError::Closed)?;
-        let taken = self.take(game);
+        let (taken, serial) = match self.take(game) {
+            Ok(idle) => {
+                let serial = idle.serial;
+                (Some(idle), serial)
+            }
+            Err(serial) => (None, serial),
+        };
         let (r, engine) = tokio::task::spawn_blocking(move || {
             let mut engine = match taken {
                 Some(Idle {
                     mut engine,
                     game: g,
+                    ..
                 }) => {
                     if g != game {
                         engine.new_game();
@@ -145,8 +166,16 @@ impl EnginePool {
         })
         .await
         .map_err(|e| EngineError::Died(e.to_string()))?;
-        self.give_back(Idle { engine, game });
-        r
+        self.give_back(Idle {
+            engine,
+            game,
+            serial,
+        });
+        r.map(|(best, score)| Found {
+            best,
+            score,
+            engine: serial,
+        })
     }
 }
 
@@ -156,7 +185,7 @@ fn search_with(
     moves: &[Move],
     level: i32,
     movetime_ms: u64,
-) -> Result<Found, EngineError> {
+) -> Result<(Option<Move>, Option<Score>), EngineError> {
     engine
         .set_option("Skill Level", &level.clamp(0, 20).to_string())
         .map_err(EngineError::Option)?;
@@ -171,5 +200,71 @@ fn search_with(
         Event::Info(i) if i.multipv <= 1 => Some(i.score),
         _ => None,
     });
-    Ok(Found { best, score })
+    Ok((best, score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start() -> Position {
+        Position::new()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_keeps_its_engine_and_the_pool_makes_no_more_than_its_size() {
+        let pool = EnginePool::new(2);
+        let a = pool.search(1, start(), vec![], 3, 50).await.unwrap();
+        let b = pool.search(2, start(), vec![], 3, 50).await.unwrap();
+        assert!(a.best.is_some() && b.best.is_some());
+        assert_ne!(
+            a.engine, b.engine,
+            "game 2 came while game 1's engine was idle: a new one"
+        );
+        // Each game's next search goes to the engine that searched it before (not merely to
+        // the one idle longest: game 2 searches twice in a row, then game 1).
+        for g in [2, 2, 1, 1, 2, 1] {
+            let found = pool.search(g, start(), vec![], 3, 50).await.unwrap();
+            let want = if g == 1 { a.engine } else { b.engine };
+            assert_eq!(found.engine, want, "game {g}");
+        }
+        // A third game takes the engine idle longest; still two engines.
+        let c = pool.search(3, start(), vec![], 3, 50).await.unwrap();
+        assert_eq!(c.engine, b.engine, "game 2's engine has been idle longer");
+        assert_eq!(pool.made(), 2);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn searches_beyond_the_pool_size_wait_their_turn() {
+        let pool = std::sync::Arc::new(EnginePool::new(1));
+        let tasks: Vec<_> = (0..4)
+            .map(|g| {
+                let pool = pool.clone();
+                tokio::spawn(async move { pool.search(g, start(), vec![], 3, 50).await })
+            })
+            .collect();
+        for t in tasks {
+            let found = t.await.unwrap().unwrap();
+            assert!(found.best.is_some());
+            assert_eq!(found.engine, 0);
+        }
+        assert_eq!(pool.made(), 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_illegal_game_is_an_error_and_the_engine_stays_usable() {
+        let pool = EnginePool::new(1);
+        let pos = start();
+        let bad = pos.parse_uci("h2e2").unwrap();
+        // h2e2 twice: the second is not legal (Black is to move).
+        let e = pool.search(1, pos.clone(), vec![bad, bad], 3, 50).await;
+        assert!(matches!(e, Err(EngineError::Position(_))), "{e:?}");
+        assert!(pool
+            .search(1, pos, vec![bad], 3, 50)
+            .await
+            .unwrap()
+            .best
+            .is_some());
+        assert_eq!(pool.made(), 1);
+    }
 }
