@@ -347,6 +347,17 @@ pub fn insufficient_material(board: &Board) -> bool {
     .is_empty()
 }
 
+/// Whether `color` has a piece that can attack (a chariot, horse, cannon or soldier): one
+/// that could ever give mate.
+pub fn has_attacker(board: &Board, color: Color) -> bool {
+    !((board.by_role(Role::Chariot)
+        | board.by_role(Role::Horse)
+        | board.by_role(Role::Cannon)
+        | board.by_role(Role::Soldier))
+        & board.by_color(color))
+    .is_empty()
+}
+
 /// Checks beyond this many by one side since the last capture do not advance the move-limit
 /// count (RULES.md §4.3).
 pub const COUNTED_CHECKS: u32 = 10;

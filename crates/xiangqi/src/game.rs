@@ -221,6 +221,11 @@ pub enum Detail {
     Time {
         loser: Color,
     },
+    /// `flagged` ran out of time, but the other side has no chariot, horse, cannon or
+    /// soldier left to mate with (RULES.md §4.4): a draw.
+    TimeNoMate {
+        flagged: Color,
+    },
 }
 
 /// An outcome with its explanation; `Display` gives a plain-language account in English,
@@ -420,9 +425,14 @@ impl Game {
     pub fn agree_draw(&mut self) {
         self.declare(None, Reason::Agreement, Detail::Agreement);
     }
-    /// `color` lost on time.
+    /// `color` ran out of time: a loss, or a draw when the other side cannot possibly mate
+    /// (it has no chariot, horse, cannon or soldier, RULES.md §4.4).
     pub fn flag(&mut self, color: Color) {
-        self.declare(Some(!color), Reason::Time, Detail::Time { loser: color });
+        if adjudicate::has_attacker(self.position().board(), !color) {
+            self.declare(Some(!color), Reason::Time, Detail::Time { loser: color });
+        } else {
+            self.declare(None, Reason::Time, Detail::TimeNoMate { flagged: color });
+        }
     }
     /// Withdraws a declared result.
     pub fn clear_declared(&mut self) {

@@ -262,6 +262,16 @@ impl Writer<'_> {
             .to_string()),
             Detail::Resignation { loser } => one(self.declared(*loser, false)),
             Detail::Time { loser } => one(self.declared(*loser, true)),
+            Detail::TimeNoMate { flagged } => one({
+                let (f, o) = (self.side(*flagged), self.side(!*flagged));
+                match self.lang {
+                    En => format!(
+                        "Draw: {f} ran out of time, but {o} has no chariot, horse, cannon or \
+                         soldier left to mate with"
+                    ),
+                    Zh => format!("和棋：{f}超时，但{o}已无车、马、炮、兵可以将死对方"),
+                }
+            }),
             Detail::Agreement => one(match self.lang {
                 En => "Draw by agreement",
                 Zh => "双方同意和棋",

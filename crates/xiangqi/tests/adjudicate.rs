@@ -531,6 +531,29 @@ fn rule_4_5_declared_results() {
     assert_eq!(g.outcome(), None);
 }
 
+#[test]
+fn rule_4_4_a_flag_is_a_draw_when_the_other_side_cannot_mate() {
+    // Black has only its general and an advisor: Red's flag falling cannot lose.
+    let pos = Position::from_fen("3ak4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").unwrap();
+    let mut g = Game::new(pos.clone());
+    g.flag(Color::Red);
+    assert_eq!(g.outcome(), draw(Reason::Time));
+    let r = g.ruling().unwrap();
+    assert_eq!(
+        r.to_string(),
+        "Draw: red ran out of time, but black has no chariot, horse, cannon or soldier left \
+         to mate with."
+    );
+    assert_eq!(
+        r.text(&g, xiangqi::prose::Lang::Zh),
+        "和棋：红方超时，但黑方已无车、马、炮、兵可以将死对方。"
+    );
+    // Black's flag: Red has a chariot, so Red wins.
+    let mut g = Game::new(pos);
+    g.flag(Color::Black);
+    assert_eq!(g.outcome(), win(Color::Red, Reason::Time));
+}
+
 // ---- the Game and History APIs ----
 
 #[test]

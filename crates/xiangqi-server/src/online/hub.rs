@@ -196,17 +196,18 @@ pub fn clean_name(name: Option<&str>, default: &str) -> String {
 }
 
 fn declared_of(live: &LiveGame) -> String {
-    use xiangqi::Reason;
+    use xiangqi::game::Detail;
     match live.end() {
         None => String::new(),
         Some(End::Aborted) => "aborted".into(),
         Some(End::Claimed { winner: Some(w) }) => format!("claim-{}", w.name()),
         Some(End::Claimed { winner: None }) => "claim-draw".into(),
-        Some(End::Ruled(r)) => match (r.outcome.reason, r.outcome.winner) {
-            (Reason::Resignation, Some(w)) => format!("resign-{}", (!w).name()),
-            (Reason::Agreement, _) => "draw".into(),
-            (Reason::Time, Some(w)) => format!("flag-{}", (!w).name()),
-            (Reason::Time, None) => "flag-draw".into(),
+        Some(End::Ruled(r)) => match r.detail {
+            Detail::Resignation { loser } => format!("resign-{}", loser.name()),
+            Detail::Agreement => "draw".into(),
+            // Replayed by `Game::flag`, which also finds whether it is a draw.
+            Detail::Time { loser } => format!("flag-{}", loser.name()),
+            Detail::TimeNoMate { flagged } => format!("flag-{}", flagged.name()),
             // The moves themselves end the game: nothing to keep beyond them.
             _ => String::new(),
         },

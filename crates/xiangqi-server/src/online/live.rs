@@ -678,6 +678,22 @@ mod tests {
     }
 
     #[test]
+    fn a_flag_is_a_draw_when_the_other_side_cannot_mate() {
+        // Black has only its general and an advisor.
+        let pos = Position::from_fen("3ak4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").unwrap();
+        let mut g = LiveGame::new(Game::new(pos), tc(1_000, 0), names(), 0);
+        g.play(Color::Red, "a1a2", 0).unwrap();
+        g.play(Color::Black, "e9e8", 0).unwrap();
+        assert!(g.tick(5_000));
+        assert_eq!(g.status(), Status::OutOfTime);
+        assert_eq!(g.winner(), None);
+        assert!(g
+            .end_text()
+            .unwrap()
+            .starts_with("Draw: red ran out of time"));
+    }
+
+    #[test]
     fn a_move_after_the_flag_fell_loses() {
         let mut g = live(tc(1_000, 0));
         g.play(Color::Red, "h2e2", 0).unwrap();
