@@ -41,7 +41,8 @@ pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
   --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
-  --no-fallback  fail if the port is taken instead of trying the next ones";
+  --no-fallback  fail if the port is taken instead of trying the next ones
+  --no-rate-limits  no per-client limits on the online endpoints (for benchmarks)";
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -51,6 +52,8 @@ pub struct Config {
     pub data: PathBuf,
     /// Try the following ports when `port` is taken.
     pub fallback: bool,
+    /// Per-client limits on the online endpoints (`online::limits`); off for benchmarks.
+    pub rate_limits: bool,
 }
 
 /// The per-user data folder.
@@ -72,6 +75,7 @@ impl Config {
             port: 8080,
             data: default_data_dir(),
             fallback: true,
+            rate_limits: true,
         };
         let mut i = 0;
         while i < args.len() {
@@ -100,6 +104,7 @@ impl Config {
                 "--host" => c.host = value()?,
                 "--data" => c.data = PathBuf::from(value()?),
                 "--no-fallback" => c.fallback = false,
+                "--no-rate-limits" => c.rate_limits = false,
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown option '{other}'\nusage: {USAGE}")),
             }
@@ -150,12 +155,23 @@ pub fn serve(c: Config) -> Result<(), String> {
         if resumed > 0 {
             println!("xiangqi: {resumed} live games resumed");
         }
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| format!("server error: {e}"))
+        let mut routes = router(app);
+        if c.rate_limits {
+            let limits = online::limits::RateLimits::new(online::limits::Limits::default());
+            routes = routes.layer(axum::middleware::from_fn_with_state(
+                limits,
+                online::limits::limit,
+            ));
+        }
+        axum::serve(
+            listener,
+            routes.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| format!("server error: {e}"))
     })
 }
 

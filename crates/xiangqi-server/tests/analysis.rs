@@ -269,3 +269,32 @@ async fn sessions_are_bounded_and_counted_out_when_closed() {
     let (best, _) = until(&mut again, "bestmove").await;
     assert_eq!(best["id"], 9);
 }
+
+#[tokio::test]
+async fn a_client_flooding_messages_is_told_and_closed() {
+    let s = server("flood").await;
+    let mut ws = connect(&s).await;
+    // Far more stops than the allowance; the server answers the excess with an error and
+    // closes, instead of queueing them.
+    for _ in 0..200 {
+        if ws
+            .send(Message::Text(json!({"type": "stop"}).to_string().into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let mut told = false;
+    while let Some(v) = next(&mut ws).await {
+        if v["type"] == "error"
+            && v["error"]
+                .as_str()
+                .unwrap_or("")
+                .contains("too many messages")
+        {
+            told = true;
+        }
+    }
+    assert!(told, "the flood is refused with a message");
+}

@@ -499,10 +499,11 @@ async fn a_restart_brings_back_moves_and_clocks() {
     assert_eq!(st, 200, "{after}");
     assert_eq!(after["state"]["moves"], "h2e2 h9g7 h0g2");
     assert_eq!(after["state"]["status"], "started");
-    // Black's time runs again from the restart: about what it was, less than a few seconds.
+    // Black's time runs again from the restart, from what was stored with the last move (its
+    // first move was free: 600 s): the turn's time before the stop is not charged either.
     let b0 = before["state"]["btime"].as_u64().unwrap();
     let b1 = after["state"]["btime"].as_u64().unwrap();
-    assert!(b1 <= b0 && b0 - b1 < 5_000, "btime {b0} then {b1}");
+    assert!(b1 <= 600_000 && b1 + 5_000 > b0, "btime {b0} then {b1}");
     assert_eq!(after["state"]["rtime"], before["state"]["rtime"]);
     // The seats' tokens still hold them.
     assert_eq!(post(&s, &mv(&c, "b9c7"), Some(&c.black)).await.0, 200);
@@ -594,4 +595,72 @@ async fn the_lobby_lists_seeks_until_taken_or_withdrawn() {
         .until("seeks", |v| v["seeks"].as_array().unwrap().is_empty())
         .await;
     s.task.abort();
+}
+
+#[tokio::test]
+async fn clients_over_a_limit_get_429_and_when_to_try_again() {
+    use xiangqi_server::online::limits::{limit, Limits, Rate, RateLimits};
+    let dir = data_dir("limits");
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = Arc::new(App::new(Store::open(&dir).expect("open store")));
+    let limits = RateLimits::new(Limits {
+        create: Rate {
+            burst: 3.0,
+            per_second: 0.01,
+        },
+        act: Rate {
+            burst: 2.0,
+            per_second: 0.01,
+        },
+        streams: 2,
+    });
+    let r = router(app.clone()).layer(axum::middleware::from_fn_with_state(limits, limit));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(
+            listener,
+            r.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await;
+    });
+    let s = Server { addr, app, task };
+    let c = challenge(&s, json!({})).await;
+    challenge(&s, json!({})).await;
+    challenge(&s, json!({})).await;
+    let res = send(&s, "POST", "/api/challenge/open", None, None).await;
+    assert_eq!(res.status(), 429);
+    assert!(
+        res.headers()["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+            >= 1
+    );
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    let v: Value = serde_json::from_slice(&body).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("new games"), "{v}");
+    // Actions have their own bucket.
+    assert_eq!(post(&s, &mv(&c, "h2e2"), Some(&c.red)).await.0, 200);
+    assert_eq!(post(&s, &mv(&c, "h9g7"), Some(&c.black)).await.0, 200);
+    assert_eq!(post(&s, &mv(&c, "h0g2"), Some(&c.red)).await.0, 429);
+    // Two streams at once; a third waits until one closes.
+    let a = Stream::open(&s, &format!("/api/board/game/stream/{}", c.id), None).await;
+    let _b = Stream::open(&s, "/api/lobby/stream", None).await;
+    let res = send(&s, "GET", "/api/lobby/stream", None, None).await;
+    assert_eq!(res.status(), 429);
+    drop(a);
+    let mut ok = false;
+    for _ in 0..100 {
+        let res = send(&s, "GET", "/api/lobby/stream", None, None).await;
+        if res.status() == 200 {
+            ok = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(ok, "a closed stream frees its slot");
+    s.task.abort();
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -178,6 +178,11 @@ impl Drop for SessionGuard {
     }
 }
 
+/// A WebSocket client may send this many messages at once ...
+pub const MESSAGE_BURST: f64 = 40.0;
+/// ... and then this many a second.
+pub const MESSAGES_PER_SECOND: f64 = 20.0;
+
 async fn session(mut socket: WebSocket, app: Arc<App>) {
     let Some(_guard) = Sessions::enter(&app) else {
         let msg = Reply::error(format!(
@@ -201,6 +206,10 @@ async fn session(mut socket: WebSocket, app: Arc<App>) {
             .await;
         return;
     }
+    // At most MESSAGE_BURST messages at once, then MESSAGES_PER_SECOND: a client sending
+    // faster is told so and closed (a page sends a message when the position changes).
+    let mut allowance = MESSAGE_BURST;
+    let mut last = std::time::Instant::now();
     loop {
         tokio::select! {
             msg = socket.recv() => {
@@ -210,6 +219,19 @@ async fn session(mut socket: WebSocket, app: Arc<App>) {
                     Message::Close(_) => break,
                     _ => continue,
                 };
+                let now = std::time::Instant::now();
+                allowance = (allowance + now.duration_since(last).as_secs_f64() * MESSAGES_PER_SECOND)
+                    .min(MESSAGE_BURST);
+                last = now;
+                if allowance < 1.0 {
+                    let e = format!(
+                        "too many messages (at most {MESSAGES_PER_SECOND} a second); closing"
+                    );
+                    let _ = socket.send(Reply::error(e).text()).await;
+                    let _ = socket.send(Message::Close(None)).await;
+                    break;
+                }
+                allowance -= 1.0;
                 let reply = match serde_json::from_str::<Value>(&text) {
                     Err(e) => Some(format!("not valid JSON: {e}")),
                     Ok(v) => match v.get("type").and_then(Value::as_str) {

@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod events;
 pub mod hub;
+pub mod limits;
 pub mod live;
 pub mod lobby;
 pub mod token;
