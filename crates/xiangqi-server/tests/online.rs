@@ -98,6 +98,18 @@ async fn call(
     (status, v)
 }
 
+/// `GET /api/board/game/{id}`: its status and the game.
+async fn game_full(s: &Server, id: &str) -> (u16, Value) {
+    call(
+        s,
+        "GET",
+        &format!("/api/board/game/{id}"),
+        None,
+        Value::Null,
+    )
+    .await
+}
+
 async fn post(s: &Server, path: &str, token: Option<&str>) -> (u16, Value) {
     call(s, "POST", path, token, Value::Null).await
 }
@@ -389,27 +401,13 @@ async fn two_players_and_a_spectator_see_every_move() {
     assert_eq!(post(&s, &mv(&c2, "h2e2"), Some(&c2.red)).await.0, 200);
     // Abort is possible before each side's first move.
     assert_eq!(post(&s, &path(&c2, "abort"), Some(&c2.black)).await.0, 200);
-    let (_, g) = call(
-        &s,
-        "GET",
-        &format!("/api/board/game/{}", c2.id),
-        None,
-        Value::Null,
-    )
-    .await;
+    let (_, g) = game_full(&s, &c2.id).await;
     assert_eq!(g["state"]["status"], "aborted");
 
     // Resignation in another game; no token ever appeared in any stream.
     let c3 = challenge(&s, json!({})).await;
     assert_eq!(post(&s, &path(&c3, "resign"), Some(&c3.black)).await.0, 200);
-    let (_, g) = call(
-        &s,
-        "GET",
-        &format!("/api/board/game/{}", c3.id),
-        None,
-        Value::Null,
-    )
-    .await;
+    let (_, g) = game_full(&s, &c3.id).await;
     assert_eq!(g["state"]["status"], "resign");
     assert_eq!(g["state"]["winner"], "red");
     for t in [&c.red, &c.black] {
@@ -426,14 +424,7 @@ async fn clocks_run_on_the_server_and_a_flag_falls_with_nobody_connected() {
     // The first move of each side is free of the clock.
     assert_eq!(post(&s, &mv(&c, "h2e2"), Some(&c.red)).await.0, 200);
     assert_eq!(post(&s, &mv(&c, "h9g7"), Some(&c.black)).await.0, 200);
-    let (_, g) = call(
-        &s,
-        "GET",
-        &format!("/api/board/game/{}", c.id),
-        None,
-        Value::Null,
-    )
-    .await;
+    let (_, g) = game_full(&s, &c.id).await;
     assert_eq!(
         g["state"]["btime"], 1_000,
         "Black's first move cost nothing"
@@ -475,27 +466,13 @@ async fn a_restart_brings_back_moves_and_clocks() {
     for (m, t) in [("h2e2", &c.red), ("h9g7", &c.black), ("h0g2", &c.red)] {
         assert_eq!(post(&s, &mv(&c, m), Some(t)).await.0, 200);
     }
-    let (_, before) = call(
-        &s,
-        "GET",
-        &format!("/api/board/game/{}", c.id),
-        None,
-        Value::Null,
-    )
-    .await;
+    let (_, before) = game_full(&s, &c.id).await;
     s.task.abort();
     drop(s);
     // Let the old server's connections go before the same folder is opened again.
     tokio::time::sleep(Duration::from_millis(200)).await;
     let s = start(&dir).await;
-    let (st, after) = call(
-        &s,
-        "GET",
-        &format!("/api/board/game/{}", c.id),
-        None,
-        Value::Null,
-    )
-    .await;
+    let (st, after) = game_full(&s, &c.id).await;
     assert_eq!(st, 200, "{after}");
     assert_eq!(after["state"]["moves"], "h2e2 h9g7 h0g2");
     assert_eq!(after["state"]["status"], "started");

@@ -372,8 +372,19 @@ impl Hub {
             SeatKey::of(tokens[0].as_str()),
             SeatKey::of(tokens[1].as_str()),
         ];
+        let live = LiveGame::new(game, new.tc, new.names, self.now());
+        self.open_room(id.clone(), live, keys).await?;
+        Ok(Created { id, tokens })
+    }
+
+    /// Stores a new live game, puts its room in memory and sets its timer.
+    async fn open_room(
+        self: &Arc<Self>,
+        id: String,
+        live: LiveGame,
+        keys: [SeatKey; 2],
+    ) -> Result<Arc<Room>, OnlineError> {
         let now = self.now();
-        let live = LiveGame::new(game, new.tc, new.names.clone(), now);
         let created = wall_ms();
         let change = change_of(&live, now);
         let row = LiveRow {
@@ -381,8 +392,11 @@ impl Hub {
             created,
             updated: created,
             start_fen: live.game.start().fen(),
-            clock: new.tc.map(|t| (t.initial, t.increment)),
-            names: new.names,
+            clock: live
+                .clock
+                .as_ref()
+                .map(|c| (c.time_control().initial, c.time_control().increment)),
+            names: live.names.clone(),
             keys: [keys[0].0.clone(), keys[1].0.clone()],
             times: change.times,
             declared: change.declared,
@@ -403,12 +417,12 @@ impl Hub {
                 timer: None,
             },
         );
-        lock(&self.rooms).insert(id.clone(), room.clone());
+        lock(&self.rooms).insert(id, room.clone());
         {
             let mut st = room.state.lock().await;
             self.schedule(&room, &mut st);
         }
-        Ok(Created { id, tokens })
+        Ok(room)
     }
 
     fn seat_of(st: &RoomState, bearer: Option<&str>) -> Result<Color, OnlineError> {
@@ -569,46 +583,13 @@ impl Hub {
         let names = [st.live.names[1].clone(), st.live.names[0].clone()];
         let keys = [st.keys[1].clone(), st.keys[0].clone()];
         let live = LiveGame::new(Game::new(st.live.game.start().clone()), tc, names, now);
-        let created = wall_ms();
-        let change = change_of(&live, now);
-        let row = LiveRow {
-            id: id.clone(),
-            created,
-            updated: created,
-            start_fen: live.game.start().fen(),
-            clock: tc.map(|t| (t.initial, t.increment)),
-            names: live.names.clone(),
-            keys: [keys[0].0.clone(), keys[1].0.clone()],
-            times: change.times,
-            declared: change.declared,
-            status: change.status,
-            winner: change.winner,
-            rematch: String::new(),
-        };
-        self.store
-            .write(Write::Live(LiveWrite::Create { row, moves: vec![] }))
-            .await?;
+        self.open_room(id.clone(), live, keys).await?;
         self.store
             .write(Write::Live(LiveWrite::Rematch {
                 id: room.id.clone(),
                 rematch: id.clone(),
             }))
             .await?;
-        let new_room = self.new_room(
-            id.clone(),
-            RoomState {
-                live,
-                keys,
-                created,
-                rematch: None,
-                timer: None,
-            },
-        );
-        lock(&self.rooms).insert(id.clone(), new_room.clone());
-        {
-            let mut nst = new_room.state.lock().await;
-            self.schedule(&new_room, &mut nst);
-        }
         st.rematch = Some(id.clone());
         st.live.rematch_offer = None;
         Self::send(room, None, &Self::state_event(&st.live, now));
