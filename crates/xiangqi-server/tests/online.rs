@@ -15,7 +15,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use xiangqi_server::{router, App, Store};
 
-const WAIT: Duration = Duration::from_secs(20);
+const WAIT: Duration = Duration::from_secs(30);
 
 struct Server {
     addr: std::net::SocketAddr,
@@ -640,4 +640,37 @@ async fn clients_over_a_limit_get_429_and_when_to_try_again() {
     assert!(ok, "a closed stream frees its slot");
     s.task.abort();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_player_who_leaves_can_be_claimed_against_after_the_grace_period() {
+    let s = server("claim").await;
+    // 1+0: estimated under 3 minutes, so the grace period is 15 s.
+    let c = challenge(&s, json!({"clock": {"limit": 60, "increment": 0}})).await;
+    let stream = format!("/api/board/game/stream/{}", c.id);
+    let mut red = Stream::open(&s, &stream, Some(&c.red)).await;
+    let black = Stream::open(&s, &stream, Some(&c.black)).await;
+    red.until("crowd", |v| v["black"] == true).await;
+    assert_eq!(post(&s, &mv(&c, "h2e2"), Some(&c.red)).await.0, 200);
+    assert_eq!(post(&s, &mv(&c, "h9g7"), Some(&c.black)).await.0, 200);
+    // Black goes away: Red is told when a claim becomes possible.
+    drop(black);
+    let gone = red.until("opponentGone", |v| v["gone"] == true).await;
+    let wait = gone["claimWinInSeconds"].as_u64().unwrap();
+    assert!((14..=15).contains(&wait), "{gone}");
+    let (st, v) = post(&s, &path(&c, "claim-victory"), Some(&c.red)).await;
+    assert_eq!(st, 409, "too early: {v}");
+    red.until("opponentGone", |v| v["claimWinInSeconds"] == 0)
+        .await;
+    assert_eq!(
+        post(&s, &path(&c, "claim-victory"), Some(&c.red)).await.0,
+        200
+    );
+    let end = red.until("gameState", |v| v["status"] == "timeout").await;
+    assert_eq!(end["winner"], "red");
+    assert_eq!(
+        end["text"],
+        "Red wins: Black left the game and did not come back in time."
+    );
+    s.task.abort();
 }
