@@ -4,15 +4,18 @@
 use std::io::{Read, Write};
 
 use xiangqi::notation::Notation;
-use xiangqi_record::detect::{read_any, RecordFormat};
+use xiangqi_record::detect::{read_any_with, RecordFormat};
 use xiangqi_record::pgn;
 
 pub const USAGE: &str =
-    "  xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk]
-      (INPUT or OUTPUT '-' is stdin/stdout; --to fen writes each game's final position)";
+    "  xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk] [--strict]
+      (INPUT or OUTPUT '-' is stdin/stdout; --to fen writes each game's final position;
+      an illegal move inside a variation drops that branch with a warning, --strict refuses
+      the game instead)";
 
 /// Runs the command; `Err((message, exit status))` on failure. A broken game is reported on
 /// stderr (file, game, line or byte, reason) and the others still convert; the status is then 1.
+/// A variation dropped from an illegal move on is a warning on stderr; the status stays 0.
 pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
     let usage = |m: String| (format!("{m}\nusage:\n{USAGE}"), 2u8);
     let mut input: Option<String> = None;
@@ -20,6 +23,7 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
     let mut notation: Option<Notation> = None;
     let mut to_fen = false;
     let mut gbk = false;
+    let mut strict = false;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -60,6 +64,7 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
                     _ => return Err(usage(format!("unknown encoding '{v}' (utf8 or gbk)"))),
                 };
             }
+            "--strict" => strict = true,
             "-" => input = Some(a.to_string()),
             _ if a.starts_with('-') => return Err(usage(format!("unknown option '{a}'"))),
             _ if input.is_none() => input = Some(a.to_string()),
@@ -77,7 +82,7 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
     } else {
         std::fs::read(&input).map_err(|e| (format!("cannot read {input}: {e}"), 2))?
     };
-    let all = read_any(&bytes).map_err(|e| (format!("{input}: {e}"), 2))?;
+    let all = read_any_with(&bytes, strict).map_err(|e| (format!("{input}: {e}"), 2))?;
     // Default notation: the input's own for PGN, Chinese otherwise.
     let notation = notation.unwrap_or_else(|| match all.format {
         RecordFormat::Pgn => {
@@ -89,6 +94,13 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
         _ => Notation::Chinese,
     });
     let total = all.games.len();
+    for w in &all.warnings {
+        let game = w.game().unwrap_or(1);
+        eprintln!(
+            "xiangqi convert: warning: {input} ({}), game {game} of {total}: {w}",
+            all.format
+        );
+    }
     let mut out = String::new();
     let mut failed = 0;
     for (n, g) in all.games.iter().enumerate() {
@@ -181,6 +193,24 @@ mod tests {
         let (msg, code) = cmd_convert(&args(&[i, "--notation", "san"])).unwrap_err();
         assert_eq!(code, 2);
         assert!(msg.contains("unknown notation"), "{msg}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_bad_variation_is_a_warning_and_strict_refuses_it() {
+        let input = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/xiangqi-record/tests/data/issue18/bad-variation.dhtmlxq.txt"
+        );
+        let dir = std::env::temp_dir().join(format!("xiangqi-convert-w-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let output = dir.join("out.pgn");
+        let o = output.to_str().unwrap();
+        cmd_convert(&args(&[input, "-o", o, "--notation", "iccs"])).unwrap();
+        let out = std::fs::read_to_string(&output).unwrap();
+        assert!(out.contains("1. h2e2 h9g7 (1... b9c7 2. h0g2) *"), "{out}");
+        let (msg, code) = cmd_convert(&args(&[input, "-o", o, "--strict"])).unwrap_err();
+        assert_eq!(code, 2, "{msg}");
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -71,8 +71,9 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, CbfError> {
     read_bytes(bytes, None)
 }
 
-/// Like [`read`], but an illegal move only ends the line; the error is returned beside the
-/// record.
+/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
+/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
+/// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<CbfError>), CbfError> {
     let mut dropped = Vec::new();
     let rec = read_bytes(bytes, Some(&mut dropped))?;

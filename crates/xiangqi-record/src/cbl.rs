@@ -21,6 +21,9 @@ pub struct Library {
     /// Byte offset of each game record in the file.
     pub offsets: Vec<usize>,
     pub games: Vec<Result<GameRecord, CblError>>,
+    /// What the lenient reading ([`read_library_lenient`]) left out of the games that read:
+    /// broken variations, each error naming its game. Empty for [`read_library`].
+    pub dropped: Vec<CblError>,
 }
 
 /// Cheap check: the library magic.
@@ -33,8 +36,19 @@ pub fn read(bytes: &[u8]) -> Result<Vec<GameRecord>, CblError> {
     read_library(bytes)?.games.into_iter().collect()
 }
 
-/// Reads the library, keeping going past games that do not read.
+/// Reads the library, keeping going past games that do not read. Any illegal move of a game
+/// (main line or variation) makes that game an error.
 pub fn read_library(bytes: &[u8]) -> Result<Library, CblError> {
+    read_library_impl(bytes, false)
+}
+
+/// Like [`read_library`], but an illegal move inside a variation only drops that branch
+/// (listed in [`Library::dropped`]); an illegal main-line move is still the game's error.
+pub fn read_library_lenient(bytes: &[u8]) -> Result<Library, CblError> {
+    read_library_impl(bytes, true)
+}
+
+fn read_library_impl(bytes: &[u8], lenient: bool) -> Result<Library, CblError> {
     if !bytes.starts_with(MAGIC) {
         let shown: Vec<String> = bytes.iter().take(16).map(|b| format!("{b:02x}")).collect();
         return Err(ReadError::at(
@@ -49,18 +63,33 @@ pub fn read_library(bytes: &[u8]) -> Result<Library, CblError> {
     let name = cbr::field_string(bytes, 64, 512);
     let offsets = record_offsets(bytes);
     let mut games = Vec::with_capacity(offsets.len());
+    let mut dropped = Vec::new();
     for (i, &start) in offsets.iter().enumerate() {
         let end = offsets.get(i + 1).copied().unwrap_or(bytes.len());
-        let game = cbr::read_game(&bytes[start..end], start, Format::Cbl, None).map_err(|mut e| {
+        let mut d = Vec::new();
+        let game = cbr::read_game(
+            &bytes[start..end],
+            start,
+            Format::Cbl,
+            lenient.then_some(&mut d),
+        )
+        .map_err(|mut e| {
             e.game = Some(i + 1);
             e
         });
+        if game.is_ok() {
+            dropped.extend(d.into_iter().map(|mut e| {
+                e.game = Some(i + 1);
+                e
+            }));
+        }
         games.push(game);
     }
     Ok(Library {
         name,
         offsets,
         games,
+        dropped,
     })
 }
 

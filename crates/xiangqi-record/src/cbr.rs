@@ -45,8 +45,9 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, CbrError> {
     read_game(bytes, 0, Format::Cbr, None)
 }
 
-/// Like [`read`], but an illegal move only ends its line; the errors for what was left out
-/// are returned beside the record.
+/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
+/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
+/// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<CbrError>), CbrError> {
     let mut dropped = Vec::new();
     let rec = read_game(bytes, 0, Format::Cbr, Some(&mut dropped))?;

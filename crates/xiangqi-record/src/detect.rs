@@ -11,6 +11,8 @@ use crate::model::GameRecord;
 use crate::pgn::{PgnError, PgnErrorKind};
 use crate::rawtree::ReadError;
 
+type Lenient = fn(&[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError>;
+
 /// The record formats [`read_any`] knows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RecordFormat {
@@ -80,6 +82,10 @@ impl std::error::Error for RecordError {}
 pub struct ReadAll {
     pub format: RecordFormat,
     pub games: Vec<Result<GameRecord, RecordError>>,
+    /// What was left out of games that read (a variation dropped from an illegal move on, an
+    /// empty record skipped, an unclosed tag ignored), each naming its game ([`RecordError::game`])
+    /// and place. Always empty when reading strictly.
+    pub warnings: Vec<RecordError>,
 }
 
 /// Decides the format of `bytes` from their content.
@@ -106,9 +112,23 @@ pub fn detect(bytes: &[u8]) -> Option<RecordFormat> {
     None
 }
 
-/// Reads every game of a record file in any known format. `Err` only when the format is not
-/// recognised; a broken game is an `Err` entry among the games (the others are still read).
+/// Reads every game of a record file in any known format, leniently: a move that cannot be
+/// played inside a variation drops that branch from the move on, reported in
+/// [`ReadAll::warnings`]; an illegal main-line move is still that game's error. `Err` only
+/// when the format is not recognised; a broken game is an `Err` entry among the games (the
+/// others are still read).
 pub fn read_any(bytes: &[u8]) -> Result<ReadAll, RecordError> {
+    read_any_with(bytes, false)
+}
+
+/// Like [`read_any`], but strict: any illegal move, also inside a variation, makes its game
+/// an error, and nothing is left out with a warning.
+pub fn read_any_strict(bytes: &[u8]) -> Result<ReadAll, RecordError> {
+    read_any_with(bytes, true)
+}
+
+/// [`read_any_strict`] when `strict`, else [`read_any`].
+pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError> {
     let format = detect(bytes).ok_or_else(|| {
         let head: String = crate::encoding::decode(&bytes[..bytes.len().min(64)])
             .0
@@ -122,12 +142,39 @@ pub fn read_any(bytes: &[u8]) -> Result<ReadAll, RecordError> {
             format!("it starts with \"{}\"", head.trim())
         })
     })?;
+    let mut warnings = Vec::new();
+    // A single-game binary reader, strict or lenient; its drops become warnings of game 1.
+    let mut single = |strict_read: fn(&[u8]) -> Result<GameRecord, ReadError>,
+                      lenient_read: Lenient| {
+        let r = if strict {
+            strict_read(bytes)
+        } else {
+            lenient_read(bytes).map(|(rec, dropped)| {
+                warnings.extend(dropped.into_iter().map(|mut e| {
+                    e.game = Some(1);
+                    RecordError::Binary(e)
+                }));
+                rec
+            })
+        };
+        vec![r.map_err(RecordError::Binary)]
+    };
     let games = match format {
+        RecordFormat::Xqf => single(crate::xqf::read, crate::xqf::read_lenient),
+        RecordFormat::Cbr => single(crate::cbr::read, crate::cbr::read_lenient),
+        RecordFormat::Cbf => single(crate::cbf::read, crate::cbf::read_lenient),
+        RecordFormat::DhtmlXq => single(crate::dhtmlxq::read, crate::dhtmlxq::read_lenient),
         RecordFormat::Pgn => {
             let (text, _) = crate::encoding::decode(bytes);
-            let v: Vec<_> = crate::pgn::PgnReader::new(&text)
-                .map(|r| r.map_err(RecordError::Pgn))
-                .collect();
+            let mut reader = crate::pgn::PgnReader::new(&text);
+            if !strict {
+                reader = reader.lenient();
+            }
+            let mut v = Vec::new();
+            for r in reader.by_ref() {
+                v.push(r.map_err(RecordError::Pgn));
+            }
+            warnings.extend(reader.take_warnings().into_iter().map(RecordError::Pgn));
             if v.is_empty() {
                 vec![Err(RecordError::Pgn(PgnError {
                     game: 1,
@@ -138,16 +185,29 @@ pub fn read_any(bytes: &[u8]) -> Result<ReadAll, RecordError> {
                 v
             }
         }
-        RecordFormat::Xqf => vec![crate::xqf::read(bytes).map_err(RecordError::Binary)],
-        RecordFormat::Cbr => vec![crate::cbr::read(bytes).map_err(RecordError::Binary)],
-        RecordFormat::Cbf => vec![crate::cbf::read(bytes).map_err(RecordError::Binary)],
-        RecordFormat::DhtmlXq => vec![crate::dhtmlxq::read(bytes).map_err(RecordError::Binary)],
-        RecordFormat::Cbl => match crate::cbl::read(bytes) {
-            Ok(games) => games.into_iter().map(Ok).collect(),
-            Err(e) => vec![Err(RecordError::Binary(e))],
-        },
+        RecordFormat::Cbl => {
+            let lib = if strict {
+                crate::cbl::read_library(bytes)
+            } else {
+                crate::cbl::read_library_lenient(bytes)
+            };
+            match lib {
+                Ok(lib) => {
+                    warnings.extend(lib.dropped.into_iter().map(RecordError::Binary));
+                    lib.games
+                        .into_iter()
+                        .map(|g| g.map_err(RecordError::Binary))
+                        .collect()
+                }
+                Err(e) => vec![Err(RecordError::Binary(e))],
+            }
+        }
     };
-    Ok(ReadAll { format, games })
+    Ok(ReadAll {
+        format,
+        games,
+        warnings,
+    })
 }
 
 #[cfg(test)]

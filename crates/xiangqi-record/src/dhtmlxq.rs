@@ -64,8 +64,9 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, DhtmlXqError> {
     read_bytes(bytes, None)
 }
 
-/// Like [`read`], but an illegal move only ends its line; the errors for what was left out
-/// are returned beside the record.
+/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
+/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
+/// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<DhtmlXqError>), DhtmlXqError> {
     let mut dropped = Vec::new();
     let rec = read_bytes(bytes, Some(&mut dropped))?;

@@ -152,6 +152,8 @@ pub struct PgnReader<'a> {
     line: usize,
     game: usize,
     notation: Option<Notation>,
+    lenient: bool,
+    warnings: Vec<PgnError>,
 }
 
 impl<'a> PgnReader<'a> {
@@ -162,7 +164,22 @@ impl<'a> PgnReader<'a> {
             line: 1,
             game: 0,
             notation: None,
+            lenient: false,
+            warnings: Vec::new(),
         }
+    }
+
+    /// A lenient reader: a move that cannot be played inside a variation drops that
+    /// variation from the move on (the game is still read) and is reported by
+    /// [`PgnReader::take_warnings`]. A bad main-line move is still the game's error.
+    pub fn lenient(mut self) -> PgnReader<'a> {
+        self.lenient = true;
+        self
+    }
+
+    /// What the lenient reader left out so far (each naming its game and line), emptied.
+    pub fn take_warnings(&mut self) -> Vec<PgnError> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// The notation the last game's moves were (mostly) written in.
@@ -353,6 +370,7 @@ impl<'a> PgnReader<'a> {
         self.game += 1;
         let game_line = self.line;
         let mut g = GameBuilder::new();
+        g.lenient = self.lenient;
         // Tags.
         while self.at_line_start_tag() {
             let line = self.line;
@@ -367,8 +385,15 @@ impl<'a> PgnReader<'a> {
             self.skip_ws();
         }
         let _ = game_line;
-        match self.movetext(&mut g) {
-            Ok(()) => {}
+        let read = self.movetext(&mut g);
+        let dropped = std::mem::take(&mut g.dropped);
+        match read {
+            Ok(()) => {
+                for (line, kind) in dropped {
+                    let w = self.error(line, kind);
+                    self.warnings.push(w);
+                }
+            }
             Err((line, kind)) => {
                 let e = self.error(line, kind);
                 self.skip_to_next_game();
@@ -423,7 +448,9 @@ impl<'a> PgnReader<'a> {
                 }
                 b'{' => {
                     let text = self.read_comment().map_err(|k| (line, k))?;
-                    g.comment(text);
+                    if !g.top().dead {
+                        g.comment(text);
+                    }
                 }
                 b';' => {
                     self.bump();
@@ -433,7 +460,9 @@ impl<'a> PgnReader<'a> {
                     }
                     // A brace comment cannot hold '}': keep the model writable as one.
                     let text = self.s[start..self.i].trim().replace('}', "\u{FF5D}");
-                    g.comment(text);
+                    if !g.top().dead {
+                        g.comment(text);
+                    }
                 }
                 b'(' => {
                     self.bump();
@@ -448,6 +477,11 @@ impl<'a> PgnReader<'a> {
                     let tok = self.read_token();
                     if tok.is_empty() {
                         self.bump();
+                        continue;
+                    }
+                    if g.top().dead {
+                        // Inside a variation already dropped: only a result token matters
+                        // (it cannot end the game from inside a variation).
                         continue;
                     }
                     if self.token(g, tok, line)? {
@@ -553,6 +587,10 @@ struct Frame {
     pos: Position,
     /// A comment before the line's first move (variations only): joined to it.
     pending: Option<String>,
+    /// Ply number of the line's first move.
+    ply0: usize,
+    /// A move of this variation could not be played: the rest of it is skipped (lenient).
+    dead: bool,
 }
 
 struct GameBuilder {
@@ -566,6 +604,9 @@ struct GameBuilder {
     notation: Option<Notation>,
     format_tag: Option<Notation>,
     plies: usize,
+    lenient: bool,
+    /// Where (line) and why the lenient reading dropped a variation's tail.
+    dropped: Vec<(usize, PgnErrorKind)>,
 }
 
 impl GameBuilder {
@@ -580,6 +621,8 @@ impl GameBuilder {
             notation: None,
             format_tag: None,
             plies: 0,
+            lenient: false,
+            dropped: Vec::new(),
         }
     }
 
@@ -621,6 +664,8 @@ impl GameBuilder {
             before_last: self.start.clone(),
             pos: self.start.clone(),
             pending: None,
+            ply0: 1,
+            dead: false,
         });
         Ok(())
     }
@@ -660,15 +705,20 @@ impl GameBuilder {
             return Err(PgnErrorKind::BadVariation("nested too deep"));
         }
         let f = self.top();
-        if f.line.is_empty() {
+        let dead = f.dead;
+        if f.line.is_empty() && !dead {
             return Err(PgnErrorKind::BadVariation("a variation before any move"));
         }
         let start = f.before_last.clone();
+        let ply0 = (f.ply0 + f.line.len()).saturating_sub(1).max(1);
         self.frames.push(Frame {
             line: Vec::new(),
             before_last: start.clone(),
             pos: start,
             pending: None,
+            ply0,
+            // Inside a dropped variation, nested ones go too.
+            dead,
         });
         Ok(())
     }
@@ -714,11 +764,7 @@ impl GameBuilder {
 
     fn play(&mut self, tok: &str, line: usize) -> Result<(), (usize, PgnErrorKind)> {
         let depth = self.frames.len();
-        let ply = if depth == 1 {
-            self.top().line.len() + 1
-        } else {
-            0
-        };
+        let ply = self.top().ply0 + self.top().line.len();
         let pos = self.top().pos.clone();
         let res = self.read_move(&pos, tok);
         let (m, n) = match res {
@@ -741,6 +787,22 @@ impl GameBuilder {
                         if Notation::guess(tok).is_none() && read_san(&pos, tok).is_none() =>
                     {
                         PgnErrorKind::UnknownToken(tok.to_string())
+                    }
+                    e if self.lenient && depth > 1 => {
+                        // Drop the variation from this move on; the game reads on.
+                        self.dropped.push((
+                            line,
+                            PgnErrorKind::BadMove {
+                                token: tok.to_string(),
+                                ply,
+                                reason: format!(
+                                    "{e} (position {}); left out with the rest of its variation",
+                                    pos.fen()
+                                ),
+                            },
+                        ));
+                        self.top().dead = true;
+                        return Ok(());
                     }
                     e => PgnErrorKind::BadMove {
                         token: tok.to_string(),

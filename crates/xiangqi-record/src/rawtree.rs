@@ -356,8 +356,9 @@ pub(crate) fn place(
 
 /// Converts a tree into the model's main line (with variations), checking every move.
 /// Strict (`dropped` is `None`): the first illegal move is the error. Lenient: an illegal
-/// move ends its line instead (the move, what follows it and its alternatives are left out)
-/// and the error is added to `dropped`.
+/// move inside a variation ends that branch instead (the move and what follows it are left
+/// out; an alternative to it, if any, carries the line on) and the error is added to
+/// `dropped`. An illegal move on the main line is an error either way.
 pub(crate) fn to_lines(
     format: Format,
     tree: &RawTree,
@@ -408,11 +409,18 @@ impl Converter<'_> {
                     },
                 );
                 match self.dropped.as_deref_mut() {
-                    Some(d) => {
+                    // The main line is the game: an illegal move there is always an error.
+                    Some(d) if depth > 0 => {
                         d.push(err);
-                        break;
+                        if at_first && first_is_variation {
+                            // The caller reads this move's alternatives.
+                            break;
+                        }
+                        // An alternative to the bad move, when there is one, carries the line on.
+                        cur = tree.sibling(i);
+                        continue;
                     }
-                    None => return Err(err),
+                    _ => return Err(err),
                 }
             }
             let mut node = MoveNode::new(m);

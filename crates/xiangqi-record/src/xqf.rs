@@ -173,8 +173,9 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, XqfError> {
     read_impl(bytes, None)
 }
 
-/// Like [`read`], but an illegal move only ends its line: the record keeps everything before
-/// it, and the errors for what was left out are returned beside it.
+/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
+/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
+/// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<XqfError>), XqfError> {
     let mut dropped = Vec::new();
     let rec = read_impl(bytes, Some(&mut dropped))?;

@@ -98,6 +98,9 @@ pub async fn create(store: &Store, new: NewGame) -> GameResult<Loaded> {
 pub struct Imported {
     pub games: Vec<GameRow>,
     pub errors: Vec<ImportFailure>,
+    /// What was left out of games that were imported (a variation dropped from an illegal
+    /// move on), each naming its game and place in the file.
+    pub warnings: Vec<String>,
 }
 
 /// Imports every game of an upload (PGN in any notation, XQF, CBR/CBL, or a single-line FEN)
@@ -116,6 +119,7 @@ pub async fn import(
     }
     let text = std::str::from_utf8(&body).ok().map(str::trim);
     // A single line that reads as a FEN is a position.
+    let mut warnings = Vec::new();
     let records: Vec<Result<GameRecord, String>> = match text {
         Some(t) if !t.contains('\n') && !t.starts_with('[') && t.contains('/') => {
             let t = t.strip_prefix("fen ").unwrap_or(t);
@@ -129,6 +133,7 @@ pub async fn import(
                 .await
                 .map_err(|e| GameError::Task(format!("reading the record: {e}")))?
                 .map_err(|e| GameError::BadRecord(e.to_string()))?;
+            warnings = all.warnings.iter().map(|w| w.to_string()).collect();
             all.games
                 .into_iter()
                 .map(|r| r.map_err(|e| e.to_string()))
@@ -141,6 +146,7 @@ pub async fn import(
     let mut out = Imported {
         games: Vec::new(),
         errors: Vec::new(),
+        warnings,
     };
     for (i, r) in records.into_iter().enumerate() {
         let failed = |error| ImportFailure { game: i + 1, error };

@@ -1,0 +1,86 @@
+//! Record files that real users have and that the readers refused (issue #18): one test per
+//! class, each on a small file made for it under `tests/data/issue18/`.
+
+use xiangqi_record::detect::{read_any, read_any_strict, RecordError, RecordFormat};
+use xiangqi_record::rawtree::ErrorKind;
+use xiangqi_record::GameRecord;
+
+fn data(name: &str) -> Vec<u8> {
+    let p = format!("{}/tests/data/issue18/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+fn iccs(line: &[xiangqi_record::MoveNode]) -> Vec<String> {
+    line.iter().map(|n| n.mv.to_string()).collect()
+}
+
+fn ok(g: &Result<GameRecord, RecordError>) -> &GameRecord {
+    g.as_ref().unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_bad_variation_never_sinks_a_pgn_game() {
+    let bytes = data("bad-variation.pgn");
+    let all = read_any(&bytes).unwrap();
+    assert_eq!(all.format, RecordFormat::Pgn);
+    assert_eq!(all.games.len(), 3);
+    // Game 1: the variation keeps its legal move, loses the rest (with its nested line).
+    let g = ok(&all.games[0]);
+    assert_eq!(iccs(&g.moves), ["h2e2", "h9g7", "h0g2"]);
+    assert_eq!(g.moves[1].variations.len(), 1);
+    assert_eq!(iccs(&g.moves[1].variations[0]), ["b9c7"]);
+    // Game 2: an illegal main-line move is that game's error.
+    let e = all.games[1].as_ref().unwrap_err();
+    assert_eq!(e.game(), Some(2));
+    let text = e.to_string();
+    assert!(text.contains("line 11") && text.contains("a0a5"), "{text}");
+    // Game 3 reads.
+    assert_eq!(iccs(&ok(&all.games[2]).moves), ["h2e2", "h9g7"]);
+    // One warning: file place (game, line), the move and the position.
+    assert_eq!(all.warnings.len(), 1, "{:?}", all.warnings);
+    let w = all.warnings[0].to_string();
+    assert_eq!(all.warnings[0].game(), Some(1));
+    assert!(w.contains("game 1, line 5"), "{w}");
+    assert!(w.contains("'h2h9' (ply 3)"), "{w}");
+    assert!(
+        w.contains("r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w"),
+        "{w}"
+    );
+    // Strict: game 1 is refused, nothing is a warning.
+    let strict = read_any_strict(&bytes).unwrap();
+    assert!(strict.warnings.is_empty());
+    let e = strict.games[0].as_ref().unwrap_err().to_string();
+    assert!(e.contains("h2h9"), "{e}");
+    assert!(strict.games[2].is_ok());
+}
+
+#[test]
+fn a_bad_variation_never_sinks_a_dhtmlxq_game() {
+    let bytes = data("bad-variation.dhtmlxq.txt");
+    let all = read_any(&bytes).unwrap();
+    assert_eq!(all.format, RecordFormat::DhtmlXq);
+    let g = ok(&all.games[0]);
+    assert_eq!(iccs(&g.moves), ["h2e2", "h9g7"]);
+    // Branch 1 (b9c7, then an illegal h2e2) is cut at the bad move; branch 2, an alternative
+    // to the bad move, carries it on.
+    assert_eq!(iccs(&g.moves[1].variations[0]), ["b9c7", "h0g2"]);
+    assert_eq!(all.warnings.len(), 1);
+    let w = &all.warnings[0];
+    assert_eq!(w.game(), Some(1));
+    let RecordError::Binary(b) = w else {
+        panic!("{w:?}")
+    };
+    let at = String::from_utf8_lossy(&bytes).find("7747[/DhtmlXQ_move_0_2_1]");
+    assert_eq!(b.offset, at);
+    assert!(matches!(
+        b.kind,
+        ErrorKind::IllegalMove {
+            ply: 3,
+            mainline: false,
+            ..
+        }
+    ));
+    let text = w.to_string();
+    assert!(text.contains("illegal move h2e2 at ply 3"), "{text}");
+    assert!(read_any_strict(&bytes).unwrap().games[0].is_err());
+}
