@@ -545,10 +545,16 @@ fn normalize_newlines(s: &str) -> String {
     }
 }
 
-/// Strips a move number glued to the front (`12.`, `12...`, `12…`) when something follows.
+/// Strips a move number glued to the front (`12.`, `12...`, `12…`) when something follows,
+/// and dots with no number (`...B7-D7`).
 fn strip_number(tok: &str) -> &str {
     let digits = tok.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
+        // Black's move written straight after dots, with no number: `...B7-D7`, `…B7-D7`.
+        let after = tok.trim_start_matches(['.', '…']);
+        if after.len() < tok.len() && after.chars().count() >= 2 {
+            return after;
+        }
         return tok;
     }
     let rest = &tok[digits..];

@@ -84,3 +84,14 @@ fn a_bad_variation_never_sinks_a_dhtmlxq_game() {
     assert!(text.contains("illegal move h2e2 at ply 3"), "{text}");
     assert!(read_any_strict(&bytes).unwrap().games[0].is_err());
 }
+
+#[test]
+fn pgn_black_moves_written_straight_after_dots() {
+    let all = read_any(&data("black-after-dots.pgn")).unwrap();
+    let g = ok(&all.games[0]);
+    assert_eq!(
+        iccs(&g.moves),
+        ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "c6c5"]
+    );
+    assert!(all.warnings.is_empty());
+}
