@@ -95,3 +95,21 @@ fn pgn_black_moves_written_straight_after_dots() {
     );
     assert!(all.warnings.is_empty());
 }
+
+#[test]
+fn big5_pgn_is_detected_and_read() {
+    let bytes = data("big5.pgn");
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let (_, enc) = xiangqi_record::encoding::decode(&bytes);
+    assert_eq!(enc, xiangqi_record::encoding::TextEncoding::Big5);
+    let all = read_any(&bytes).unwrap();
+    assert_eq!(all.format, RecordFormat::Pgn);
+    let g = ok(&all.games[0]);
+    assert_eq!(g.tag("Event"), Some("全國象棋個人賽"));
+    assert_eq!(g.tag("Red"), Some("胡榮華"));
+    assert_eq!(g.moves[5].comment.as_deref(), Some("紅方先手"));
+    assert_eq!(
+        iccs(&g.moves),
+        ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "g6g5"]
+    );
+}
