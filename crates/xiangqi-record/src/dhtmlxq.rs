@@ -52,10 +52,9 @@ const INFO_TAGS: [(&str, &str); 18] = [
     ("gametype", "GameType"),
 ];
 
-/// Cheap check: a `[DhtmlXQ` tag in the first 64 KiB.
+/// Cheap check: a `[DhtmlXQ` tag anywhere (a record is often inside a whole HTML page).
 pub fn looks_like(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(65536)];
-    head.windows(8).any(|w| w == b"[DhtmlXQ")
+    bytes.windows(8).any(|w| w == b"[DhtmlXQ")
 }
 
 /// Reads a DhtmlXQ record from bytes (UTF-8 with or without BOM, else GBK). Any illegal
@@ -69,8 +68,11 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, DhtmlXqError> {
 /// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<DhtmlXqError>), DhtmlXqError> {
     let mut dropped = Vec::new();
-    let rec = read_bytes(bytes, Some(&mut dropped))?;
-    Ok((rec, dropped))
+    match read_bytes(bytes, Some(&mut dropped)) {
+        Ok(rec) => Ok((rec, dropped)),
+        // What fails leniently fails strictly too: give the first problem, as strictly.
+        Err(e) => Err(read_bytes(bytes, None).err().unwrap_or(e)),
+    }
 }
 
 fn read_bytes(
@@ -104,7 +106,13 @@ struct Tag<'a> {
     at: usize,
 }
 
-fn tags(text: &str, shift: usize) -> Result<Vec<Tag<'_>>, ReadError> {
+/// The tags of the text. Strict (`dropped` is `None`): a tag never closed is an error;
+/// lenient: it is ignored, and the error is added to `dropped`.
+fn tags<'t>(
+    text: &'t str,
+    shift: usize,
+    mut dropped: Option<&mut Vec<ReadError>>,
+) -> Result<Vec<Tag<'t>>, ReadError> {
     const OPEN: &str = "[DhtmlXQ_";
     let mut out = Vec::new();
     let mut i = 0;
@@ -127,11 +135,23 @@ fn tags(text: &str, shift: usize) -> Result<Vec<Tag<'_>>, ReadError> {
         let value_start = close_bracket + 1;
         let closing = format!("[/DhtmlXQ_{name}]");
         let Some(len) = text[value_start..].find(&closing) else {
-            return Err(ReadError::invalid(
+            let e = ReadError::invalid(
                 F,
                 shift + start,
                 format!("[DhtmlXQ_{name}] has no closing {closing}"),
-            ));
+            );
+            match dropped.as_deref_mut() {
+                Some(d) => {
+                    d.push(ReadError::invalid(
+                        F,
+                        shift + start,
+                        format!("[DhtmlXQ_{name}] has no closing {closing}; ignored"),
+                    ));
+                    i = value_start;
+                    continue;
+                }
+                None => return Err(e),
+            }
         };
         out.push(Tag {
             name,
@@ -231,9 +251,18 @@ fn node_at(branches: &HashMap<u32, Branch>, mut b: u32, ply: usize) -> At {
 fn read_text(
     text: &str,
     shift: usize,
-    dropped: Option<&mut Vec<ReadError>>,
+    mut dropped: Option<&mut Vec<ReadError>>,
 ) -> Result<GameRecord, ReadError> {
-    let tags = tags(text, shift)?;
+    // Inside a page (HTML, a forum post) only the first `[DhtmlXQ]...[/DhtmlXQ]` block is the
+    // record: a page may show it twice.
+    let block = text
+        .find("[DhtmlXQ]")
+        .and_then(|a| Some((a, a + text[a..].find("[/DhtmlXQ]")?)));
+    let (text, shift) = match block {
+        Some((a, b)) => (&text[a..b], shift + a),
+        None => (text, shift),
+    };
+    let tags = tags(text, shift, dropped.as_deref_mut())?;
     if tags.is_empty() {
         return Err(ReadError::at(
             F,

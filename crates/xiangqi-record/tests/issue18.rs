@@ -113,3 +113,43 @@ fn big5_pgn_is_detected_and_read() {
         ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "c3c4", "g6g5"]
     );
 }
+
+#[test]
+fn dhtmlxq_unclosed_tag_is_a_warning() {
+    let bytes = data("unclosed-tag.dhtmlxq.txt");
+    let all = read_any(&bytes).unwrap();
+    assert_eq!(all.format, RecordFormat::DhtmlXq);
+    let g = ok(&all.games[0]);
+    assert_eq!(iccs(&g.moves), ["h2e2", "h9g7"]);
+    assert_eq!(g.tag("Black"), Some("Black player"));
+    assert_eq!(g.tag("BlackTime"), None);
+    assert_eq!(all.warnings.len(), 1);
+    let w = all.warnings[0].to_string();
+    let at = String::from_utf8_lossy(&bytes)
+        .find("[DhtmlXQ_blacktime]")
+        .unwrap();
+    assert!(
+        w.starts_with(&format!("DhtmlXQ game 1 at byte {at} ")),
+        "{w}"
+    );
+    assert!(w.contains("[DhtmlXQ_blacktime] has no closing"), "{w}");
+    let e = read_any_strict(&bytes).unwrap().games[0]
+        .as_ref()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no closing [/DhtmlXQ_blacktime]"), "{e}");
+}
+
+#[test]
+fn dhtmlxq_inside_a_whole_html_page() {
+    let bytes = data("in-page.html");
+    assert!(bytes.windows(8).position(|w| w == b"[DhtmlXQ").unwrap() > 65536);
+    let all = read_any(&bytes).unwrap();
+    assert_eq!(all.format, RecordFormat::DhtmlXq);
+    let g = ok(&all.games[0]);
+    assert_eq!(g.tag("Title"), Some("page game"));
+    assert_eq!(iccs(&g.moves), ["h2e2", "h9g7"]);
+    assert_eq!(iccs(&g.moves[1].variations[0]), ["b9c7"]);
+    assert_eq!(g.result, xiangqi_record::GameResult::Draw);
+    assert!(all.warnings.is_empty());
+}
