@@ -97,7 +97,7 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
     for w in &all.warnings {
         let game = w.game().unwrap_or(1);
         eprintln!(
-            "xiangqi convert: warning: {input} ({}), game {game} of {total}: {w}",
+            "xiangqi convert: warning: {input} ({}), game {game}: {w}",
             all.format
         );
     }

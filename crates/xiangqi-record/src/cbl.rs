@@ -3,6 +3,11 @@
 //! record (see [`crate::cbr`]) starting with `"CCBridge Record\0"`, usually one per 4096-byte
 //! slot (a long game runs on into the next slot). A game is the bytes from its magic to the
 //! next record's magic (or the end of the file).
+//!
+//! Some libraries are stored compressed: `"CCBridge"`, a little header, then a zlib stream
+//! holding the library above. The reader finds the stream (the first zlib header among the
+//! first bytes that inflates), inflates it and reads what it holds as an uncompressed library;
+//! byte offsets in errors are then offsets in the inflated library.
 
 use crate::cbr;
 use crate::model::GameRecord;
@@ -18,7 +23,8 @@ pub const MAGIC: &[u8; 16] = b"CCBridgeLibrary\0";
 #[derive(Clone, Debug)]
 pub struct Library {
     pub name: Option<String>,
-    /// Byte offset of each game record in the file.
+    /// Byte offset of each game record in the file (of the inflated library when compressed).
+    /// The lenient reading leaves empty records out of `offsets` and `games`.
     pub offsets: Vec<usize>,
     pub games: Vec<Result<GameRecord, CblError>>,
     /// What the lenient reading ([`read_library_lenient`]) left out of the games that read:
@@ -26,9 +32,69 @@ pub struct Library {
     pub dropped: Vec<CblError>,
 }
 
-/// Cheap check: the library magic.
+/// What a compressed library starts with.
+pub const COMPRESSED_MAGIC: &[u8; 8] = b"CCBridge";
+
+/// The most an inflated library may hold (a guard against a zip bomb).
+pub const MAX_INFLATED: u64 = 1 << 30;
+
+/// Cheap check: the library magic, or `"CCBridge"` (not a single record's magic) followed by a
+/// zlib header.
 pub fn looks_like(bytes: &[u8]) -> bool {
-    bytes.starts_with(MAGIC)
+    bytes.starts_with(MAGIC) || is_compressed(bytes)
+}
+
+fn is_compressed(bytes: &[u8]) -> bool {
+    bytes.starts_with(COMPRESSED_MAGIC)
+        && !bytes.starts_with(MAGIC)
+        && !bytes.starts_with(cbr::MAGIC)
+        && zlib_starts(bytes).next().is_some()
+}
+
+/// Where a zlib stream may start after the magic: a header of deflate (method 8) with a window
+/// of at most 32 KiB, no preset dictionary, and its check bits right.
+fn zlib_starts(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let end = bytes.len().min(COMPRESSED_MAGIC.len() + 256);
+    (COMPRESSED_MAGIC.len()..end.saturating_sub(1)).filter(move |&i| {
+        let (cmf, flg) = (bytes[i], bytes[i + 1]);
+        cmf & 0x0f == 8
+            && cmf >> 4 <= 7
+            && flg & 0x20 == 0
+            && (cmf as u16 * 256 + flg as u16).is_multiple_of(31)
+    })
+}
+
+/// Inflates a compressed library's body.
+fn inflate(bytes: &[u8]) -> Result<Vec<u8>, CblError> {
+    use std::io::Read;
+    let mut last = None;
+    for at in zlib_starts(bytes) {
+        let mut out = Vec::new();
+        let mut z = flate2::read::ZlibDecoder::new(&bytes[at..]).take(MAX_INFLATED + 1);
+        match z.read_to_end(&mut out) {
+            Ok(_) if out.len() as u64 > MAX_INFLATED => {
+                return Err(ReadError::invalid(
+                    Format::Cbl,
+                    at,
+                    format!("the compressed library inflates to more than {MAX_INFLATED} bytes"),
+                ))
+            }
+            Ok(_) => return Ok(out),
+            Err(e) => last = Some((at, e)),
+        }
+    }
+    Err(match last {
+        Some((at, e)) => ReadError::invalid(
+            Format::Cbl,
+            at,
+            format!("the compressed library does not inflate: {e}"),
+        ),
+        None => ReadError::invalid(
+            Format::Cbl,
+            COMPRESSED_MAGIC.len(),
+            "\"CCBridge\" but neither a library, a record nor a zlib stream follows",
+        ),
+    })
 }
 
 /// Reads every game; fails on the first game that does not read (the error names it).
@@ -49,6 +115,14 @@ pub fn read_library_lenient(bytes: &[u8]) -> Result<Library, CblError> {
 }
 
 fn read_library_impl(bytes: &[u8], lenient: bool) -> Result<Library, CblError> {
+    if is_compressed(bytes) {
+        let body = inflate(bytes)?;
+        if body.starts_with(MAGIC) {
+            return read_library_impl(&body, lenient);
+        }
+        // The records without the library header.
+        return read_games(&body, None, record_offsets(&body, 0), lenient);
+    }
     if !bytes.starts_with(MAGIC) {
         let shown: Vec<String> = bytes.iter().take(16).map(|b| format!("{b:02x}")).collect();
         return Err(ReadError::at(
@@ -61,8 +135,17 @@ fn read_library_impl(bytes: &[u8], lenient: bool) -> Result<Library, CblError> {
         ));
     }
     let name = cbr::field_string(bytes, 64, 512);
-    let offsets = record_offsets(bytes);
+    read_games(bytes, name, record_offsets(bytes, MAGIC.len()), lenient)
+}
+
+fn read_games(
+    bytes: &[u8],
+    name: Option<String>,
+    offsets: Vec<usize>,
+    lenient: bool,
+) -> Result<Library, CblError> {
     let mut games = Vec::with_capacity(offsets.len());
+    let mut kept = Vec::with_capacity(offsets.len());
     let mut dropped = Vec::new();
     for (i, &start) in offsets.iter().enumerate() {
         let end = offsets.get(i + 1).copied().unwrap_or(bytes.len());
@@ -77,26 +160,33 @@ fn read_library_impl(bytes: &[u8], lenient: bool) -> Result<Library, CblError> {
             e.game = Some(i + 1);
             e
         });
-        if game.is_ok() {
-            dropped.extend(d.into_iter().map(|mut e| {
+        match game {
+            // An empty slot is no game: skipped, with a warning.
+            Err(e) if lenient && e.kind == ErrorKind::EmptyRecord => {
+                dropped.push(e);
+                continue;
+            }
+            Ok(_) => dropped.extend(d.into_iter().map(|mut e| {
                 e.game = Some(i + 1);
                 e
-            }));
+            })),
+            Err(_) => {}
         }
         games.push(game);
+        kept.push(start);
     }
     Ok(Library {
         name,
-        offsets,
+        offsets: kept,
         games,
         dropped,
     })
 }
 
-/// Where the game records start: every occurrence of the record magic after the header.
-fn record_offsets(bytes: &[u8]) -> Vec<usize> {
+/// Where the game records start: every occurrence of the record magic from `from` on.
+fn record_offsets(bytes: &[u8], from: usize) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut i = MAGIC.len();
+    let mut i = from;
     while i + cbr::MAGIC.len() <= bytes.len() {
         // Find the next 'C' quickly, then compare.
         match bytes[i..].iter().position(|&b| b == b'C') {

@@ -218,6 +218,16 @@ pub(crate) fn read_game(
         ));
     }
 
+    if data[layout.board..layout.board + 90]
+        .iter()
+        .all(|&c| c == 0)
+    {
+        return Err(ReadError::at(
+            format,
+            base + layout.board,
+            ErrorKind::EmptyRecord,
+        ));
+    }
     let mut board = Board::empty();
     for i in 0..90usize {
         let code = data[layout.board + i];

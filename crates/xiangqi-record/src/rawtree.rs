@@ -72,6 +72,8 @@ pub enum ErrorKind {
     },
     /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
     TooDeep,
+    /// A game record whose board holds no piece (an empty slot of a library).
+    EmptyRecord,
     /// Anything else, described.
     Invalid(String),
 }
@@ -141,6 +143,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::TooDeep => {
                 write!(f, "variations nested more than {MAX_VARIATION_DEPTH} deep")
             }
+            ErrorKind::EmptyRecord => f.write_str("an empty record: the board holds no piece"),
             ErrorKind::Invalid(s) => f.write_str(s),
         }
     }

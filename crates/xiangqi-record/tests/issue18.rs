@@ -153,3 +153,63 @@ fn dhtmlxq_inside_a_whole_html_page() {
     assert_eq!(g.result, xiangqi_record::GameResult::Draw);
     assert!(all.warnings.is_empty());
 }
+
+fn titles_and_moves(all: &xiangqi_record::detect::ReadAll) -> Vec<(String, Vec<String>)> {
+    all.games
+        .iter()
+        .map(|g| {
+            let g = ok(g);
+            (g.tag("Title").unwrap_or("").to_string(), iccs(&g.moves))
+        })
+        .collect()
+}
+
+#[test]
+fn compressed_cbl_reads_as_the_uncompressed_one() {
+    let plain = read_any(&data("plain.cbl")).unwrap();
+    let bytes = data("compressed.cbl");
+    assert!(bytes.starts_with(b"CCBridge") && !bytes.starts_with(b"CCBridgeLibrary"));
+    let all = read_any(&bytes).unwrap();
+    assert_eq!(all.format, RecordFormat::Cbl);
+    assert_eq!(all.games.len(), 3);
+    assert_eq!(titles_and_moves(&all), titles_and_moves(&plain));
+    assert_eq!(
+        titles_and_moves(&all)[1],
+        (
+            "game two".to_string(),
+            vec!["h0g2".to_string(), "h9g7".to_string()]
+        )
+    );
+    let lib = xiangqi_record::cbl::read_library(&bytes).unwrap();
+    assert_eq!(lib.name.as_deref(), Some("issue 18 library"));
+    // A broken stream is a clear error, not a panic.
+    let mut bad = bytes.clone();
+    let n = bad.len();
+    bad.truncate(n - 20);
+    let e = read_any(&bad).unwrap().games[0]
+        .as_ref()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("does not inflate"), "{e}");
+}
+
+#[test]
+fn cbl_empty_record_is_skipped_with_a_warning() {
+    let bytes = data("empty-record.cbl");
+    let all = read_any(&bytes).unwrap();
+    let got = titles_and_moves(&all);
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].0, "game one");
+    assert_eq!(got[1], ("game three".to_string(), vec!["c3c4".to_string()]));
+    assert_eq!(all.warnings.len(), 1);
+    assert_eq!(all.warnings[0].game(), Some(2));
+    let w = all.warnings[0].to_string();
+    assert!(
+        w.starts_with("CBL game 2 at byte 10312") && w.contains("empty record"),
+        "{w}"
+    );
+    // Strictly the empty record is game 2's error.
+    let strict = read_any_strict(&bytes).unwrap();
+    assert_eq!(strict.games.len(), 3);
+    assert!(strict.games[1].is_err());
+}
