@@ -91,6 +91,7 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
             let _ = r.next();
             r.notation().unwrap_or(Notation::Chinese)
         }
+        RecordFormat::XieXie => Notation::Wxf,
         _ => Notation::Chinese,
     });
     let total = all.games.len();

@@ -22,6 +22,8 @@ pub enum RecordFormat {
     Cbl,
     Cbf,
     DhtmlXq,
+    /// The XieXie GUI's `.wxf` game file (see [`crate::xiexie`]).
+    XieXie,
 }
 
 impl RecordFormat {
@@ -33,6 +35,7 @@ impl RecordFormat {
             RecordFormat::Cbl => "CBL",
             RecordFormat::Cbf => "CBF",
             RecordFormat::DhtmlXq => "DhtmlXQ",
+            RecordFormat::XieXie => "XieXie WXF",
         }
     }
 }
@@ -106,6 +109,9 @@ pub fn detect(bytes: &[u8]) -> Option<RecordFormat> {
         return Some(RecordFormat::DhtmlXq);
     }
     let (text, _) = crate::encoding::decode(bytes);
+    if crate::xiexie::looks_like(&text) {
+        return Some(RecordFormat::XieXie);
+    }
     if crate::pgn::looks_like(&text) {
         return Some(RecordFormat::Pgn);
     }
@@ -164,8 +170,12 @@ pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError>
         RecordFormat::Cbr => single(crate::cbr::read, crate::cbr::read_lenient),
         RecordFormat::Cbf => single(crate::cbf::read, crate::cbf::read_lenient),
         RecordFormat::DhtmlXq => single(crate::dhtmlxq::read, crate::dhtmlxq::read_lenient),
-        RecordFormat::Pgn => {
+        RecordFormat::Pgn | RecordFormat::XieXie => {
             let (text, _) = crate::encoding::decode(bytes);
+            let text = match format {
+                RecordFormat::XieXie => std::borrow::Cow::Owned(crate::xiexie::to_pgn(&text)),
+                _ => text,
+            };
             let mut reader = crate::pgn::PgnReader::new(&text);
             if !strict {
                 reader = reader.lenient();

@@ -12,6 +12,7 @@ pub mod encoding;
 pub mod model;
 pub mod pgn;
 pub mod rawtree;
+pub mod xiexie;
 pub mod xqf;
 
 pub use model::{GameRecord, GameResult, MoveNode};

@@ -213,3 +213,35 @@ fn cbl_empty_record_is_skipped_with_a_warning() {
     assert_eq!(strict.games.len(), 3);
     assert!(strict.games[1].is_err());
 }
+
+#[test]
+fn xiexie_wxf_game_files_are_detected_and_read() {
+    let bytes = data("xiexie.wxf");
+    let all = read_any(&bytes).unwrap();
+    assert_eq!(all.format, RecordFormat::XieXie);
+    assert_eq!(all.games.len(), 1);
+    let g = ok(&all.games[0]);
+    assert_eq!(g.tag("Event"), Some("Club match"));
+    assert_eq!(g.tag("Red"), Some("Wang Red"));
+    assert_eq!(g.tag("Black"), Some("Li Black"));
+    assert_eq!(g.tag("Date"), Some("2024.05.01"));
+    assert_eq!(g.result, xiangqi_record::GameResult::RedWins);
+    assert_eq!(
+        iccs(&g.moves),
+        ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3"]
+    );
+    assert_eq!(g.moves[2].nags, [1]);
+    assert_eq!(g.moves[5].nags, [5]);
+    // An unplayable move is an error naming the file's own line.
+    let text = String::from_utf8(bytes).unwrap().replace("R1.2", "R1+9");
+    let e = read_any(text.as_bytes()).unwrap().games[0]
+        .as_ref()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 10") && e.contains("R1+9"), "{e}");
+    // Plain PGN is still PGN.
+    assert_eq!(
+        read_any(&data("black-after-dots.pgn")).unwrap().format,
+        RecordFormat::Pgn
+    );
+}
