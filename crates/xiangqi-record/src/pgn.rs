@@ -794,8 +794,10 @@ impl GameBuilder {
                     {
                         PgnErrorKind::UnknownToken(tok.to_string())
                     }
-                    e if self.lenient && depth > 1 => {
-                        // Drop the variation from this move on; the game reads on.
+                    // A well-formed move that cannot be played (illegal, ambiguous) inside a
+                    // variation: drop the variation from it on; the game reads on. Text that
+                    // is no move at all stays an error: the file is broken there.
+                    e @ ReadMoveError::Move(_) if self.lenient && depth > 1 => {
                         self.dropped.push((
                             line,
                             PgnErrorKind::BadMove {

@@ -245,3 +245,32 @@ fn xiexie_wxf_game_files_are_detected_and_read() {
         RecordFormat::Pgn
     );
 }
+
+#[test]
+fn genuinely_broken_files_still_fail_naming_the_place() {
+    // A board diagram inside the movetext.
+    let all = read_any(&data("broken-board-diagram.pgn")).unwrap();
+    let e = all.games[0].as_ref().unwrap_err().to_string();
+    assert!(
+        e.contains("game 1, line 5") && e.contains("车马象士将士象马车"),
+        "{e}"
+    );
+    // Placeholders instead of moves, on the main line and in a variation: the first is the
+    // game's error; nothing is read past it as if it were a dropped variation.
+    let all = read_any(&data("broken-placeholders.pgn")).unwrap();
+    let e = all.games[0].as_ref().unwrap_err().to_string();
+    assert!(
+        e.contains("game 1, line 4") && e.contains("'xxxx' is not a move"),
+        "{e}"
+    );
+    assert!(all.warnings.is_empty());
+    // Inside a variation only: still an error, not a warning.
+    let text = "[Event \"x\"]\n\n1. h2e2 h9g7 (1... 车马象士将士象马车) 2. h0g2 *\n";
+    let all = read_any(text.as_bytes()).unwrap();
+    let e = all.games[0].as_ref().unwrap_err().to_string();
+    assert!(
+        e.contains("line 3") && e.contains("车马象士将士象马车"),
+        "{e}"
+    );
+    assert!(all.warnings.is_empty());
+}
