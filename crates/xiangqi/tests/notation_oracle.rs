@@ -8,7 +8,7 @@
 //!   N7: pyffish names one of two like pieces on a file by the file when the move is
 //!   unambiguous anyway, where we write the official `+`/`-`);
 //! - our Chinese equals cchess's (full-width digits read as ASCII), up to the differences
-//!   listed there (N3 advisors/elephants on one file, N4 four or five soldiers on a file,
+//!   listed there (N4 four or five soldiers on a file,
 //!   N5 soldiers stacked on two files: only a soldier on one of the stacked files, and
 //!   cchess's text must name it once its file is written in);
 //! - reading back what we write gives the same move, in both notations;
@@ -213,9 +213,6 @@ fn notation_agrees_with_pyffish_and_cchess() {
                     })
                 });
             let category = match role {
-                Role::Advisor | Role::Elephant if c.starts_with(['前', '后']) => {
-                    Some("N3 cchess names advisors/elephants by file")
-                }
                 // Only a soldier on one of the stacked files: a lone soldier beside two
                 // stacks is written the same by both.
                 Role::Soldier if stacked_files > 1 && on_file > 1 => {

@@ -434,9 +434,17 @@ mod tests {
         assert!(w.contains(&("g4f4".into(), "后卒平6".into())), "{w:?}");
         let p = pos("2bk5/9/9/9/2b6/9/9/9/4A4/3AK4 b");
         let w = round_trip(&p);
-        assert!(w.contains(&("c5e7".into(), "前象退5".into())), "{w:?}");
-        // The file-named form reads too when the direction tells the two apart.
-        assert_eq!(read(&p, "象3退5"), "c5e7");
-        assert_eq!(read(&p, "象3进5"), "c9e7");
+        // Two elephants on a file: written by file (the direction tells them apart), and
+        // the tandem form reads too.
+        assert!(w.contains(&("c5e7".into(), "象3退5".into())), "{w:?}");
+        assert!(w.contains(&("c9e7".into(), "象3进5".into())), "{w:?}");
+        assert_eq!(read(&p, "前象退5"), "c5e7");
+        assert_eq!(read(&p, "后象进1"), "c9a7");
+        // Red's two advisors on file 6 (d0, d2): 仕六进五 and 仕六退五.
+        let p = pos("5k3/9/9/9/9/9/9/3A5/9/3AK4 w");
+        let w = round_trip(&p);
+        assert!(w.contains(&("d0e1".into(), "仕六进五".into())), "{w:?}");
+        assert!(w.contains(&("d2e1".into(), "仕六退五".into())), "{w:?}");
+        assert_eq!(read(&p, "前仕退五"), "d2e1");
     }
 }

@@ -210,7 +210,9 @@ pub(crate) fn describe(pos: &Position, m: Move) -> Described {
     };
     let file = file_number(color, from.file());
     let stack = stack_on_file(pos, piece, from.file());
-    let named = if stack.len() <= 1 {
+    // Two advisors or two elephants on one file are told apart by the move alone (one can
+    // only go forward, the other only back): written by file, as players write them.
+    let named = if stack.len() <= 1 || matches!(piece.role, Role::Advisor | Role::Elephant) {
         Named::File(file)
     } else {
         let index = stack.iter().position(|&s| s == from).expect("on its file") as u8;

@@ -356,11 +356,24 @@ mod tests {
         let w = round_trip(&p);
         assert!(w.contains(&("i3h3".into(), "R+.2".into())), "{w:?}");
         assert!(w.contains(&("i0h0".into(), "R-.2".into())), "{w:?}");
-        // Two black elephants on file 3 (c9 and c5; c5 is the front).
+        // Two black elephants on file 3 (c9 and c5; c5 is the front): written by file, the
+        // direction telling them apart; the tandem form reads too.
         let p = pos("2bk5/9/9/9/2b6/9/9/9/4A4/3AK4 b");
         let w = round_trip(&p);
-        assert!(w.contains(&("c5e7".into(), "E+-5".into())), "{w:?}");
-        assert!(w.contains(&("c9a7".into(), "E-+1".into())), "{w:?}");
+        assert!(w.contains(&("c5e7".into(), "E3-5".into())), "{w:?}");
+        assert!(w.contains(&("c9a7".into(), "E3+1".into())), "{w:?}");
+        assert_eq!(read(&p, "E+-5"), "c5e7");
+        assert_eq!(read(&p, "E-+1"), "c9a7");
+        // Red's two advisors on file 6 (d0, d2).
+        let p = pos("5k3/9/9/9/9/9/9/3A5/9/3AK4 w");
+        let w = round_trip(&p);
+        assert!(w.contains(&("d0e1".into(), "A6+5".into())), "{w:?}");
+        assert!(w.contains(&("d2e1".into(), "A6-5".into())), "{w:?}");
+        assert_eq!(read(&p, "A+-5"), "d2e1");
+        // Horses keep the tandem form.
+        let p = pos("5k3/9/9/9/9/9/9/3N5/9/3NK4 w");
+        let w = round_trip(&p);
+        assert!(w.contains(&("d2c4".into(), "H++7".into())), "{w:?}");
     }
 
     #[test]
