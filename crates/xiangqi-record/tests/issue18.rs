@@ -274,3 +274,18 @@ fn genuinely_broken_files_still_fail_naming_the_place() {
     );
     assert!(all.warnings.is_empty());
 }
+
+#[test]
+fn chinese_soldiers_stacked_on_two_files_by_ordinal_across_both() {
+    let all = read_any(&data("soldiers-two-files.pgn")).unwrap();
+    let g = ok(&all.games[0]);
+    // Red: file 5 (e6, e5) before file 7 (c7, c6, c5): 三兵 is c7, 二兵 is e5.
+    assert_eq!(iccs(&g.moves), ["c7c8", "f9e9", "e5f5", "e9f9"]);
+    // Written the same way.
+    let mut out = String::new();
+    xiangqi_record::pgn::write_game(&mut out, g, xiangqi::notation::Notation::Chinese);
+    assert!(
+        out.contains("1. 三兵进一 将6平5 2. 二兵平四 将5平6 *"),
+        "{out}"
+    );
+}

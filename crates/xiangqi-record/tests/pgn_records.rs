@@ -137,16 +137,15 @@ fn every_pgn_file_reads_replays_and_round_trips() {
 /// Files that are not PGN (or break its rules beyond repair) give a clear error.
 #[test]
 fn broken_and_non_pgn_files_give_clear_errors() {
-    // A Chinese file whose converter names one of two soldiers on file 4 "四兵" (an ordinal
-    // form meant for four or more soldiers on a file): at ply 41 no such soldier exists.
+    // A Chinese file that names soldiers stacked on two files by an ordinal across both
+    // (四兵进一 at ply 41, line 25, and many more): read by the official rules' order (files
+    // from the mover's right, each from the front), every move of it plays, to its end.
     let g = read("pgn-chinese/hbsxcjp-chinesechess-06.pgn");
     assert_eq!(g.len(), 1);
-    let e = g[0].as_ref().unwrap_err();
-    assert_eq!((e.game, e.line), (1, 25), "{e}");
-    assert!(
-        matches!(&e.kind, PgnErrorKind::BadMove { token, ply: 41, .. } if token == "四兵进一"),
-        "{e}"
-    );
+    let rec = g[0].as_ref().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rec.moves[40].mv.to_string(), "e3e4");
+    assert_eq!(rec.moves.len(), 132); // all 66 moves of the file
+    assert_eq!(rec.result, xiangqi_record::GameResult::RedWins);
     // A tag header followed by a move tree drawn as a text diagram (hbsxcjp's .pgn_cc).
     let g = read("other/hbsxcjp-cchess-01-cc-tree.txt");
     let e = g[0].as_ref().unwrap_err();

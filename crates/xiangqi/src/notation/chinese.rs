@@ -8,7 +8,10 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::{describe, resolve, Direction, Locate, Named, NotationError, ParseNotationError, Pick};
+use super::{
+    describe, resolve, soldier_across_index, Direction, Locate, Named, NotationError,
+    ParseNotationError, Pick,
+};
 use crate::position::Position;
 use crate::types::{Color, Move, Role};
 
@@ -23,9 +26,11 @@ pub enum ChineseFrom {
     Middle,
     /// 后: the rear one.
     Rear,
-    /// 一二三四五 before the piece: the n-th (1-5) from the front of four or five soldiers.
+    /// 一二三四五 before the piece: the n-th (1-5) from the front of four or five soldiers on
+    /// one file; when soldiers are stacked on two files, the n-th counted across both (files
+    /// from the side's right to its left, each from the front: the official rules' order).
     Nth(u8),
-    /// Soldiers stacked on two files: 前七, the front soldier on file 7.
+    /// Soldiers stacked on two files: 前七, the front soldier on file 7 (read, not written).
     FileFront(u8),
     /// Soldiers stacked on two files: 中七.
     FileMiddle(u8),
@@ -140,7 +145,9 @@ impl Chinese {
             } => {
                 let front = index == 0;
                 let rear = index + 1 == count;
+                let across = soldier_across_index(pos, pos.turn(), m.from());
                 match (by_file, count) {
+                    (true, _) if across.is_some() => ChineseFrom::Nth(across.expect("checked") + 1),
                     (true, _) if front => ChineseFrom::FileFront(file),
                     (true, _) if rear => ChineseFrom::FileRear(file),
                     (true, _) => ChineseFrom::FileMiddle(file),
@@ -167,6 +174,9 @@ impl Chinese {
             ChineseFrom::Front => Locate::Stack(None, Pick::Nth(0)),
             ChineseFrom::Middle => Locate::Stack(None, Pick::Middle),
             ChineseFrom::Rear => Locate::Stack(None, Pick::Last),
+            ChineseFrom::Nth(n) if self.role == Role::Soldier => {
+                Locate::Across(n.saturating_sub(1))
+            }
             ChineseFrom::Nth(n) => Locate::Stack(None, Pick::Nth(n.saturating_sub(1))),
             ChineseFrom::FileFront(f) => Locate::Stack(Some(f), Pick::Nth(0)),
             ChineseFrom::FileMiddle(f) => Locate::Stack(Some(f), Pick::Middle),
@@ -424,9 +434,23 @@ mod tests {
         assert!(matches!(e, NotationError::Illegal { .. }), "{e}");
         let p = pos("5k3/9/2P6/2P1P4/2P1P4/9/9/9/9/3K5 w");
         let w = round_trip(&p);
-        assert!(w.contains(&("c7d7".into(), "前七平六".into())), "{w:?}");
-        assert!(w.contains(&("c6d6".into(), "中七平六".into())), "{w:?}");
-        assert!(w.contains(&("e5d5".into(), "后五平六".into())), "{w:?}");
+        // Soldiers stacked on two files: counted across both with 一二三四五, the files from
+        // Red's right (file 5 before file 7), each from the front.
+        assert!(w.contains(&("e6d6".into(), "一兵平六".into())), "{w:?}");
+        assert!(w.contains(&("e5d5".into(), "二兵平六".into())), "{w:?}");
+        assert!(w.contains(&("c7d7".into(), "三兵平六".into())), "{w:?}");
+        assert!(w.contains(&("c6d6".into(), "四兵平六".into())), "{w:?}");
+        assert!(w.contains(&("c5d5".into(), "五兵平六".into())), "{w:?}");
+        // The position-and-file form still reads.
+        assert_eq!(read(&p, "前七平六"), "c7d7");
+        assert_eq!(read(&p, "中七平六"), "c6d6");
+        assert_eq!(read(&p, "后五平六"), "e5d5");
+        // Black: two files of two, counted from Black's right (file 3 before file 7).
+        let q = pos("4k4/9/9/2p3p2/2p3p2/9/9/9/9/3K5 b");
+        let w = round_trip(&q);
+        assert!(w.contains(&("g5g4".into(), "三卒进1".into())), "{w:?}");
+        assert!(w.contains(&("c5c4".into(), "一卒进1".into())), "{w:?}");
+        assert_eq!(read(&q, "一卒进1"), "c5c4");
         // Black: digits, and positions counted from Black's front (lower ranks).
         let p = pos("5k3/9/9/9/9/6p2/6p2/9/9/3K5 b");
         let w = round_trip(&p);

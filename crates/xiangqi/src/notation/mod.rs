@@ -276,6 +276,34 @@ pub(crate) enum Locate {
     /// A piece picked from a stack (two or more like pieces on one file): on the given file
     /// number, or on whichever file has a stack.
     Stack(Option<u8>, Pick),
+    /// Soldiers stacked on two files, counted across both (see [`soldier_across_index`]):
+    /// the n-th (0 = 一). With only one stacked file, the n-th on it.
+    Across(u8),
+}
+
+/// Soldiers of one side stacked on two files (each holding two or more), in the order the
+/// official rules count them with 一二三四五: the files from the side's right to its left
+/// (file number 1 to 9), on each file from the front to the rear.
+pub(crate) fn soldiers_across(pos: &Position, color: Color) -> Vec<Square> {
+    let piece = Piece::new(color, Role::Soldier);
+    let mut files = soldier_stack_files(pos, color);
+    files.sort_by_key(|&f| file_number(color, f));
+    files
+        .into_iter()
+        .flat_map(|f| stack_on_file(pos, piece, f))
+        .collect()
+}
+
+/// The index (0 = 一) of the soldier on `from` among [`soldiers_across`], when its side has
+/// soldiers stacked on two or more files and this one is among them.
+pub(crate) fn soldier_across_index(pos: &Position, color: Color, from: Square) -> Option<u8> {
+    if soldier_stack_files(pos, color).len() < 2 {
+        return None;
+    }
+    soldiers_across(pos, color)
+        .iter()
+        .position(|&s| s == from)
+        .map(|i| i as u8)
 }
 
 /// Turns a described move back into a legal move.
@@ -332,11 +360,29 @@ pub(crate) fn resolve(
                 }
             }
         }
+        Locate::Across(n) => {
+            if soldier_stack_files(pos, color).len() >= 2 {
+                if let Some(&sq) = soldiers_across(pos, color).get(n as usize) {
+                    push(sq);
+                }
+            } else {
+                // One stacked file (four or five soldiers): the n-th from its front.
+                for f in File::ALL {
+                    let stack = stack_on_file(pos, piece, f);
+                    if stack.len() >= 2 {
+                        if let Some(i) = Pick::Nth(n).select(stack.len()) {
+                            push(stack[i]);
+                        }
+                    }
+                }
+            }
+        }
     }
     if nfrom == 0 {
         return Err(illegal(match locate {
             Locate::File(..) => "no such piece on that file",
             Locate::Stack(..) => "no such piece among like pieces on one file",
+            Locate::Across(..) => "no such soldier among those stacked on files",
         }));
     }
     let mut found: Vec<Move> = Vec::new();
