@@ -227,7 +227,8 @@ fn notation_agrees_with_pyffish_and_cchess() {
                     // cchess's text must still name this move. On two stacked files its
                     // 前/中/后 counts on the moving soldier's file but does not say which
                     // file (ambiguous by the rules): with the move's file written in, as
-                    // ours did before issue #18 (`前兵平四` -> `前七平四`, still read), it must read as this move.
+                    // ours did before issue #18 (`前兵平四` -> `前七平四`, still read), it
+                    // must read as this move.
                     let reads = if cat.starts_with("N5") {
                         n5_with_file(&pos, m, &ccn)
                             .parse::<Chinese>()
