@@ -1,0 +1,161 @@
+//! The OpenAPI document served at `/api/openapi.json`: it parses, is OpenAPI 3.x, lists exactly
+//! the router's routes (a route added without documentation fails here), documents the error
+//! body on every 4xx, and every schema it refers to is in it.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+use xiangqi_server::api::route_table;
+use xiangqi_server::{router, App, Store};
+
+async fn served_document() -> Value {
+    let dir = std::env::temp_dir().join(format!("xiangqi-openapi-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = router(Arc::new(App::new(Store::open(&dir).expect("open store"))));
+    let req = Request::get("/api/openapi.json")
+        .body(Body::empty())
+        .expect("request");
+    let res = app.oneshot(req).await.expect("response");
+    assert_eq!(res.status(), StatusCode::OK);
+    let ctype = res.headers()["content-type"].to_str().unwrap().to_string();
+    assert!(ctype.starts_with("application/json"), "{ctype}");
+    let bytes = res.into_body().collect().await.expect("body").to_bytes();
+    let _ = std::fs::remove_dir_all(&dir);
+    serde_json::from_slice(&bytes).expect("the document is JSON")
+}
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+#[tokio::test]
+async fn the_document_is_openapi_3_and_lists_exactly_the_routes() {
+    let doc = served_document().await;
+    let version = doc["openapi"].as_str().expect("an openapi field");
+    assert!(version.starts_with("3."), "OpenAPI 3.x, not {version}");
+    assert!(doc["info"]["title"].is_string() && doc["info"]["version"].is_string());
+
+    let mut documented = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for m in METHODS {
+            if item.get(m).is_some() {
+                documented.insert((m.to_uppercase(), path.clone()));
+            }
+        }
+    }
+    let routed: BTreeSet<(String, String)> = route_table()
+        .into_iter()
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .collect();
+    let undocumented: Vec<_> = routed.difference(&documented).collect();
+    let unrouted: Vec<_> = documented.difference(&routed).collect();
+    assert!(
+        undocumented.is_empty(),
+        "routes without documentation: {undocumented:?}"
+    );
+    assert!(
+        unrouted.is_empty(),
+        "documented but not routed: {unrouted:?}"
+    );
+    assert!(routed.len() >= 30, "{} routes", routed.len());
+}
+
+#[tokio::test]
+async fn every_operation_documents_its_answers_and_parameters() {
+    let doc = served_document().await;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for m in METHODS {
+            let Some(op) = item.get(m) else { continue };
+            let responses = op["responses"].as_object().expect("responses");
+            assert!(
+                responses.keys().any(|s| s.starts_with('2') || s == "101"),
+                "{m} {path}: no success answer"
+            );
+            // Every 4xx/5xx answer is the JSON error body.
+            for (status, r) in responses {
+                if status.starts_with('4') || status.starts_with('5') {
+                    assert_eq!(
+                        r["content"]["application/json"]["schema"]["$ref"],
+                        "#/components/schemas/ErrorBody",
+                        "{m} {path} {status}"
+                    );
+                }
+            }
+            // Every {name} of the path is a documented path parameter.
+            let params: BTreeSet<&str> = op["parameters"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter(|p| p["in"] == "path")
+                        .filter_map(|p| p["name"].as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let wanted: BTreeSet<&str> = path
+                .split('/')
+                .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
+                .collect();
+            assert_eq!(params, wanted, "{m} {path}: path parameters");
+        }
+    }
+    // Statuses the handlers answer with, where they belong.
+    let statuses = |m: &str, p: &str| -> BTreeSet<String> {
+        doc["paths"][p][m]["responses"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{m} {p}"))
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let has = |m: &str, p: &str, want: &[&str]| {
+        let s = statuses(m, p);
+        for w in want {
+            assert!(s.contains(*w), "{m} {p} should document {w}: {s:?}");
+        }
+    };
+    has("post", "/api/games", &["201", "400", "413", "422", "500"]);
+    has(
+        "post",
+        "/api/games/{id}/moves",
+        &["200", "400", "404", "409", "413", "422"],
+    );
+    has("post", "/api/import", &["201", "400", "413"]);
+    has(
+        "post",
+        "/api/board/game/{id}/move/{move}",
+        &["200", "401", "403", "404", "409", "422"],
+    );
+    let stream = &doc["paths"]["/api/board/game/stream/{id}"]["get"]["responses"]["200"];
+    assert!(
+        stream["content"]["application/x-ndjson"].is_object(),
+        "{stream}"
+    );
+    let pgn = &doc["paths"]["/api/games/{id}/pgn"]["get"]["responses"]["200"];
+    assert!(
+        pgn["content"]["application/x-chess-pgn"].is_object(),
+        "{pgn}"
+    );
+    assert!(doc["components"]["securitySchemes"]["seat"].is_object());
+}
+
+#[tokio::test]
+async fn every_schema_referred_to_is_in_the_document() {
+    let doc = served_document().await;
+    let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+    let text = doc.to_string();
+    let mut missing = BTreeSet::new();
+    for part in text.split("\"#/components/schemas/").skip(1) {
+        let name = &part[..part.find('"').unwrap()];
+        if !schemas.contains_key(name) {
+            missing.insert(name.to_string());
+        }
+    }
+    assert!(missing.is_empty(), "dangling references: {missing:?}");
+    let error = &schemas["ErrorBody"];
+    assert_eq!(error["required"], serde_json::json!(["error"]), "{error}");
+}
