@@ -3,6 +3,7 @@
 //! body on every 4xx, and every schema it refers to is in it.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -13,9 +14,20 @@ use tower::ServiceExt;
 use xiangqi_server::api::route_table;
 use xiangqi_server::{router, App, Store};
 
-async fn served_document() -> Value {
-    let dir = std::env::temp_dir().join(format!("xiangqi-openapi-test-{}", std::process::id()));
+/// A data folder of its own for each test (they run at once).
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "xiangqi-openapi-test-{}-{name}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
     let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+async fn served_document() -> Value {
+    let dir = temp_dir("doc");
     let app = router(Arc::new(App::new(Store::open(&dir).expect("open store"))));
     let req = Request::get("/api/openapi.json")
         .body(Body::empty())
@@ -158,4 +170,102 @@ async fn every_schema_referred_to_is_in_the_document() {
     assert!(missing.is_empty(), "dangling references: {missing:?}");
     let error = &schemas["ErrorBody"];
     assert_eq!(error["required"], serde_json::json!(["error"]), "{error}");
+}
+
+// What the schemathesis run (openapi/run.sh) found, each fixed and kept fixed here.
+
+/// JSON Schema's `integer` takes `49.0`: so does every whole-number field of the API.
+#[tokio::test]
+async fn a_whole_number_written_as_a_float_is_taken() {
+    let dir = temp_dir("float");
+    let app = router(Arc::new(App::new(Store::open(&dir).expect("open store"))));
+    let post = |uri: &str, body: &str| {
+        let req = Request::post(uri)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .expect("request");
+        let app = app.clone();
+        async move {
+            let res = app.oneshot(req).await.expect("response");
+            let status = res.status();
+            let bytes = res.into_body().collect().await.expect("body").to_bytes();
+            (
+                status,
+                serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null),
+            )
+        }
+    };
+    let (st, game) = post("/api/games", r#"{"mode": "computer", "level": 5.0}"#).await;
+    assert_eq!(st, StatusCode::CREATED, "{game}");
+    assert_eq!(game["level"], 5);
+    let id = game["id"].as_i64().unwrap();
+    let (st, v) = post(
+        &format!("/api/games/{id}/moves"),
+        r#"{"move": "h2e2", "ply": 0.0}"#,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    // Not a whole number, or out of range: still refused, naming the field.
+    for body in [
+        r#"{"level": 5.5}"#,
+        r#"{"level": 21.0}"#,
+        r#"{"level": 1e300}"#,
+    ] {
+        let (st, v) = post("/api/games", body).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(v["field"], "level", "{v}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A body that may be left out is not required, and is an object (never `null`); a body
+/// that must be there is required; the board's actions need the seat token, the stream not.
+#[tokio::test]
+async fn optional_bodies_and_tokens_are_as_the_server_has_them() {
+    let doc = served_document().await;
+    let body = |m: &str, p: &str| doc["paths"][p][m]["requestBody"].clone();
+    for p in [
+        "/api/games",
+        "/api/games/{id}/takeback",
+        "/api/games/{id}/resign",
+    ] {
+        let b = body("post", p);
+        assert_ne!(b["required"], true, "{p}: {b}");
+        let schema = &b["content"]["application/json"]["schema"];
+        assert!(schema["$ref"].is_string(), "{p}: {schema}");
+    }
+    for (p, ct) in [
+        ("/api/challenge/open", "application/x-www-form-urlencoded"),
+        ("/api/board/seek/{id}/accept", "application/json"),
+    ] {
+        let b = body("post", p);
+        assert_ne!(b["required"], true, "{p}: {b}");
+        assert!(b["content"][ct]["schema"]["$ref"].is_string(), "{p}: {b}");
+    }
+    for p in [
+        "/api/games/{id}/moves",
+        "/api/games/{id}/promote",
+        "/api/import",
+    ] {
+        assert_eq!(body("post", p)["required"], true, "{p}");
+    }
+    // Names are cut to 40 characters, not refused: no maxLength to promise a 400.
+    let fields = &doc["components"]["schemas"]["ChallengeFields"];
+    assert!(
+        fields["properties"]["red"].get("maxLength").is_none(),
+        "{fields}"
+    );
+    assert_eq!(fields["additionalProperties"], false, "{fields}");
+    let security = |m: &str, p: &str| doc["paths"][p][m]["security"].clone();
+    let seat = serde_json::json!([{"seat": []}]);
+    assert_eq!(security("post", "/api/board/game/{id}/move/{move}"), seat);
+    assert_eq!(security("post", "/api/board/game/{id}/{action}"), seat);
+    assert_eq!(
+        security("post", "/api/board/game/{id}/{offer}/{answer}"),
+        seat
+    );
+    assert_eq!(
+        security("get", "/api/board/game/stream/{id}"),
+        serde_json::json!([{}, {"seat": []}])
+    );
 }

@@ -67,7 +67,7 @@ pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<Boa
     post,
     path = "/api/games",
     tag = "games",
-    request_body(content = req::NewGame, description = "All fields optional (an empty body is `{}`)"),
+    request_body(content = Option<req::NewGame>, description = "All fields optional (an empty body is `{}`)"),
     responses(
         (status = 201, description = "The new game", body = GameJson),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
@@ -269,7 +269,7 @@ pub async fn promote(
     params(
         ("id" = i64, Path, description = "The game's id", minimum = 1),
     ),
-    request_body(content = req::ComputerMove, description = "All fields optional"),
+    request_body(content = Option<req::ComputerMove>, description = "All fields optional"),
     responses(
         (status = 200, description = "The engine's move and where the game stands", body = MoveReply),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
@@ -314,7 +314,7 @@ pub async fn computer_move(
     params(
         ("id" = i64, Path, description = "The game's id", minimum = 1),
     ),
-    request_body(content = req::Takeback, description = "All fields optional"),
+    request_body(content = Option<req::Takeback>, description = "All fields optional"),
     responses(
         (status = 200, description = "The game after the takeback", body = GameJson),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
@@ -342,7 +342,7 @@ pub async fn takeback(
     params(
         ("id" = i64, Path, description = "The game's id", minimum = 1),
     ),
-    request_body(content = req::SideOf, description = "All fields optional"),
+    request_body(content = Option<req::SideOf>, description = "All fields optional"),
     responses(
         (status = 200, description = "The game, now over", body = GameJson),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
@@ -369,7 +369,7 @@ pub async fn resign(
     params(
         ("id" = i64, Path, description = "The game's id", minimum = 1),
     ),
-    request_body(content = req::SideOf, description = "All fields optional"),
+    request_body(content = Option<req::SideOf>, description = "All fields optional"),
     responses(
         (status = 200, description = "Whether the draw was accepted (then the game too)", body = DrawReply),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),

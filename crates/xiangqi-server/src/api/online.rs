@@ -148,7 +148,7 @@ fn page(id: &str, token: Option<&str>) -> String {
     post,
     path = "/api/challenge/open",
     tag = "board",
-    request_body(content((ChallengeFields = "application/json"), (ChallengeForm = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    request_body(content((Option<ChallengeFields> = "application/json"), (Option<ChallengeForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
     responses(
         (status = 200, description = "The game, its pages and its seats' tokens", body = OpenChallenge),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
@@ -222,7 +222,7 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
         ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
         ("move" = String, Path, description = "The move in any notation (percent-encoded)"),
     ),
-    security((), ("seat" = [])),
+    security(("seat" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
         (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
@@ -250,7 +250,7 @@ pub async fn board_move(
         ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
         ("action" = BoardAction, Path, description = "What the seat does (another word: `404`)"),
     ),
-    security((), ("seat" = [])),
+    security(("seat" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
         (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
@@ -285,7 +285,7 @@ pub async fn board_action(
         ("offer" = Offer, Path, description = "What is offered or asked for (another word: `404`)"),
         ("answer" = Answer, Path, description = "`yes` offers or accepts, `no` declines or withdraws (another word: `404`)"),
     ),
-    security((), ("seat" = [])),
+    security(("seat" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
         (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
@@ -485,7 +485,7 @@ pub struct GameStart {
     post,
     path = "/api/board/seek",
     tag = "lobby",
-    request_body(content((SeekFields = "application/json"), (SeekForm = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    request_body(content((Option<SeekFields> = "application/json"), (Option<SeekForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
     responses(
         (status = 200, description = "Newline-delimited JSON: `seek` with its id, keep-alive blank lines while it waits, then `gameStart` when taken", body = GameStart, content_type = "application/x-ndjson"),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
@@ -538,7 +538,7 @@ pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
     params(
         ("id" = String, Path, description = "The seek's id"),
     ),
-    request_body(content((AcceptFields = "application/json"), (AcceptFields = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    request_body(content((Option<AcceptFields> = "application/json"), (Option<AcceptFields> = "application/x-www-form-urlencoded")), description = "All fields optional"),
     responses(
         (status = 200, description = "The taker's seat", body = GameStart),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
@@ -570,7 +570,8 @@ pub async fn accept_seek(
 // name, with `Fields::only` naming the fields each takes).
 
 /// A clock: seconds.
-#[derive(ToSchema)]
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct ClockFields {
     /// The initial time, at most 3 hours.
@@ -582,7 +583,8 @@ pub struct ClockFields {
 }
 
 /// `POST /api/challenge/open` as JSON (`"clock.limit"` as a field name works too).
-#[derive(ToSchema)]
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct ChallengeFields {
     /// Neither limit nor increment: no clock.
@@ -591,61 +593,68 @@ pub struct ChallengeFields {
     color: Option<SideWish>,
     /// The start position.
     fen: Option<String>,
-    /// The creator's name.
-    #[schema(max_length = 40)]
+    /// The creator's name (cut to 40 characters).
     name: Option<String>,
-    #[schema(max_length = 40)]
+    /// Cut to 40 characters.
     red: Option<String>,
-    #[schema(max_length = 40)]
+    /// Cut to 40 characters.
     black: Option<String>,
 }
 
 /// `POST /api/challenge/open` as a form.
-#[derive(ToSchema)]
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct ChallengeForm {
-    #[schema(rename = "clock.limit", minimum = 0, maximum = 10_800)]
+    #[serde(rename = "clock.limit")]
+    #[schema(minimum = 0, maximum = 10_800)]
     clock_limit: Option<f64>,
-    #[schema(rename = "clock.increment", minimum = 0, maximum = 180)]
+    #[serde(rename = "clock.increment")]
+    #[schema(minimum = 0, maximum = 180)]
     clock_increment: Option<f64>,
     color: Option<SideWish>,
     fen: Option<String>,
-    #[schema(max_length = 40)]
+    /// Cut to 40 characters.
     name: Option<String>,
-    #[schema(max_length = 40)]
+    /// Cut to 40 characters.
     red: Option<String>,
-    #[schema(max_length = 40)]
+    /// Cut to 40 characters.
     black: Option<String>,
 }
 
 /// `POST /api/board/seek` as JSON.
-#[derive(ToSchema)]
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct SeekFields {
     clock: Option<ClockFields>,
     color: Option<SideWish>,
-    #[schema(max_length = 40)]
+    /// Cut to 40 characters.
     name: Option<String>,
 }
 
 /// `POST /api/board/seek` as a form.
-#[derive(ToSchema)]
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct SeekForm {
-    #[schema(rename = "clock.limit", minimum = 0, maximum = 10_800)]
+    #[serde(rename = "clock.limit")]
+    #[schema(minimum = 0, maximum = 10_800)]
     clock_limit: Option<f64>,
-    #[schema(rename = "clock.increment", minimum = 0, maximum = 180)]
+    #[serde(rename = "clock.increment")]
+    #[schema(minimum = 0, maximum = 180)]
     clock_increment: Option<f64>,
     color: Option<SideWish>,
-    #[schema(max_length = 40)]
+    /// Cut to 40 characters.
     name: Option<String>,
 }
 
 /// `POST /api/board/seek/{id}/accept`.
-#[derive(ToSchema)]
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct AcceptFields {
-    #[schema(max_length = 40)]
+    /// Cut to 40 characters.
     name: Option<String>,
 }
 

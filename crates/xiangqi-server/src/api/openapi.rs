@@ -64,7 +64,7 @@ use crate::store::{Mode, Verdict};
         super::online::Offer,
         super::online::Answer,
     )),
-    modifiers(&SeatToken, &Pages),
+    modifiers(&SeatToken, &Pages, &OptionalBodies),
     tags(
         (name = "games", description = "Stored games (computer, two-player, analysis)"),
         (name = "analysis", description = "Live engine analysis"),
@@ -134,6 +134,42 @@ impl Modify for SeatToken {
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
     }
+}
+
+/// An optional body is written `content = Option<T>` (so that utoipa marks it not required),
+/// which also makes its schema "`T` or `null`"; but the body is a JSON object or nothing,
+/// never `null`: this keeps the requiredness and drops the `null`.
+struct OptionalBodies;
+
+impl Modify for OptionalBodies {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::Schema;
+        use utoipa::openapi::RefOr;
+        for item in doc.paths.paths.values_mut() {
+            let ops = [&mut item.get, &mut item.post, &mut item.delete];
+            for op in ops.into_iter().flatten() {
+                let Some(body) = op.request_body.as_mut() else {
+                    continue;
+                };
+                for content in body.content.values_mut() {
+                    let Some(RefOr::T(Schema::OneOf(one))) = &content.schema else {
+                        continue;
+                    };
+                    let not_null: Vec<_> =
+                        one.items.iter().filter(|s| !is_null(s)).cloned().collect();
+                    if not_null.len() == 1 && one.items.len() == 2 {
+                        content.schema = not_null.into_iter().next();
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn is_null(s: &utoipa::openapi::RefOr<utoipa::openapi::Schema>) -> bool {
+    use utoipa::openapi::schema::Schema;
+    use utoipa::openapi::RefOr;
+    matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null))
 }
 
 /// The page and its files, from the router's table.

@@ -303,7 +303,13 @@ pub struct Int<const MIN: i64, const MAX: i64>(pub i64);
 impl<'de, const MIN: i64, const MAX: i64> Deserialize<'de> for Int<MIN, MAX> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = value(d)?;
-        match v.as_i64() {
+        // A whole number may be written as a float (`49.0`), as JSON Schema's `integer` has it.
+        let whole = v.as_i64().or_else(|| {
+            v.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() <= 9.0e15)
+                .map(|f| f as i64)
+        });
+        match whole {
             Some(n) if (MIN..=MAX).contains(&n) => Ok(Int(n)),
             _ => Err(D::Error::custom(format!(
                 "must be a whole number from {MIN} to {MAX}, got {v}"
