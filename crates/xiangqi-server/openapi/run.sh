@@ -5,13 +5,13 @@
 # is checked: no 5xx, a status, content type, headers and body that the document declares.
 #
 # Usage: crates/xiangqi-server/openapi/run.sh   (VENV: the Python venv, default ./.venv;
-#        SCHEMATHESIS_EXAMPLES: requests per operation and phase, default 25)
+#        SCHEMATHESIS_EXAMPLES: requests per operation and phase, default 100)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 ROOT=$(pwd)
 VENV="${VENV:-$ROOT/.venv}"
 SCHEMATHESIS_VERSION=4.32.5
-EXAMPLES="${SCHEMATHESIS_EXAMPLES:-25}"
+EXAMPLES="${SCHEMATHESIS_EXAMPLES:-100}"
 # Every check but positive_data_acceptance ("a request the schema allows must get a 2xx"):
 # the document can say a move or a FEN is a string, not which strings are legal in a game's
 # position, nor what a game's state allows (taking back moves a game does not have, `ply`

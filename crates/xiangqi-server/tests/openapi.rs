@@ -256,6 +256,9 @@ async fn optional_bodies_and_tokens_are_as_the_server_has_them() {
         "{fields}"
     );
     assert_eq!(fields["additionalProperties"], false, "{fields}");
+    let clock = &doc["components"]["schemas"]["ClockFields"];
+    assert_eq!(clock["minProperties"], 1, "{clock}");
+    assert!(clock.get("maxProperties").is_none(), "{clock}");
     let security = |m: &str, p: &str| doc["paths"][p][m]["security"].clone();
     let seat = serde_json::json!([{"seat": []}]);
     assert_eq!(security("post", "/api/board/game/{id}/move/{move}"), seat);
@@ -268,4 +271,38 @@ async fn optional_bodies_and_tokens_are_as_the_server_has_them() {
         security("get", "/api/board/game/stream/{id}"),
         serde_json::json!([{}, {"seat": []}])
     );
+}
+
+/// A nested object's fields are read as dotted names (`{"clock": {"limit": 60}}`), but an
+/// empty object was dropped without a word: `{"black": {}}` made a game. It is refused now.
+#[tokio::test]
+async fn an_empty_object_for_a_field_is_refused() {
+    let dir = temp_dir("empty");
+    let app = router(Arc::new(App::new(Store::open(&dir).expect("open store"))));
+    for (body, field) in [
+        (r#"{"black": {}}"#, "black"),
+        (r#"{"clock": {}}"#, "clock"),
+        (r#"{"color": {}}"#, "color"),
+    ] {
+        let req = Request::post("/api/challenge/open")
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .expect("request");
+        let res = app.clone().oneshot(req).await.expect("response");
+        let status = res.status();
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        let v: Value = serde_json::from_slice(&bytes).expect("JSON");
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(v["field"], field, "{body}: {v}");
+    }
+    // A clock that says something is still read.
+    let req = Request::post("/api/challenge/open")
+        .header("content-type", "application/json")
+        .body(Body::from(r#"{"clock": {"limit": 60}, "black": "Bo"}"#))
+        .expect("request");
+    assert_eq!(
+        app.oneshot(req).await.expect("response").status(),
+        StatusCode::OK
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

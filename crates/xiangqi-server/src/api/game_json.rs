@@ -63,6 +63,8 @@ pub struct BoardJson {
     pub turn: &'static str,
     pub check: bool,
     pub legal: Vec<String>,
+    /// How the game ended (`null` while it goes on).
+    #[schema(required)]
     pub outcome: Option<Ending>,
 }
 
@@ -142,6 +144,8 @@ pub struct LineJson {
 pub struct Settings {
     pub id: i64,
     pub mode: Mode,
+    /// The human's side in computer mode, else `null`.
+    #[schema(required)]
     pub human: Option<&'static str>,
     pub level: i64,
     pub created: i64,
@@ -227,13 +231,15 @@ pub struct Summary {
     #[serde(flatten)]
     pub settings: Settings,
     pub plies: i64,
+    #[schema(required)]
     pub result: Option<Verdict>,
+    #[schema(required)]
     pub reason: Option<String>,
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, required)]
     pub red: Value,
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, required)]
     pub black: Value,
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, required)]
     pub event: Value,
 }
 

@@ -569,7 +569,7 @@ pub async fn accept_seek(
 // What the documentation says of the bodies that `Fields` reads (the handlers read them by
 // name, with `Fields::only` naming the fields each takes).
 
-/// A clock: seconds.
+/// A clock: seconds. Not empty (`minProperties` is set in `openapi::NonEmptyClock`).
 #[derive(Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]

@@ -64,7 +64,7 @@ use crate::store::{Mode, Verdict};
         super::online::Offer,
         super::online::Answer,
     )),
-    modifiers(&SeatToken, &Pages, &OptionalBodies),
+    modifiers(&SeatToken, &Pages, &OptionalBodies, &NonEmptyClock),
     tags(
         (name = "games", description = "Stored games (computer, two-player, analysis)"),
         (name = "analysis", description = "Live engine analysis"),
@@ -170,6 +170,21 @@ fn is_null(s: &utoipa::openapi::RefOr<utoipa::openapi::Schema>) -> bool {
     use utoipa::openapi::schema::Schema;
     use utoipa::openapi::RefOr;
     matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null))
+}
+
+/// `{"clock": {}}` is refused: the clock object needs a field. (utoipa 5.5 writes its
+/// `min_properties` attribute as `maxProperties`, so it is set here.)
+struct NonEmptyClock;
+
+impl Modify for NonEmptyClock {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::Schema;
+        use utoipa::openapi::RefOr;
+        let schemas = doc.components.as_mut().map(|c| &mut c.schemas);
+        if let Some(RefOr::T(Schema::Object(o))) = schemas.and_then(|s| s.get_mut("ClockFields")) {
+            o.min_properties = Some(1);
+        }
+    }
 }
 
 /// The page and its files, from the router's table.

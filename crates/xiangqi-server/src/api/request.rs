@@ -94,7 +94,8 @@ impl<S: Send + Sync> FromRequest<S> for Fields {
         let mut out = Map::new();
         for (k, v) in body_object(&body)? {
             match v {
-                Value::Object(inner) => {
+                // (An empty object stays a value of its own, so it is refused, not dropped.)
+                Value::Object(inner) if !inner.is_empty() => {
                     for (k2, v2) in inner {
                         out.insert(format!("{k}.{k2}"), v2);
                     }

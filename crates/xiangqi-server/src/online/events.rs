@@ -32,7 +32,9 @@ pub struct GameState {
     /// The moves from the start position, UCI, separated by spaces.
     pub moves: String,
     /// Red's and Black's time left, `null` without a clock.
+    #[schema(required)]
     pub rtime: Option<u64>,
+    #[schema(required)]
     pub btime: Option<u64>,
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -57,6 +59,7 @@ pub enum Event {
     #[serde(rename_all = "camelCase")]
     GameFull {
         id: String,
+        #[schema(required)]
         clock: Option<ClockJson>,
         red: PlayerJson,
         black: PlayerJson,

@@ -31,7 +31,9 @@ pub struct Seek {
     pub id: String,
     pub name: String,
     /// Initial time and increment in seconds (`null`: no clock).
+    #[schema(required)]
     pub limit: Option<u64>,
+    #[schema(required)]
     pub increment: Option<u64>,
     pub color: SideWish,
     #[serde(skip)]
