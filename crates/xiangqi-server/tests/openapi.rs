@@ -306,3 +306,40 @@ async fn an_empty_object_for_a_field_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The document has a body as a JSON object (or a form), or none: an empty body is `{}`, but a
+/// blank one (whitespace only) was taken as `{}` too. It is refused now, as not JSON.
+#[tokio::test]
+async fn a_blank_body_is_refused_an_empty_one_is_not() {
+    let dir = temp_dir("blank");
+    let app = router(Arc::new(App::new(Store::open(&dir).expect("open store"))));
+    let send = |uri: &'static str, ctype: &'static str, body: &'static str| {
+        let app = app.clone();
+        async move {
+            let req = Request::post(uri)
+                .header("content-type", ctype)
+                .body(Body::from(body))
+                .expect("request");
+            let res = app.oneshot(req).await.expect("response");
+            let status = res.status();
+            let bytes = res.into_body().collect().await.expect("body").to_bytes();
+            let v: Value = serde_json::from_slice(&bytes).expect("JSON");
+            (status, v)
+        }
+    };
+    let form = "application/x-www-form-urlencoded";
+    for (uri, ctype) in [
+        ("/api/games", "application/json"),
+        ("/api/challenge/open", "application/json"),
+        ("/api/challenge/open", form),
+    ] {
+        for blank in ["\t", " ", "\n\n"] {
+            let (st, v) = send(uri, ctype, blank).await;
+            assert_eq!(st, StatusCode::BAD_REQUEST, "{uri} {ctype} {blank:?}: {v}");
+            assert!(v["error"].as_str().unwrap().contains("body"), "{v}");
+        }
+        let (st, v) = send(uri, ctype, "").await;
+        assert!(st.is_success(), "{uri} {ctype}, empty body: {st} {v}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -89,6 +89,11 @@ impl<S: Send + Sync> FromRequest<S> for Fields {
         if form {
             let text = std::str::from_utf8(&body)
                 .map_err(|e| ApiError::bad(format!("the request body is not UTF-8 text: {e}")))?;
+            if !text.is_empty() && text.trim().is_empty() {
+                return Err(ApiError::bad(
+                    "the request body is blank: send no body, or fields",
+                ));
+            }
             return form_object(text).map(Fields);
         }
         let mut out = Map::new();
@@ -161,9 +166,10 @@ fn form_object(text: &str) -> Result<Map<String, Value>, ApiError> {
     Ok(out)
 }
 
-/// Parses a JSON object body; an empty body is an empty object.
+/// Parses a JSON object body; an empty body (no bytes) is an empty object. A blank one
+/// (whitespace only) is neither: it is refused as not JSON.
 fn body_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
-    if body.iter().all(|b| b.is_ascii_whitespace()) {
+    if body.is_empty() {
         return Ok(Map::new());
     }
     let text = std::str::from_utf8(body)
