@@ -31,7 +31,7 @@ fi
 cargo build --quiet --bin xiangqi
 DATA=$(mktemp -d)
 PORT=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-target/debug/xiangqi serve --host 127.0.0.1 --port "$PORT" --no-fallback --data "$DATA" \
+"${CARGO_TARGET_DIR:-target}/debug/xiangqi" serve --host 127.0.0.1 --port "$PORT" --no-fallback --data "$DATA" \
   >"$DATA/serve.log" 2>&1 &
 SERVER=$!
 cleanup() {
