@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::games::{Ending, GameError, ImportFailure};
 
 /// The JSON body of an error: the message, and fields that help a client act on it.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub error: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -25,6 +25,7 @@ pub struct ErrorBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Ending>)]
     pub outcome: Option<Box<Ending>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<ImportFailure>>,

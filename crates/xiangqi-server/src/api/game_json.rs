@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use utoipa::ToSchema;
 use xiangqi::notation::Notation;
 use xiangqi::{Game, Move, Position};
 
@@ -10,7 +11,7 @@ use crate::games::{legal_moves, uci, Ending, ImportFailure, Loaded};
 use crate::store::{GameRow, Mode, Verdict};
 
 /// A move in every notation, with what it did (`fen`: the position after it).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct MoveJson {
     pub uci: String,
     pub iccs: String,
@@ -56,18 +57,20 @@ impl MoveJson {
 }
 
 /// A position as the API shows it: whose turn, check, the legal moves, how it ended.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct BoardJson {
     pub fen: String,
     pub turn: &'static str,
     pub check: bool,
     pub legal: Vec<String>,
+    /// How the game ended (`null` while it goes on).
+    #[schema(required)]
     pub outcome: Option<Ending>,
 }
 
 /// Where a game stands: the number of moves played and the position now (no legal moves once
 /// the game is over).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct NowJson {
     pub ply: usize,
     #[serde(flatten)]
@@ -105,10 +108,12 @@ impl BoardJson {
 }
 
 /// The answer to a move played at the end of the main line.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct MoveReply {
     pub id: i64,
+    /// The last move (`null` when no move has been played).
     #[serde(rename = "move")]
+    #[schema(required)]
     pub mv: Option<MoveJson>,
     #[serde(flatten)]
     pub now: NowJson,
@@ -127,7 +132,7 @@ impl MoveReply {
 
 /// An alternative line from where it leaves the main line (`ply`: the main-line moves it
 /// shares), with the whole line in `uci`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct LineJson {
     pub ply: usize,
     pub moves: Vec<MoveJson>,
@@ -135,10 +140,12 @@ pub struct LineJson {
 }
 
 /// What the game list and the full game both tell of a game's settings.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct Settings {
     pub id: i64,
     pub mode: Mode,
+    /// The human's side in computer mode, else `null`.
+    #[schema(required)]
     pub human: Option<&'static str>,
     pub level: i64,
     pub created: i64,
@@ -162,10 +169,12 @@ impl Settings {
 
 /// A game in full: its settings, every move in three notations, its alternative lines, and
 /// where it stands.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct GameJson {
     #[serde(flatten)]
     pub settings: Settings,
+    /// The record's tags (`Red`, `Black`, `Event`, ...), names to strings.
+    #[schema(value_type = Object)]
     pub tags: Value,
     pub moves: Vec<MoveJson>,
     pub lines: Vec<LineJson>,
@@ -217,15 +226,20 @@ fn lines_json(l: &Loaded) -> Vec<LineJson> {
 }
 
 /// A game's line in the game list.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct Summary {
     #[serde(flatten)]
     pub settings: Settings,
     pub plies: i64,
+    #[schema(required)]
     pub result: Option<Verdict>,
+    #[schema(required)]
     pub reason: Option<String>,
+    #[schema(value_type = Option<String>, required)]
     pub red: Value,
+    #[schema(value_type = Option<String>, required)]
     pub black: Value,
+    #[schema(value_type = Option<String>, required)]
     pub event: Value,
 }
 
@@ -246,27 +260,27 @@ impl Summary {
 }
 
 /// `GET /api/games`
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct GameList {
     pub total: i64,
     pub games: Vec<Summary>,
 }
 
 /// `GET /api/health`
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct Health {
     pub ok: bool,
     pub version: &'static str,
 }
 
 /// `DELETE /api/games/{id}`
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct Deleted {
     pub deleted: i64,
 }
 
 /// `GET /api/games/{id}/fen`
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct FenJson {
     pub id: i64,
     pub ply: usize,
@@ -274,7 +288,7 @@ pub struct FenJson {
 }
 
 /// `POST /api/games/{id}/draw`
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct DrawReply {
     pub accepted: bool,
     pub why: &'static str,
@@ -283,8 +297,18 @@ pub struct DrawReply {
 }
 
 /// `POST /api/import`
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct ImportReply {
     pub games: Vec<Summary>,
     pub errors: Vec<ImportFailure>,
+}
+
+/// `POST /api/games/{id}/moves`: the move answer, or (a move with `at` before the end) the
+/// game. Documents the two shapes; the handler answers one of them.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum MoveOrGame {
+    Move(MoveReply),
+    Game(GameJson),
 }

@@ -12,8 +12,8 @@ use xiangqi::Position;
 
 use super::error::ApiError;
 use super::game_json::{
-    BoardJson, Deleted, DrawReply, FenJson, GameJson, GameList, Health, ImportReply, MoveReply,
-    Summary,
+    BoardJson, Deleted, DrawReply, FenJson, GameJson, GameList, Health, ImportReply, MoveOrGame,
+    MoveReply, Summary,
 };
 use super::request::{self as req, Body, GameId, Query, RawBody};
 use crate::games::create::{self, NewGame};
@@ -25,6 +25,14 @@ use crate::App;
 type AppState = State<Arc<App>>;
 type ApiResult<T> = Result<T, ApiError>;
 
+#[utoipa::path(
+    get,
+    path = "/api/health",
+    tag = "server",
+    responses(
+        (status = 200, description = "The server is up", body = Health),
+    )
+)]
 pub async fn health() -> Json<Health> {
     Json(Health {
         ok: true,
@@ -33,6 +41,18 @@ pub async fn health() -> Json<Health> {
 }
 
 /// `GET /api/position?fen=...`: checks a position and lists its legal moves.
+#[utoipa::path(
+    get,
+    path = "/api/position",
+    tag = "games",
+    params(
+        req::PositionQuery,
+    ),
+    responses(
+        (status = 200, description = "The position, its legal moves and how it ended", body = BoardJson),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+    )
+)]
 pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<BoardJson>> {
     let fen = q.fen.0.trim();
     let pos = Position::from_fen(fen).map_err(|e| GameError::BadFen {
@@ -43,6 +63,20 @@ pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<Boa
 }
 
 /// `POST /api/games`: a new game.
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    tag = "games",
+    request_body(content = Option<req::NewGame>, description = "All fields optional (an empty body is `{}`)"),
+    responses(
+        (status = 201, description = "The new game", body = GameJson),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 422, description = "A move that is not legal or not understood in the position", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn create(
     State(app): AppState,
     Body(b): Body<req::NewGame>,
@@ -63,6 +97,19 @@ pub async fn create(
 }
 
 /// `GET /api/games?limit=&offset=`
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    tag = "games",
+    params(
+        req::ListQuery,
+    ),
+    responses(
+        (status = 200, description = "The games, most recently changed first", body = GameList),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn list(
     State(app): AppState,
     Query(q): Query<req::ListQuery>,
@@ -89,10 +136,38 @@ async fn with_game<T>(
     app.games.with(&app.store, id, f).await
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    responses(
+        (status = 200, description = "The game", body = GameJson),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn get_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<GameJson>> {
     with_game(&app, id, async |l: &mut Loaded| Ok(Json(GameJson::of(l)))).await
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/games/{id}",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    responses(
+        (status = 200, description = "The game is deleted", body = Deleted),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn delete_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<Deleted>> {
     detached(async move { app.games.delete(&app.store, id).await }).await?;
     Ok(Json(Deleted { deleted: id }))
@@ -100,6 +175,24 @@ pub async fn delete_game(State(app): AppState, GameId(id): GameId) -> ApiResult<
 
 /// `POST /api/games/{id}/moves` `{"move": "h2e2", "ply": 0}`: a move at the end of the main
 /// line (answers the move), or with `at` from an earlier move (answers the game).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/moves",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    request_body(content = req::PlayMove),
+    responses(
+        (status = 200, description = "The move and where the game stands (with `at` before the end: the game)", body = MoveOrGame),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 422, description = "A move that is not legal or not understood in the position", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn post_move(
     State(app): AppState,
     GameId(id): GameId,
@@ -135,6 +228,23 @@ async fn change(app: Arc<App>, id: i64, change: Change) -> ApiResult<Json<GameJs
 }
 
 /// `POST /api/games/{id}/promote` `{"line": ["h2e2", ...], "ply": n}`
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/promote",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    request_body(content = req::Promote),
+    responses(
+        (status = 200, description = "The game, the line now its main line", body = GameJson),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn promote(
     State(app): AppState,
     GameId(id): GameId,
@@ -152,6 +262,23 @@ pub async fn promote(
 
 /// `POST /api/games/{id}/computer-move` `{"ply": n}`: the engine plays the side to move at
 /// the game's level; the move is stored like any other.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/computer-move",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    request_body(content = Option<req::ComputerMove>, description = "All fields optional"),
+    responses(
+        (status = 200, description = "The engine's move and where the game stands", body = MoveReply),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn computer_move(
     State(app): AppState,
     GameId(id): GameId,
@@ -180,6 +307,23 @@ pub async fn computer_move(
 }
 
 /// `POST /api/games/{id}/takeback` `{"plies": 1}`
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/takeback",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    request_body(content = Option<req::Takeback>, description = "All fields optional"),
+    responses(
+        (status = 200, description = "The game after the takeback", body = GameJson),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn takeback(
     State(app): AppState,
     GameId(id): GameId,
@@ -191,6 +335,23 @@ pub async fn takeback(
 }
 
 /// `POST /api/games/{id}/resign` `{"side": "red"}`
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/resign",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    request_body(content = Option<req::SideOf>, description = "All fields optional"),
+    responses(
+        (status = 200, description = "The game, now over", body = GameJson),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn resign(
     State(app): AppState,
     GameId(id): GameId,
@@ -201,6 +362,23 @@ pub async fn resign(
 
 /// `POST /api/games/{id}/draw` `{"side": "red"}`: a draw offer. Against the computer the
 /// engine decides; otherwise the offer stands for an agreement the players made at the board.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    request_body(content = Option<req::SideOf>, description = "All fields optional"),
+    responses(
+        (status = 200, description = "Whether the draw was accepted (then the game too)", body = DrawReply),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn draw(
     State(app): AppState,
     GameId(id): GameId,
@@ -231,6 +409,21 @@ pub async fn draw(
 }
 
 /// `GET /api/games/{id}/pgn?notation=wxf[&download=1]`
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/pgn",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+        req::PgnQuery,
+    ),
+    responses(
+        (status = 200, description = "The game as PGN", body = String, content_type = "application/x-chess-pgn"),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn export_pgn(
     State(app): AppState,
     GameId(id): GameId,
@@ -260,6 +453,21 @@ pub async fn export_pgn(
 }
 
 /// `GET /api/games/{id}/fen?ply=n`
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/fen",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+        req::FenQuery,
+    ),
+    responses(
+        (status = 200, description = "The position after `ply` moves", body = FenJson),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn export_fen(
     State(app): AppState,
     GameId(id): GameId,
@@ -291,6 +499,21 @@ pub async fn export_fen(
 }
 
 /// `POST /api/import`: PGN (any notation), XQF, CBR/CBL, or a FEN; raw bytes in the body.
+#[utoipa::path(
+    post,
+    path = "/api/import",
+    tag = "games",
+    params(
+        req::ImportQuery,
+    ),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "The raw file: PGN (any notation, GBK or UTF-8), XQF, CBR/CBL or a FEN"),
+    responses(
+        (status = 201, description = "The games stored, and those that could not be read", body = ImportReply),
+        (status = 400, description = "Nothing could be imported (with `errors`), or a bad query parameter", body = super::error::ErrorBody),
+        (status = 413, description = "The body is too large, or holds too many games", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn import(
     State(app): AppState,
     Query(q): Query<req::ImportQuery>,

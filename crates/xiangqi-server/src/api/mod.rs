@@ -6,16 +6,18 @@ pub mod error;
 pub mod game_json;
 pub mod handlers;
 pub mod online;
+pub mod openapi;
 pub mod request;
 
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderValue, Request, StatusCode};
+use axum::handler::Handler;
+use axum::http::{header, HeaderValue, Method, Request, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post, MethodRouter};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 
@@ -97,43 +99,91 @@ fn panic_response(err: Box<dyn std::any::Any + Send + 'static>) -> Response {
     .into_response()
 }
 
+/// A group of routes that also records every method and path it gets, so the OpenAPI
+/// document can be checked against the router itself (`route_table`).
+struct Routes {
+    router: Router<Arc<App>>,
+    table: Vec<(Method, &'static str)>,
+}
+
+impl Routes {
+    fn new() -> Routes {
+        Routes {
+            router: Router::new(),
+            table: Vec::new(),
+        }
+    }
+
+    fn add(mut self, method: Method, path: &'static str, mr: MethodRouter<Arc<App>>) -> Routes {
+        self.table.push((method, path));
+        self.router = self.router.route(path, mr);
+        self
+    }
+
+    fn get<H: Handler<T, Arc<App>>, T: 'static>(self, path: &'static str, h: H) -> Routes {
+        self.add(Method::GET, path, get(h))
+    }
+
+    fn post<H: Handler<T, Arc<App>>, T: 'static>(self, path: &'static str, h: H) -> Routes {
+        self.add(Method::POST, path, post(h))
+    }
+
+    fn delete<H: Handler<T, Arc<App>>, T: 'static>(self, path: &'static str, h: H) -> Routes {
+        self.add(Method::DELETE, path, delete(h))
+    }
+}
+
+/// The JSON API's routes (all but `/api/import`, which takes larger bodies).
+fn api_routes() -> Routes {
+    Routes::new()
+        .get("/api/health", handlers::health)
+        .get("/api/openapi.json", openapi::serve)
+        .get("/api/position", handlers::position)
+        .get("/api/games", handlers::list)
+        .post("/api/games", handlers::create)
+        .get("/api/games/{id}", handlers::get_game)
+        .delete("/api/games/{id}", handlers::delete_game)
+        .post("/api/games/{id}/moves", handlers::post_move)
+        .post("/api/games/{id}/computer-move", handlers::computer_move)
+        .post("/api/games/{id}/takeback", handlers::takeback)
+        .post("/api/games/{id}/promote", handlers::promote)
+        .post("/api/games/{id}/resign", handlers::resign)
+        .post("/api/games/{id}/draw", handlers::draw)
+        .get("/api/games/{id}/pgn", handlers::export_pgn)
+        .get("/api/games/{id}/fen", handlers::export_fen)
+        .get("/api/analysis", analysis::ws_handler)
+        .post("/api/challenge/open", online::open_challenge)
+        .get("/api/board/game/stream/{id}", online::game_stream)
+        .get("/api/board/game/{id}", online::game_full)
+        .post("/api/board/game/{id}/move/{move}", online::board_move)
+        .post("/api/board/game/{id}/{action}", online::board_action)
+        .post(
+            "/api/board/game/{id}/{offer}/{answer}",
+            online::board_answer,
+        )
+        .post("/api/board/seek", online::seek)
+        .post("/api/board/seek/{id}/accept", online::accept_seek)
+        .get("/api/lobby/stream", online::lobby_stream)
+}
+
+/// `/api/import`.
+fn import_routes() -> Routes {
+    Routes::new().post("/api/import", handlers::import)
+}
+
+/// Every method and path the router answers: the API's routes and the page's files.
+pub fn route_table() -> Vec<(Method, &'static str)> {
+    let mut out = api_routes().table;
+    out.extend(import_routes().table);
+    out.extend(ASSETS.iter().map(|&(path, ..)| (Method::GET, path)));
+    out
+}
+
 /// The app's routes over `app`.
 pub fn router(app: Arc<App>) -> Router {
-    let api = Router::new()
-        .route("/api/health", get(handlers::health))
-        .route("/api/position", get(handlers::position))
-        .route("/api/games", get(handlers::list).post(handlers::create))
-        .route(
-            "/api/games/{id}",
-            get(handlers::get_game).delete(handlers::delete_game),
-        )
-        .route("/api/games/{id}/moves", post(handlers::post_move))
-        .route(
-            "/api/games/{id}/computer-move",
-            post(handlers::computer_move),
-        )
-        .route("/api/games/{id}/takeback", post(handlers::takeback))
-        .route("/api/games/{id}/promote", post(handlers::promote))
-        .route("/api/games/{id}/resign", post(handlers::resign))
-        .route("/api/games/{id}/draw", post(handlers::draw))
-        .route("/api/games/{id}/pgn", get(handlers::export_pgn))
-        .route("/api/games/{id}/fen", get(handlers::export_fen))
-        .route("/api/analysis", get(analysis::ws_handler))
-        .route("/api/challenge/open", post(online::open_challenge))
-        .route("/api/board/game/stream/{id}", get(online::game_stream))
-        .route("/api/board/game/{id}", get(online::game_full))
-        .route("/api/board/game/{id}/move/{move}", post(online::board_move))
-        .route("/api/board/game/{id}/{action}", post(online::board_action))
-        .route(
-            "/api/board/game/{id}/{offer}/{answer}",
-            post(online::board_answer),
-        )
-        .route("/api/board/seek", post(online::seek))
-        .route("/api/board/seek/{id}/accept", post(online::accept_seek))
-        .route("/api/lobby/stream", get(online::lobby_stream))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT));
-    let import = Router::new()
-        .route("/api/import", post(handlers::import))
+    let api = api_routes().router.layer(DefaultBodyLimit::max(BODY_LIMIT));
+    let import = import_routes()
+        .router
         .layer(DefaultBodyLimit::max(IMPORT_LIMIT));
     let mut pages = Router::new();
     for (path, body, ctype) in ASSETS {

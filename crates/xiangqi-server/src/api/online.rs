@@ -14,13 +14,15 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
+use utoipa::ToSchema;
 use xiangqi::Color;
 
 use super::error::ApiError;
 use super::request::Fields;
 use crate::online::clock::TimeControl;
+use crate::online::events::Event;
 use crate::online::hub::{clean_name, Action, Hub, Msg, NewLive, OnlineError, KEEP_ALIVE};
-use crate::online::lobby::SideWish;
+use crate::online::lobby::{Seek, SideWish};
 use crate::App;
 
 type AppState = State<Arc<App>>;
@@ -117,7 +119,7 @@ fn random_side() -> Result<Color, ApiError> {
 }
 
 /// The answer to `POST /api/challenge/open`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OpenChallenge {
     pub id: String,
@@ -129,6 +131,7 @@ pub struct OpenChallenge {
     pub token_red: String,
     pub token_black: String,
     /// The creator's side (`color` of the request, drawn when random).
+    #[schema(value_type = super::openapi::SideName)]
     pub color: &'static str,
 }
 
@@ -141,6 +144,19 @@ fn page(id: &str, token: Option<&str>) -> String {
 }
 
 /// `POST /api/challenge/open`: a game whose two seats are taken by whoever opens their links.
+#[utoipa::path(
+    post,
+    path = "/api/challenge/open",
+    tag = "board",
+    request_body(content((Option<ChallengeFields> = "application/json"), (Option<ChallengeForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    responses(
+        (status = 200, description = "The game, its pages and its seats' tokens", body = OpenChallenge),
+        (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+    )
+)]
 pub async fn open_challenge(State(app): AppState, f: Fields) -> ApiResult<Json<OpenChallenge>> {
     f.only(&[
         "clock.limit",
@@ -185,7 +201,9 @@ pub async fn open_challenge(State(app): AppState, f: Fields) -> ApiResult<Json<O
     }))
 }
 
-#[derive(Serialize)]
+/// `{"ok": true}`: done.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Done)]
 pub struct Ok_ {
     pub ok: bool,
 }
@@ -196,6 +214,25 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
 }
 
 /// `POST /api/board/game/{id}/move/{move}`
+#[utoipa::path(
+    post,
+    path = "/api/board/game/{id}/move/{move}",
+    tag = "board",
+    params(
+        ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
+        ("move" = String, Path, description = "The move in any notation (percent-encoded)"),
+    ),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "Done", body = Ok_),
+        (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
+        (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
+        (status = 422, description = "A move that cannot be read or is not legal, naming it", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn board_move(
     State(app): AppState,
     Path((id, mv)): Path<(String, String)>,
@@ -205,6 +242,24 @@ pub async fn board_move(
 }
 
 /// `POST /api/board/game/{id}/{action}`: resign, abort, claim-victory, claim-draw.
+#[utoipa::path(
+    post,
+    path = "/api/board/game/{id}/{action}",
+    tag = "board",
+    params(
+        ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
+        ("action" = BoardAction, Path, description = "What the seat does (another word: `404`)"),
+    ),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "Done", body = Ok_),
+        (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
+        (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
+        (status = 404, description = "No such game, or no such action", body = super::error::ErrorBody),
+        (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn board_action(
     State(app): AppState,
     Path((id, what)): Path<(String, String)>,
@@ -221,6 +276,25 @@ pub async fn board_action(
 }
 
 /// `POST /api/board/game/{id}/{offer}/{yes|no}`: draw, takeback, rematch.
+#[utoipa::path(
+    post,
+    path = "/api/board/game/{id}/{offer}/{answer}",
+    tag = "board",
+    params(
+        ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
+        ("offer" = Offer, Path, description = "What is offered or asked for (another word: `404`)"),
+        ("answer" = Answer, Path, description = "`yes` offers or accepts, `no` declines or withdraws (another word: `404`)"),
+    ),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "Done", body = Ok_),
+        (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
+        (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
+        (status = 404, description = "No such game, offer or answer", body = super::error::ErrorBody),
+        (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn board_answer(
     State(app): AppState,
     Path((id, what, answer)): Path<(String, String, String)>,
@@ -241,6 +315,19 @@ pub async fn board_answer(
 }
 
 /// `GET /api/board/game/{id}`: the game as the stream's first line has it (`gameFull`).
+#[utoipa::path(
+    get,
+    path = "/api/board/game/{id}",
+    tag = "board",
+    params(
+        ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
+    ),
+    responses(
+        (status = 200, description = "The game as the stream's first line (`gameFull`)", body = Event),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn game_full(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
     let room = app.hub.room(&id).await?;
     let line = app.hub.full_line(&room).await;
@@ -283,6 +370,22 @@ struct GameStream {
 /// `GET /api/board/game/stream/{id}`: `gameFull`, then a line for every change, and a blank
 /// keep-alive line every few seconds. With a seat's token the stream is that player's (the
 /// opponent sees them connected); without, a spectator's.
+#[utoipa::path(
+    get,
+    path = "/api/board/game/stream/{id}",
+    tag = "board",
+    params(
+        ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
+    ),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "Newline-delimited JSON events, without end: `gameFull` first, then `gameState`, `crowd`, `opponentGone`, `rematch`; a blank keep-alive line every 5 s", body = Event, content_type = "application/x-ndjson"),
+        (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
+        (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+    )
+)]
 pub async fn game_stream(
     State(app): AppState,
     Path(id): Path<String>,
@@ -329,6 +432,14 @@ pub async fn game_stream(
 }
 
 /// `GET /api/lobby/stream`: the open seeks now, then after every change.
+#[utoipa::path(
+    get,
+    path = "/api/lobby/stream",
+    tag = "lobby",
+    responses(
+        (status = 200, description = "Newline-delimited JSON, without end: the open seeks now and after every change, keep-alive blank lines", body = SeeksLine, content_type = "application/x-ndjson"),
+    )
+)]
 pub async fn lobby_stream(State(app): AppState) -> Response {
     let (first, rx) = app.hub.lobby();
     let mut tick = tokio::time::interval(KEEP_ALIVE);
@@ -356,7 +467,7 @@ pub async fn lobby_stream(State(app): AppState) -> Response {
 }
 
 /// A seat handed out by the lobby.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct GameStart {
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -370,6 +481,18 @@ pub struct GameStart {
 /// `name`) and streams `{"type":"seek","id":...}`, keep-alive lines while it waits, then
 /// `{"type":"gameStart", "id", "color", "token", "url"}` when someone takes it. The seek goes
 /// when this connection closes.
+#[utoipa::path(
+    post,
+    path = "/api/board/seek",
+    tag = "lobby",
+    request_body(content((Option<SeekFields> = "application/json"), (Option<SeekForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    responses(
+        (status = 200, description = "Newline-delimited JSON: `seek` with its id, keep-alive blank lines while it waits, then `gameStart` when taken", body = GameStart, content_type = "application/x-ndjson"),
+        (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+    )
+)]
 pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
     f.only(&["clock.limit", "clock.increment", "color", "name"])?;
     let tc = time_control(&f)?;
@@ -408,6 +531,23 @@ pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
 }
 
 /// `POST /api/board/seek/{id}/accept`: takes a seek (field `name`); answers the taker's seat.
+#[utoipa::path(
+    post,
+    path = "/api/board/seek/{id}/accept",
+    tag = "lobby",
+    params(
+        ("id" = String, Path, description = "The seek's id"),
+    ),
+    request_body(content((Option<AcceptFields> = "application/json"), (Option<AcceptFields> = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    responses(
+        (status = 200, description = "The taker's seat", body = GameStart),
+        (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
+        (status = 404, description = "No such seek (or it was taken)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+    )
+)]
 pub async fn accept_seek(
     State(app): AppState,
     Path(id): Path<String>,
@@ -423,4 +563,137 @@ pub async fn accept_seek(
         token: g.token.as_str().to_owned(),
         id: g.id,
     }))
+}
+
+// ---------------------------------------------------------------------------------------
+// What the documentation says of the bodies that `Fields` reads (the handlers read them by
+// name, with `Fields::only` naming the fields each takes).
+
+/// A clock: seconds. Not empty (`minProperties` is set in `openapi::NonEmptyClock`).
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct ClockFields {
+    /// The initial time, at most 3 hours.
+    #[schema(minimum = 0, maximum = 10_800)]
+    limit: Option<f64>,
+    /// The increment, at most 180 s.
+    #[schema(minimum = 0, maximum = 180)]
+    increment: Option<f64>,
+}
+
+/// `POST /api/challenge/open` as JSON (`"clock.limit"` as a field name works too).
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct ChallengeFields {
+    /// Neither limit nor increment: no clock.
+    clock: Option<ClockFields>,
+    /// The creator's side (drawn when random).
+    color: Option<SideWish>,
+    /// The start position.
+    fen: Option<String>,
+    /// The creator's name (cut to 40 characters).
+    name: Option<String>,
+    /// Cut to 40 characters.
+    red: Option<String>,
+    /// Cut to 40 characters.
+    black: Option<String>,
+}
+
+/// `POST /api/challenge/open` as a form.
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct ChallengeForm {
+    #[serde(rename = "clock.limit")]
+    #[schema(minimum = 0, maximum = 10_800)]
+    clock_limit: Option<f64>,
+    #[serde(rename = "clock.increment")]
+    #[schema(minimum = 0, maximum = 180)]
+    clock_increment: Option<f64>,
+    color: Option<SideWish>,
+    fen: Option<String>,
+    /// Cut to 40 characters.
+    name: Option<String>,
+    /// Cut to 40 characters.
+    red: Option<String>,
+    /// Cut to 40 characters.
+    black: Option<String>,
+}
+
+/// `POST /api/board/seek` as JSON.
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct SeekFields {
+    clock: Option<ClockFields>,
+    color: Option<SideWish>,
+    /// Cut to 40 characters.
+    name: Option<String>,
+}
+
+/// `POST /api/board/seek` as a form.
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct SeekForm {
+    #[serde(rename = "clock.limit")]
+    #[schema(minimum = 0, maximum = 10_800)]
+    clock_limit: Option<f64>,
+    #[serde(rename = "clock.increment")]
+    #[schema(minimum = 0, maximum = 180)]
+    clock_increment: Option<f64>,
+    color: Option<SideWish>,
+    /// Cut to 40 characters.
+    name: Option<String>,
+}
+
+/// `POST /api/board/seek/{id}/accept`.
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct AcceptFields {
+    /// Cut to 40 characters.
+    name: Option<String>,
+}
+
+/// A line of the lobby's stream.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct SeeksLine {
+    /// `seeks`.
+    #[schema(rename = "type")]
+    kind: String,
+    seeks: Vec<Seek>,
+}
+
+/// A seat's action on `/api/board/game/{id}/{action}`.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub enum BoardAction {
+    Resign,
+    Abort,
+    ClaimVictory,
+    ClaimDraw,
+}
+
+/// What `/api/board/game/{id}/{offer}/{answer}` answers.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum Offer {
+    Draw,
+    Takeback,
+    Rematch,
+}
+
+/// `yes` or `no`.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum Answer {
+    Yes,
+    No,
 }

@@ -9,12 +9,16 @@ use axum::http::request::Parts;
 use serde::de::{DeserializeOwned, Deserializer, Error as _, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use utoipa::{IntoParams, ToSchema};
 use xiangqi::notation::Notation;
 use xiangqi::Color;
 
 use super::error::ApiError;
 use crate::games::parse_color;
 use crate::store::Mode;
+
+// The names the schemas give the strings the field types take (docs only).
+use super::openapi::{ImportModeName, NotationName, SideName};
 
 // ---------------------------------------------------------------------------------------
 // Extractors
@@ -85,12 +89,18 @@ impl<S: Send + Sync> FromRequest<S> for Fields {
         if form {
             let text = std::str::from_utf8(&body)
                 .map_err(|e| ApiError::bad(format!("the request body is not UTF-8 text: {e}")))?;
+            if !text.is_empty() && text.trim().is_empty() {
+                return Err(ApiError::bad(
+                    "the request body is blank: send no body, or fields",
+                ));
+            }
             return form_object(text).map(Fields);
         }
         let mut out = Map::new();
         for (k, v) in body_object(&body)? {
             match v {
-                Value::Object(inner) => {
+                // (An empty object stays a value of its own, so it is refused, not dropped.)
+                Value::Object(inner) if !inner.is_empty() => {
                     for (k2, v2) in inner {
                         out.insert(format!("{k}.{k2}"), v2);
                     }
@@ -156,9 +166,10 @@ fn form_object(text: &str) -> Result<Map<String, Value>, ApiError> {
     Ok(out)
 }
 
-/// Parses a JSON object body; an empty body is an empty object.
+/// Parses a JSON object body; an empty body (no bytes) is an empty object. A blank one
+/// (whitespace only) is neither: it is refused as not JSON.
 fn body_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
-    if body.iter().all(|b| b.is_ascii_whitespace()) {
+    if body.is_empty() {
         return Ok(Map::new());
     }
     let text = std::str::from_utf8(body)
@@ -299,7 +310,13 @@ pub struct Int<const MIN: i64, const MAX: i64>(pub i64);
 impl<'de, const MIN: i64, const MAX: i64> Deserialize<'de> for Int<MIN, MAX> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = value(d)?;
-        match v.as_i64() {
+        // A whole number may be written as a float (`49.0`), as JSON Schema's `integer` has it.
+        let whole = v.as_i64().or_else(|| {
+            v.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() <= 9.0e15)
+                .map(|f| f as i64)
+        });
+        match whole {
             Some(n) if (MIN..=MAX).contains(&n) => Ok(Int(n)),
             _ => Err(D::Error::custom(format!(
                 "must be a whole number from {MIN} to {MAX}, got {v}"
@@ -450,95 +467,138 @@ pub fn missing(name: &str) -> ApiError {
 pub type Ply = Int<0, 1_000_000>;
 
 /// `POST /api/games`
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
+    /// Default `two-player`.
+    #[schema(value_type = Option<Mode>)]
     pub mode: Option<GameMode>,
+    /// The human's side in computer mode (default `red`).
+    #[schema(value_type = Option<SideName>)]
     pub human: Option<Side>,
+    /// The engine's Skill Level in computer mode (default 3).
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 20)]
     pub level: Option<Int<0, 20>>,
+    /// The start position.
+    #[schema(value_type = Option<String>)]
     pub fen: Option<Text>,
+    /// Moves already played, in any notation.
+    #[schema(value_type = Option<Vec<String>>, max_items = 2000)]
     pub moves: Option<MoveList>,
+    #[schema(value_type = Option<String>, max_length = 100)]
     pub red: Option<Name>,
+    #[schema(value_type = Option<String>, max_length = 100)]
     pub black: Option<Name>,
 }
 
 /// `POST /api/games/{id}/moves`
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlayMove {
-    /// Required (`null` counts as missing).
+    /// The move in any notation. Required (`null` counts as missing).
     #[serde(rename = "move")]
+    #[schema(value_type = String, required)]
     pub mv: Option<Text>,
+    /// The number of moves the client believes were played (`409` if not).
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
+    /// Analysis games: play after the first `at` main-line moves.
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub at: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/promote`
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Promote {
-    /// Required (`null` counts as missing).
+    /// A stored alternative line, whole, in coordinates. Required (`null` counts as missing).
+    #[schema(value_type = Vec<String>, required)]
     pub line: Option<Line>,
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/computer-move`
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ComputerMove {
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
+    #[schema(value_type = Option<i64>, minimum = 10, maximum = 10_000)]
     pub movetime_ms: Option<Int<10, 10_000>>,
 }
 
 /// `POST /api/games/{id}/takeback`
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Takeback {
+    /// Default 1.
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 10_000)]
     pub plies: Option<Int<1, 10_000>>,
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
 }
 
 /// `POST /api/games/{id}/resign` and `/draw`
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SideOf {
+    #[schema(value_type = Option<SideName>)]
     pub side: Option<Side>,
 }
 
 /// `GET /api/position`
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct PositionQuery {
+    /// The position to check.
+    #[param(value_type = String)]
     pub fen: Text,
 }
 
 /// `GET /api/games`
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Default 50.
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 500)]
     pub limit: Option<Count<500>>,
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 4_611_686_018_427_387_903_i64)]
     pub offset: Option<Count<{ i64::MAX / 2 }>>,
 }
 
 /// `GET /api/games/{id}/pgn`
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct PgnQuery {
+    /// The moves' notation (default `iccs`).
+    #[param(value_type = Option<NotationName>)]
     pub notation: Option<NotationParam>,
+    /// Anything but `0` or `false` adds `Content-Disposition: attachment`.
+    #[param(value_type = Option<String>)]
     pub download: Option<Text>,
 }
 
 /// `GET /api/games/{id}/fen` (`ply` is checked against the game's length).
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct FenQuery {
+    /// After this many moves, at most the game's length (default: now).
+    #[param(value_type = Option<i64>, minimum = 0)]
     pub ply: Option<Text>,
 }
 
 /// `POST /api/import`
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ImportQuery {
+    /// The imported games' mode (default `analysis`).
+    #[param(value_type = Option<ImportModeName>)]
     pub mode: Option<ImportMode>,
 }
 

@@ -64,7 +64,7 @@ pub enum GameError {
 }
 
 /// A game of an upload that could not be imported: its number (from 1) and why.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct ImportFailure {
     pub game: usize,
     pub error: String,

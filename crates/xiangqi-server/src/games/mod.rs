@@ -34,7 +34,7 @@ pub struct Loaded {
 }
 
 /// How a finished game ended, in words (English and Chinese) as well as by rule.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Ending {
     pub winner: Option<&'static str>,
     pub result: Verdict,

@@ -14,25 +14,27 @@ use xiangqi::Color;
 
 use super::live::LiveGame;
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct ClockJson {
     pub initial: u64,
     pub increment: u64,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct PlayerJson {
     pub name: String,
 }
 
 /// The state after a change.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GameState {
     /// The moves from the start position, UCI, separated by spaces.
     pub moves: String,
     /// Red's and Black's time left, `null` without a clock.
+    #[schema(required)]
     pub rtime: Option<u64>,
+    #[schema(required)]
     pub btime: Option<u64>,
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,12 +53,13 @@ pub struct GameState {
     pub text_zh: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Event {
     #[serde(rename_all = "camelCase")]
     GameFull {
         id: String,
+        #[schema(required)]
         clock: Option<ClockJson>,
         red: PlayerJson,
         black: PlayerJson,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::clock::TimeControl;
 
 /// The side a seek's creator wants.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SideWish {
     Red,
@@ -26,12 +26,14 @@ impl SideWish {
 }
 
 /// One open seek as the lobby lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Seek {
     pub id: String,
     pub name: String,
     /// Initial time and increment in seconds (`null`: no clock).
+    #[schema(required)]
     pub limit: Option<u64>,
+    #[schema(required)]
     pub increment: Option<u64>,
     pub color: SideWish,
     #[serde(skip)]

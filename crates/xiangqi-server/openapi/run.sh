@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Fuzzes the HTTP API against its own OpenAPI document (/api/openapi.json) with schemathesis:
+# a debug `xiangqi serve` on a free loopback port with a temporary data folder; every
+# operation gets a bounded number of generated requests (valid and invalid), and each answer
+# is checked: no 5xx, a status, content type, headers and body that the document declares.
+#
+# Usage: crates/xiangqi-server/openapi/run.sh   (VENV: the Python venv, default ./.venv;
+#        SCHEMATHESIS_EXAMPLES: requests per operation and phase, default 100)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+ROOT=$(pwd)
+VENV="${VENV:-$ROOT/.venv}"
+SCHEMATHESIS_VERSION=4.32.5
+EXAMPLES="${SCHEMATHESIS_EXAMPLES:-100}"
+# Every check but positive_data_acceptance ("a request the schema allows must get a 2xx"):
+# the document can say a move or a FEN is a string, not which strings are legal in a game's
+# position, nor what a game's state allows (taking back moves a game does not have, `ply`
+# beyond its length, an upload that is no record), so those refusals (400/409/422, each
+# documented) are that check's false positives. negative_data_rejection stays: a request the
+# schema forbids must be refused.
+CHECKS="${SCHEMATHESIS_CHECKS:-all}"
+EXCLUDE_CHECKS="${SCHEMATHESIS_EXCLUDE_CHECKS:-positive_data_acceptance}"
+
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+fi
+if [ "$("$VENV/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $SCHEMATHESIS_VERSION" ]; then
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
+cargo build --quiet --bin xiangqi
+DATA=$(mktemp -d)
+PORT=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"${CARGO_TARGET_DIR:-target}/debug/xiangqi" serve --host 127.0.0.1 --port "$PORT" --no-fallback --data "$DATA" \
+  >"$DATA/serve.log" 2>&1 &
+SERVER=$!
+cleanup() {
+  kill "$SERVER" 2>/dev/null || true
+  wait "$SERVER" 2>/dev/null || true
+  rm -rf "$DATA"
+}
+trap cleanup EXIT
+
+BASE="http://127.0.0.1:$PORT"
+for _ in $(seq 100); do
+  if "$VENV/bin/python" -c "import urllib.request as u; u.urlopen('$BASE/api/health', timeout=1)" 2>/dev/null; then
+    break
+  fi
+  kill -0 "$SERVER" 2>/dev/null || { cat "$DATA/serve.log"; exit 1; }
+  sleep 0.2
+done
+
+# Test data, so that requests reach more than "no such game": stored games of each mode (one
+# with a few moves, one from a FEN) and a live game with its seat tokens. The config binds the
+# path ids (and moves, and the red seat's token) to them for most, not all, requests.
+"$VENV/bin/python" - "$BASE" "$DATA/schemathesis.toml" <<'PY'
+import json, sys, urllib.request
+
+base, out = sys.argv[1], sys.argv[2]
+
+def post(path, body):
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), method="POST",
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+games = [
+    post("/api/games", {})["id"],
+    post("/api/games", {"mode": "analysis", "moves": ["h2e2", "h9g7", "h0g2"]})["id"],
+    post("/api/games", {"mode": "computer", "level": 0})["id"],
+    post("/api/games", {"fen": "3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1"})["id"],
+]
+live = post("/api/challenge/open", {"clock": {"limit": 600, "increment": 5}, "color": "red"})
+moves = ["h2e2", "h9g7", "b0c2", "C2.5", "H2-E2", "炮二平五", "a0a1"]
+q = json.dumps
+with open(out, "w") as f:
+    f.write(f"""
+[dictionaries.games]
+values = {q(games)}
+[dictionaries.live]
+values = {q([live["id"]])}
+[dictionaries.moves]
+values = {q(moves, ensure_ascii=False)}
+
+[[operations]]
+include-path-regex = "^/api/games/"
+parameters = {{ "path.id" = {{ dictionary = "games", probability = 0.8 }}, "body.move" = {{ dictionary = "moves", probability = 0.5 }} }}
+
+[[operations]]
+include-path-regex = "^/api/board/game/"
+headers = {{ Authorization = "Bearer {live['tokenRed']}" }}
+parameters = {{ "path.id" = {{ dictionary = "live", probability = 0.8 }}, "path.move" = {{ dictionary = "moves", probability = 0.5 }} }}
+""")
+PY
+
+# Not fuzzed (they are documented, but never end): the WebSocket and the ndjson streams
+# (a game's, the lobby's, and a seek, which streams until someone takes it).
+status=0
+# (Run from the data folder: schemathesis keeps its replay store, .schemathesis/, where it runs.)
+(cd "$DATA" && "$VENV/bin/schemathesis" --config-file "$DATA/schemathesis.toml" run "$BASE/api/openapi.json" \
+  --checks "$CHECKS" \
+  --exclude-checks "$EXCLUDE_CHECKS" \
+  --exclude-path /api/analysis \
+  --exclude-path /api/board/game/stream/{id} \
+  --exclude-path /api/lobby/stream \
+  --exclude-path /api/board/seek \
+  --max-examples "$EXAMPLES" \
+  --workers 2 \
+  --request-timeout 30 \
+  --seed "${SCHEMATHESIS_SEED:-$(date +%s)}" \
+  --no-color "$@") || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "--- the server's log:"
+  tail -50 "$DATA/serve.log"
+fi
+exit "$status"

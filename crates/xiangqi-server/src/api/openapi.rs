@@ -1,0 +1,297 @@
+//! The OpenAPI 3 document of the HTTP API, served at `/api/openapi.json`. It is generated
+//! (utoipa) from the handlers' `#[utoipa::path]` attributes and the request and answer types'
+//! `ToSchema` derives; the page's files are added from the router's own table (`ASSETS`).
+//! `tests/openapi.rs` checks that it lists exactly the router's routes.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use utoipa::openapi::path::{OperationBuilder, ParameterBuilder, ParameterIn, PathItem};
+use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, HttpMethod, Required, ResponseBuilder};
+use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
+
+use super::ASSETS;
+use crate::store::{Mode, Verdict};
+
+/// The document.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "xiangqi",
+        description = "The HTTP API of `xiangqi serve`: stored games against the computer, \
+                       for two players or analysis; live engine analysis (WebSocket); online \
+                       games between people (the board API, in lichess's manner). See \
+                       docs/API.md. Every error is JSON `{\"error\": ...}`."
+    ),
+    paths(
+        super::handlers::health,
+        serve,
+        super::handlers::position,
+        super::handlers::list,
+        super::handlers::create,
+        super::handlers::get_game,
+        super::handlers::delete_game,
+        super::handlers::post_move,
+        super::handlers::computer_move,
+        super::handlers::takeback,
+        super::handlers::promote,
+        super::handlers::resign,
+        super::handlers::draw,
+        super::handlers::export_pgn,
+        super::handlers::export_fen,
+        super::handlers::import,
+        analysis,
+        super::online::open_challenge,
+        super::online::game_stream,
+        super::online::game_full,
+        super::online::board_move,
+        super::online::board_action,
+        super::online::board_answer,
+        super::online::seek,
+        super::online::accept_seek,
+        super::online::lobby_stream,
+    ),
+    components(schemas(
+        // Named by parameters (whose schemas are not collected on their own).
+        SideName,
+        NotationName,
+        ImportModeName,
+        super::online::BoardAction,
+        super::online::Offer,
+        super::online::Answer,
+    )),
+    modifiers(&SeatToken, &Pages, &OptionalBodies, &NonEmptyClock),
+    tags(
+        (name = "games", description = "Stored games (computer, two-player, analysis)"),
+        (name = "analysis", description = "Live engine analysis"),
+        (name = "board", description = "Online games between people: the board API"),
+        (name = "lobby", description = "Seeks: finding an opponent"),
+        (name = "server", description = "The server itself"),
+        (name = "page", description = "The browser app's page and files"),
+    )
+)]
+pub struct ApiDoc;
+
+/// The document as JSON (made once).
+pub fn json() -> &'static str {
+    static DOC: OnceLock<String> = OnceLock::new();
+    DOC.get_or_init(|| {
+        ApiDoc::openapi()
+            .to_pretty_json()
+            .expect("the OpenAPI document serializes")
+    })
+}
+
+/// This document.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "server",
+    responses((status = 200, description = "The OpenAPI document", body = Object))
+)]
+pub async fn serve() -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        json(),
+    )
+        .into_response()
+}
+
+/// Live engine analysis over a WebSocket (the handler is `engine::analysis::ws_handler`).
+///
+/// Send `{"type": "go", "id", "fen", "moves", "multipv", "movetime_ms"}` or
+/// `{"type": "stop"}`; the server sends `info`, `bestmove` and `error` messages (docs/API.md).
+/// A request that is not a WebSocket upgrade is refused with `400` (or `426` when the
+/// connection cannot be upgraded).
+#[utoipa::path(
+    get,
+    path = "/api/analysis",
+    tag = "analysis",
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol"),
+        (status = 400, description = "Not a WebSocket upgrade request", body = super::error::ErrorBody),
+        (status = 426, description = "The connection cannot be upgraded", body = super::error::ErrorBody),
+    )
+)]
+#[allow(dead_code)] // documents the route; the router calls the engine's handler
+async fn analysis() {}
+
+/// The seat token of a live game: `Authorization: Bearer TOKEN`.
+struct SeatToken;
+
+impl Modify for SeatToken {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        let c = doc.components.get_or_insert_with(Default::default);
+        c.add_security_scheme(
+            "seat",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+/// An optional body is written `content = Option<T>` (so that utoipa marks it not required),
+/// which also makes its schema "`T` or `null`"; but the body is a JSON object or nothing,
+/// never `null`: this keeps the requiredness and drops the `null`.
+struct OptionalBodies;
+
+impl Modify for OptionalBodies {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::Schema;
+        use utoipa::openapi::RefOr;
+        for item in doc.paths.paths.values_mut() {
+            let ops = [&mut item.get, &mut item.post, &mut item.delete];
+            for op in ops.into_iter().flatten() {
+                let Some(body) = op.request_body.as_mut() else {
+                    continue;
+                };
+                for content in body.content.values_mut() {
+                    let Some(RefOr::T(Schema::OneOf(one))) = &content.schema else {
+                        continue;
+                    };
+                    let not_null: Vec<_> =
+                        one.items.iter().filter(|s| !is_null(s)).cloned().collect();
+                    if not_null.len() == 1 && one.items.len() == 2 {
+                        content.schema = not_null.into_iter().next();
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn is_null(s: &utoipa::openapi::RefOr<utoipa::openapi::Schema>) -> bool {
+    use utoipa::openapi::schema::Schema;
+    use utoipa::openapi::RefOr;
+    matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null))
+}
+
+/// `{"clock": {}}` is refused: the clock object needs a field. (utoipa 5.5 writes its
+/// `min_properties` attribute as `maxProperties`, so it is set here.)
+struct NonEmptyClock;
+
+impl Modify for NonEmptyClock {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::Schema;
+        use utoipa::openapi::RefOr;
+        let schemas = doc.components.as_mut().map(|c| &mut c.schemas);
+        if let Some(RefOr::T(Schema::Object(o))) = schemas.and_then(|s| s.get_mut("ClockFields")) {
+            o.min_properties = Some(1);
+        }
+    }
+}
+
+/// The page and its files, from the router's table.
+struct Pages;
+
+impl Modify for Pages {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        for (path, _, ctype) in ASSETS {
+            let media = ctype.split(';').next().unwrap_or(ctype).trim();
+            let mut op = OperationBuilder::new()
+                .tag("page")
+                .summary(Some(format!("The app's {path}")))
+                .response(
+                    "200",
+                    ResponseBuilder::new()
+                        .description("The file")
+                        .content(
+                            media,
+                            ContentBuilder::new().schema(Some(String::schema())).build(),
+                        )
+                        .build(),
+                );
+            for name in path_params(path) {
+                op = op.parameter(
+                    ParameterBuilder::new()
+                        .name(name)
+                        .parameter_in(ParameterIn::Path)
+                        .required(Required::True)
+                        .schema(Some(String::schema())),
+                );
+            }
+            doc.paths
+                .paths
+                .insert(path.to_string(), PathItem::new(HttpMethod::Get, op));
+        }
+    }
+}
+
+/// The `{name}`s of a route's path.
+pub fn path_params(path: &str) -> Vec<&str> {
+    path.split('/')
+        .filter_map(|seg| seg.strip_prefix('{')?.strip_suffix('}'))
+        .collect()
+}
+
+/// A string that is one of `words`.
+fn words(words: &[&str], description: &str) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::Type(Type::String))
+        .enum_values(Some(words.iter().copied()))
+        .description(Some(description))
+        .into()
+}
+
+impl PartialSchema for Mode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        let names: Vec<&str> = Mode::ALL.iter().map(|m| m.as_str()).collect();
+        words(&names, "How a game is played")
+    }
+}
+
+impl ToSchema for Mode {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Mode")
+    }
+}
+
+impl PartialSchema for Verdict {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        let names: Vec<&str> = [Verdict::RedWins, Verdict::BlackWins, Verdict::Draw]
+            .iter()
+            .map(|v| v.as_str())
+            .collect();
+        words(&names, "A finished game's result")
+    }
+}
+
+impl ToSchema for Verdict {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Verdict")
+    }
+}
+
+/// A side (`red` or `black`; `r`, `b`, `w`, `white` in any case are taken too).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum SideName {
+    Red,
+    Black,
+}
+
+/// A notation for moves.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum NotationName {
+    Iccs,
+    Wxf,
+    Chinese,
+}
+
+/// The mode of imported games.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub enum ImportModeName {
+    TwoPlayer,
+    Analysis,
+}
