@@ -645,6 +645,27 @@ async fn draw_offers_and_agreement() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn import_answers_the_variations_it_dropped() {
+    let dir = temp_dir("import-warnings");
+    let app = app_at(&dir);
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../xiangqi-record/tests/data/issue18/bad-variation.pgn"
+    );
+    let r = call(&app, "POST", "/api/import", std::fs::read(file).unwrap()).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.json["games"].as_array().unwrap().len(), 2, "{}", r.text);
+    assert_eq!(r.json["errors"][0]["game"], 2, "{}", r.text);
+    let w = r.json["warnings"].as_array().expect("warnings");
+    assert_eq!(w.len(), 1, "{}", r.text);
+    let w = w[0].as_str().unwrap();
+    assert!(w.contains("game 1, line 5") && w.contains("h2h9"), "{w}");
+    // A clean file has none.
+    let r = call(&app, "POST", "/api/import", "1. C2.5 H8+7 *\n").await;
+    assert_eq!(r.json["warnings"], serde_json::json!([]), "{}", r.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn import_and_export_records() {
     let dir = temp_dir("import");
     let app = app_at(&dir);

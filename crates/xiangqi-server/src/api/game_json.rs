@@ -301,6 +301,9 @@ pub struct DrawReply {
 pub struct ImportReply {
     pub games: Vec<Summary>,
     pub errors: Vec<ImportFailure>,
+    /// What was left out of imported games (a variation dropped from an illegal move on),
+    /// each naming its game and place in the file, as `xiangqi convert` prints them.
+    pub warnings: Vec<String>,
 }
 
 /// `POST /api/games/{id}/moves`: the move answer, or (a move with `at` before the end) the

@@ -526,6 +526,7 @@ pub async fn import(
         Json(ImportReply {
             games: done.games.iter().map(Summary::of).collect(),
             errors: done.errors,
+            warnings: done.warnings,
         }),
     ))
 }
