@@ -43,6 +43,13 @@ cp "$records/pgn-chinese/walker-test.pgn" "$records/pgn-chinese/eleeye-ccgc-01.p
     "$work/seeds/pgn_read/"
 head -c 8192 "$records/pgn-wxf/wukong-xqdb-international-multi.pgn" > "$work/seeds/pgn_read/wxf-multi-head.pgn"
 
+# The XieXie and CBL readers' seeds: the committed record test files (issue 18).
+data="$root/crates/xiangqi-record/tests/data/issue18"
+mkdir -p "$work/seeds/xiexie" "$work/seeds/cbl"
+cp "$data/xiexie.wxf" "$work/seeds/xiexie/"
+cp "$data/compressed.cbl" "$data/plain.cbl" "$data/empty-record.cbl" "$work/seeds/cbl/"
+cp "$work/seeds/cb_dhtmlxq/cbl-head.cbl" "$work/seeds/cbl/"
+
 status=0
 for target in ${FUZZ_TARGETS:-$(cargo fuzz list)}; do
     extra=()
@@ -51,6 +58,7 @@ for target in ${FUZZ_TARGETS:-$(cargo fuzz list)}; do
         wxf_parse | chinese_parse) seeds="seeds/$target"; extra=(-max_len=64) ;;
         xqf) seeds="$records/xqf"; extra=(-max_len=4096) ;;
         cb_dhtmlxq | pgn_read) seeds="$work/seeds/$target"; extra=(-max_len=8192) ;;
+        xiexie | cbl) seeds="$work/seeds/$target"; extra=(-max_len=8192) ;;
         *) echo "fuzz: $target has no seeds in fuzz/run.sh"; status=1; continue ;;
     esac
     if [ -z "$(ls -A "$seeds")" ]; then
