@@ -1,0 +1,233 @@
+// Online play between people in the browser: a friend's challenge with a clock, played by
+// clicks in two browsers, a reload mid-game, a spectator, a draw offered and accepted through
+// the prompt, the rematch; and the lobby's seeks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, shot, BASE, api, eventually, expectText, expectValue, expectCount, expectAttribute,
+} from '../lib.mjs';
+
+// Seconds on a clock's face: "2:59" -> 179, "0:09.5" -> 9.5.
+function seconds(text) {
+  const m = /^(?:(\d+):)?(\d+):(\d\d(?:\.\d)?)$/.exec(text || '');
+  assert.ok(m, `a clock's text: ${text}`);
+  return (+(m[1] || 0)) * 3600 + (+m[2]) * 60 + (+m[3]);
+}
+async function clock(page, side) {
+  return seconds(await page.textContent(`[data-testid="clock-${side}"]`));
+}
+// The clock of `side` on `page` goes down below `below` seconds.
+async function expectClockBelow(page, side, below) {
+  return eventually(async () => {
+    const s = await clock(page, side);
+    assert.ok(s < below, `${side}'s clock ${s} s is below ${below} s`);
+    return s;
+  });
+}
+async function click(page, from, to) {
+  await page.click(`rect.hit[data-sq="${from}"]`);
+  await page.click(`rect.hit[data-sq="${to}"]`);
+}
+async function dragMove(page, from, to) {
+  const a = await page.locator(`rect.hit[data-sq="${from}"]`).boundingBox();
+  const b = await page.locator(`rect.hit[data-sq="${to}"]`).boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
+  await page.mouse.up();
+}
+async function hidden(page, selector) {
+  return page.evaluate((s) => {
+    const e = document.querySelector(s);
+    return !e || e.closest('.hidden') !== null;
+  }, selector);
+}
+async function expectHidden(page, selector, yes = true) {
+  return eventually(async () => assert.equal(await hidden(page, selector), yes, `${selector} hidden: ${yes}`));
+}
+function liveId(page) {
+  const u = new URL(page.url());
+  assert.match(u.pathname, /^\/live\/[0-9A-Za-z]{8}$/);
+  return u.pathname.split('/')[2];
+}
+
+test('two people play a friend challenge with clocks, a spectator watches, a draw is agreed', async () => {
+  const a = await launch(), b = await launch(), c = await launch();
+  try {
+    const red = await a.context.newPage();
+    const black = await b.context.newPage();
+    const watcher = await c.context.newPage();
+    const errors = [];
+    for (const p of [red, black, watcher]) p.on('pageerror', (e) => errors.push(e.message));
+
+    // Red makes the challenge in the new-game dialog.
+    await red.goto(BASE + '/');
+    await red.waitForSelector('#dlg-new[open]');
+    await red.check('#dlg-new input[name=mode][value=friend]');
+    await red.selectOption('#friend-tc', '180+2');
+    await red.selectOption('#friend-side', 'red');
+    await red.fill('#friend-name', 'Ann <b>&');
+    await shot(red, 'online-01-play-a-friend');
+    await red.click('#new-start');
+    await red.waitForURL(/\/live\/[0-9A-Za-z]{8}#seat=[0-9a-f]{32}$/);
+    const id = liveId(red);
+    const invite = await expectValue(red, '[data-testid="invite-link"]', new RegExp(`/live/${id}#seat=[0-9a-f]{32}$`));
+    assert.notEqual(new URL(invite).hash, new URL(red.url()).hash, 'the invite holds the other seat');
+    const watch = await expectValue(red, '[data-testid="watch-link"]', `${BASE}/live/${id}`);
+    await expectText(red, '[data-testid="name-red"]', 'Ann <b>&');
+    await expectText(red, '[data-testid="clock-red"]', '3:00');
+    await expectText(red, '[data-testid="clock-black"]', '3:00');
+    await expectAttribute(red, '[data-testid="conn-black"]', 'class', /\boff\b/);
+    await shot(red, 'online-02-invite');
+
+    // Black opens the invitation: both are connected, the invitation goes.
+    await black.goto(invite);
+    await expectText(black, '[data-testid="name-red"]', 'Ann <b>&');
+    await expectText(black, '[data-testid="name-black"]', 'Black');
+    await expectAttribute(red, '[data-testid="conn-black"]', 'class', /\bon\b/);
+    await expectAttribute(black, '[data-testid="conn-red"]', 'class', /\bon\b/);
+    await expectHidden(red, '#invite');
+    // Black's board is turned: Black's side at the bottom.
+    const y = async (p, sq) => (await p.locator(`rect.hit[data-sq="${sq}"]`).boundingBox()).y;
+    assert.ok(await y(black, 'e9') > await y(black, 'e0'), 'black sees its side at the bottom');
+    assert.ok(await y(red, 'e0') > await y(red, 'e9'), 'red sees its side at the bottom');
+
+    // Moves by click and by drag; each side sees the other's.
+    await click(red, 'h2', 'e2');
+    await expectCount(black, '#live-moves .mv', 1);
+    await expectText(black, '#live-moves .mv[data-ply="1"]', 'H2-E2');
+    await eventually(async () => assert.ok((await black.evaluate(() => window.xiangqiSounds || [])).includes('move'), 'the move sounded'));
+    await dragMove(black, 'h9', 'g7');
+    await expectCount(red, '#live-moves .mv', 2);
+    await expectText(red, '#live-moves .mv[data-ply="2"]', 'H9-G7');
+    // Now Red's clock runs (each side's first move is free) on both pages; Black's stands.
+    const r1 = await expectClockBelow(red, 'red', 180);
+    await expectClockBelow(black, 'red', 180);
+    await expectClockBelow(red, 'red', r1);
+    await expectAttribute(red, '[data-testid="clock-red"]', 'class', /\brunning\b/);
+    await expectText(red, '[data-testid="clock-black"]', '3:00');
+    await shot(red, 'online-03-clocks');
+
+    // A spectator sees the moves and is counted.
+    await watcher.goto(watch);
+    await expectCount(watcher, '#live-moves .mv', 2);
+    await expectAttribute(red, '[data-testid="watchers"]', 'data-count', '1');
+    await expectText(black, '[data-testid="watchers"]', '1 watching');
+    assert.ok(await hidden(watcher, '#live-actions'), 'a spectator has no controls');
+
+    await click(red, 'h0', 'g2');
+    await expectCount(black, '#live-moves .mv', 3);
+    await expectCount(watcher, '#live-moves .mv', 3);
+    // Black's clock runs now; Red got the increment.
+    await expectClockBelow(black, 'black', 180);
+    await expectAttribute(black, '[data-testid="clock-black"]', 'class', /\brunning\b/);
+
+    // Black reloads mid-game and goes on.
+    await black.reload();
+    await expectCount(black, '#live-moves .mv', 3);
+    await expectClockBelow(black, 'black', 180);
+    await click(black, 'i9', 'h9');
+    await expectCount(red, '#live-moves .mv', 4);
+    await expectCount(watcher, '#live-moves .mv', 4);
+    await expectText(watcher, '#live-moves .mv[data-ply="4"]', 'I9-H9');
+    const game = (await api('GET', `/api/board/game/${id}`)).data;
+    assert.equal(game.state.moves, 'h2e2 h9g7 h0g2 i9h9');
+
+    // Red offers a draw; Black gets a prompt (not a modal dialog) and accepts.
+    await red.click('[data-testid="offer-draw"]');
+    await expectText(red, '#live-note-text', 'You offered a draw.');
+    await expectText(black, '#live-prompt-text', 'Your opponent offers a draw.');
+    await expectHidden(black, '[data-testid="prompt"]', false);
+    assert.equal(await black.evaluate(() => document.querySelectorAll('dialog[open]').length), 0);
+    await shot(black, 'online-04-draw-prompt');
+    await black.click('[data-testid="prompt-accept"]');
+    const over = (await eventually(async () => {
+      const g = (await api('GET', `/api/board/game/${id}`)).data;
+      assert.equal(g.state.status, 'draw');
+      return g;
+    })).state;
+    for (const p of [red, black, watcher]) {
+      await expectText(p, '[data-testid="result"] strong', 'Draw');
+      await expectText(p, '[data-testid="result"] .account', over.text);
+    }
+    await shot(red, 'online-05-draw-agreed');
+    // In Chinese, the spectator reads the Chinese account.
+    await watcher.click('#btn-lang');
+    await expectText(watcher, '[data-testid="result"] .account', over.textZh);
+    await expectText(watcher, '[data-testid="result"] strong', '和棋');
+    await shot(watcher, 'online-06-spectator-chinese');
+
+    // A rematch: both ask, both go to the new game with their tokens, colours swapped.
+    const tokenA = new URL(red.url()).hash;
+    await red.click('[data-testid="rematch"]');
+    await expectText(black, '#live-prompt-text', 'Your opponent wants a rematch.');
+    await black.click('[data-testid="prompt-accept"]');
+    await red.waitForURL((u) => !u.pathname.endsWith(id));
+    await black.waitForURL((u) => !u.pathname.endsWith(id));
+    assert.equal(liveId(red), liveId(black));
+    assert.equal(new URL(red.url()).hash, tokenA, 'the same token');
+    await expectText(red, '#live-status .sub', /You play Black/);
+    await expectText(black, '#live-status .sub', /You play Red/);
+    await shot(black, 'online-07-rematch');
+    assert.deepEqual(errors, []);
+  } finally {
+    await a.cleanup(); await b.cleanup(); await c.cleanup();
+  }
+});
+
+test('the lobby: one creates a seek, another joins it, both land in the same game', async () => {
+  const a = await launch(), b = await launch();
+  try {
+    const seeker = await a.context.newPage();
+    const joiner = await b.context.newPage();
+    const errors = [];
+    for (const p of [seeker, joiner]) p.on('pageerror', (e) => errors.push(e.message));
+    for (const p of [seeker, joiner]) {
+      await p.goto(BASE + '/');
+      await p.waitForSelector('#dlg-new[open]');
+      await p.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+      await p.click('#btn-lobby');
+      await p.waitForSelector('#dlg-lobby[open]');
+    }
+    await seeker.selectOption('#lobby-tc', '300+3');
+    await seeker.selectOption('#lobby-side', 'black');
+    await seeker.fill('#lobby-name', 'Seeker');
+    await seeker.click('[data-testid="create-seek"]');
+    await expectHidden(seeker, '[data-testid="seek-waiting"]', false);
+    // The other sees it live, and joins.
+    await expectText(joiner, '#lobby-seeks tr[data-testid="seek"] .title', 'Seeker');
+    await expectText(joiner, '#lobby-seeks tr[data-testid="seek"] td:nth-child(2)', '5+3');
+    await expectText(seeker, '#lobby-seeks tr[data-testid="seek"] .acts', 'your seek');
+    await joiner.fill('#lobby-name', 'Joiner');
+    await shot(joiner, 'online-08-lobby');
+    await joiner.click('[data-testid="seek-join"]');
+    await seeker.waitForURL(/\/live\/[0-9A-Za-z]{8}#seat=/);
+    await joiner.waitForURL(/\/live\/[0-9A-Za-z]{8}#seat=/);
+    assert.equal(liveId(seeker), liveId(joiner));
+    await expectText(seeker, '#live-status .sub', /You play Black · 5\+3/);
+    await expectText(joiner, '#live-status .sub', /You play Red/);
+    for (const p of [seeker, joiner]) {
+      await expectText(p, '[data-testid="name-black"]', 'Seeker');
+      await expectText(p, '[data-testid="name-red"]', 'Joiner');
+      await expectText(p, '[data-testid="clock-red"]', '5:00');
+    }
+    // The seek is gone from the lobby.
+    const lobby = await fetch(BASE + '/api/lobby/stream');
+    const reader = lobby.body.getReader();
+    const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split('\n')[0]);
+    await reader.cancel();
+    assert.deepEqual(first.seeks.filter((s) => s.name === 'Seeker'), []);
+    // The joiner resigns (after a move each): both see the result.
+    await click(joiner, 'b2', 'e2');
+    await expectCount(seeker, '#live-moves .mv', 1);
+    await click(seeker, 'b9', 'c7');
+    await expectCount(joiner, '#live-moves .mv', 2);
+    joiner.once('dialog', (d) => d.accept());
+    await joiner.click('[data-testid="resign"]');
+    for (const p of [seeker, joiner]) await expectText(p, '[data-testid="result"] strong', 'Black wins');
+    await shot(seeker, 'online-09-resigned');
+    assert.deepEqual(errors, []);
+  } finally {
+    await a.cleanup(); await b.cleanup();
+  }
+});
