@@ -27,8 +27,10 @@ export function clockFields(v) {
 // A time control for people: "5+3", or "no clock".
 export function tcText(limit, increment, t) {
   if (limit == null) return t('noClock');
+  // Minutes, as lichess writes them (½ for 30 s); seconds under a minute otherwise.
   const m = limit / 60;
-  return `${Number.isInteger(m) ? m : m.toFixed(1)}+${increment || 0}`;
+  const head = Number.isInteger(m) ? m : limit === 30 ? '½' : limit > 60 ? m.toFixed(1) : limit + 's';
+  return `${head}+${increment || 0}`;
 }
 
 // Reads an ndjson response line by line until it ends; `onLine` gets each parsed object.
@@ -104,6 +106,8 @@ export function startLive(ctx) {
     }
     if (L.leaving || L.ctrl !== ctrl) return;
     L.conn = 'lost';
+    // Who is connected is unknown until the stream is back.
+    L.crowd = { red: false, black: false, watchers: 0 };
     renderAll();
     const wait = L.backoff + Math.random() * 250;
     L.backoff = Math.min(L.backoff * 2, 8000);

@@ -231,3 +231,46 @@ test('the lobby: one creates a seek, another joins it, both land in the same gam
     await a.cleanup(); await b.cleanup();
   }
 });
+
+test('low time is marked and sounded, and a flag falls: both see the result', async () => {
+  const a = await launch(), b = await launch();
+  try {
+    // A 12-second game without increment, made through the API; the pages open its seats.
+    const ch = (await api('POST', '/api/challenge/open', { clock: { limit: 12, increment: 0 }, color: 'red', red: 'Quick', black: 'Slow' })).data;
+    const red = await a.context.newPage();
+    const black = await b.context.newPage();
+    const errors = [];
+    for (const p of [red, black]) p.on('pageerror', (e) => errors.push(e.message));
+    await red.goto(BASE + ch.urlRed);
+    await black.goto(BASE + ch.urlBlack);
+    await expectText(red, '[data-testid="clock-red"]', '0:12');
+    await expectText(black, '#live-status .sub', /You play Black · 12s\+0/);
+    // Black turns the sound off: the setting is kept with the app's other settings.
+    await black.click('[data-testid="sound-toggle"]');
+    await expectText(black, '[data-testid="sound-toggle"]', 'Sound: off');
+    assert.equal(JSON.parse(await black.evaluate(() => localStorage.getItem('xiangqi.settings'))).sound, false);
+    await click(red, 'h2', 'e2');
+    await expectCount(black, '#live-moves .mv', 1);
+    await click(black, 'h9', 'g7');
+    await expectCount(red, '#live-moves .mv', 2);
+    // Red's clock runs under ten seconds: tenths are shown, the clock is marked, Red hears it.
+    await expectText(red, '[data-testid="clock-red"]', /^0:0\d\.\d$/);
+    await expectAttribute(red, '[data-testid="clock-red"]', 'class', /\blow\b/);
+    await eventually(async () => assert.ok((await red.evaluate(() => window.xiangqiSounds || [])).includes('lowTime'), 'the low-time sound'));
+    await shot(red, 'online-12-low-time');
+    // Red lets the flag fall: the server ends the game.
+    for (const p of [red, black]) {
+      await expectText(p, '[data-testid="result"] strong', 'Black wins', { timeout: 20000 });
+    }
+    const st = (await api('GET', `/api/board/game/${ch.id}`)).data.state;
+    assert.equal(st.status, 'outoftime');
+    await expectText(black, '[data-testid="result"] .account', st.text);
+    await expectText(red, '[data-testid="clock-red"]', '0:00.0');
+    // Black's page played no sound with the sound off.
+    assert.deepEqual(await black.evaluate(() => window.xiangqiSounds || []), []);
+    await shot(black, 'online-13-flag');
+    assert.deepEqual(errors, []);
+  } finally {
+    await a.cleanup(); await b.cleanup();
+  }
+});
