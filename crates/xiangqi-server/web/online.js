@@ -6,6 +6,7 @@ import {
   CELL, MARGIN, el, sqName, parseFen, xyOf, drawGrid, pieceGroup, fenAfter,
 } from '/board.js';
 import { play } from '/sound.js';
+import { moveNames } from '/notation.js';
 
 const $ = (id) => document.getElementById(id);
 const LOW_MS = 10000;
@@ -523,7 +524,8 @@ export function startLive(ctx) {
         if (idx % 2 === 1) li.append(node('span'));
         list.append(li);
       }
-      const s = node('span', 'mv' + (i === L.moves.length - 1 ? ' current' : ''), m.slice(0, 2).toUpperCase() + '-' + m.slice(2, 4).toUpperCase());
+      const names = moveNames(L.fens[i], m);
+      const s = node('span', 'mv' + (i === L.moves.length - 1 ? ' current' : ''), names[settings.notation] || names.iccs);
       s.dataset.ply = i + 1;
       s.dataset.uci = m;
       li.append(s);

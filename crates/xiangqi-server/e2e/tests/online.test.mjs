@@ -95,11 +95,11 @@ test('two people play a friend challenge with clocks, a spectator watches, a dra
     // Moves by click and by drag; each side sees the other's.
     await click(red, 'h2', 'e2');
     await expectCount(black, '#live-moves .mv', 1);
-    await expectText(black, '#live-moves .mv[data-ply="1"]', 'H2-E2');
+    await expectText(black, '#live-moves .mv[data-ply="1"]', 'C2.5');
     await eventually(async () => assert.ok((await black.evaluate(() => window.xiangqiSounds || [])).includes('move'), 'the move sounded'));
     await dragMove(black, 'h9', 'g7');
     await expectCount(red, '#live-moves .mv', 2);
-    await expectText(red, '#live-moves .mv[data-ply="2"]', 'H9-G7');
+    await expectText(red, '#live-moves .mv[data-ply="2"]', 'H8+7');
     // Now Red's clock runs (each side's first move is free) on both pages; Black's stands.
     const r1 = await expectClockBelow(red, 'red', 180);
     await expectClockBelow(black, 'red', 180);
@@ -129,7 +129,7 @@ test('two people play a friend challenge with clocks, a spectator watches, a dra
     await click(black, 'i9', 'h9');
     await expectCount(red, '#live-moves .mv', 4);
     await expectCount(watcher, '#live-moves .mv', 4);
-    await expectText(watcher, '#live-moves .mv[data-ply="4"]', 'I9-H9');
+    await expectText(watcher, '#live-moves .mv[data-ply="4"]', 'R9.8');
     const game = (await api('GET', `/api/board/game/${id}`)).data;
     assert.equal(game.state.moves, 'h2e2 h9g7 h0g2 i9h9');
 
@@ -272,5 +272,44 @@ test('low time is marked and sounded, and a flag falls: both see the result', as
     assert.deepEqual(errors, []);
   } finally {
     await a.cleanup(); await b.cleanup();
+  }
+});
+
+// Positions with like pieces on one file (two chariots, three to five soldiers, soldiers on two
+// files, advisors, horses), Red and Black to move.
+const NOTATION_FENS = [
+  '3k5/9/9/9/4P4/4P4/4P4/R8/R3A4/4K4 w - - 0 1',
+  '4k4/9/4n4/9/4n4/p1p6/p1p6/9/9/3K5 b - - 0 1',
+  '5k3/9/4P4/4P4/4P4/4P4/4P4/9/9/3K5 w - - 0 1',
+  '5k3/9/4P4/4P4/4P4/4P4/9/9/9/3K5 w - - 0 1',
+  '3ak4/9/3a5/9/9/9/9/9/9/3K5 b - - 0 1',
+  '4k4/9/9/9/2P1P4/2P1P4/2P6/9/4C4/3K5 w - - 0 1',
+  'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
+];
+
+test('the live page writes moves in WXF and Chinese as the server does', async () => {
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    await page.goto(BASE + '/');
+    const cases = [];
+    for (const fen of NOTATION_FENS) {
+      const pos = await api('GET', '/api/position?fen=' + encodeURIComponent(fen));
+      assert.equal(pos.status, 200, `${fen}: ${JSON.stringify(pos.data)}`);
+      for (const uci of pos.data.legal) {
+        const g = await api('POST', '/api/games', { mode: 'analysis', fen, moves: [uci] });
+        assert.equal(g.status, 201);
+        const m = g.data.moves[0];
+        cases.push({ fen, uci, iccs: m.iccs, wxf: m.wxf, chinese: m.chinese });
+      }
+    }
+    assert.ok(cases.length > 100, `${cases.length} moves`);
+    const ours = await page.evaluate(async (cs) => {
+      const { moveNames } = await import('/notation.js');
+      return cs.map((c) => ({ ...c, ...moveNames(c.fen, c.uci) }));
+    }, cases);
+    assert.deepEqual(ours, cases);
+  } finally {
+    await cleanup();
   }
 });

@@ -35,11 +35,12 @@ const BOARD_JS: &str = include_str!("../../web/board.js");
 const ONLINE_JS: &str = include_str!("../../web/online.js");
 const LOBBY_JS: &str = include_str!("../../web/lobby.js");
 const SOUND_JS: &str = include_str!("../../web/sound.js");
+const NOTATION_JS: &str = include_str!("../../web/notation.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 9] = [
+const ASSETS: [(&str, &str, &str); 10] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -48,6 +49,7 @@ const ASSETS: [(&str, &str, &str); 9] = [
     ("/online.js", ONLINE_JS, "text/javascript; charset=utf-8"),
     ("/lobby.js", LOBBY_JS, "text/javascript; charset=utf-8"),
     ("/sound.js", SOUND_JS, "text/javascript; charset=utf-8"),
+    ("/notation.js", NOTATION_JS, "text/javascript; charset=utf-8"),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
 ];
