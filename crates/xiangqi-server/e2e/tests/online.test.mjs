@@ -222,10 +222,25 @@ test('the lobby: one creates a seek, another joins it, both land in the same gam
     await expectCount(seeker, '#live-moves .mv', 1);
     await click(seeker, 'b9', 'c7');
     await expectCount(joiner, '#live-moves .mv', 2);
+    // Black asks to take its move back; Red, reading Chinese, grants it through the prompt.
+    await joiner.click('#btn-lang');
+    await seeker.click('[data-testid="takeback"]');
+    await expectText(seeker, '#live-note-text', 'You asked to take back your move.');
+    await expectText(joiner, '#live-prompt-text', '对手请求悔棋。');
+    await expectText(joiner, '#live-status .sub', /你执红方/);
+    await shot(joiner, 'online-09-takeback-prompt-chinese');
+    await joiner.click('[data-testid="prompt-accept"]');
+    for (const p of [seeker, joiner]) await expectCount(p, '#live-moves .mv', 1);
+    await expectHidden(joiner, '[data-testid="prompt"]');
+    await expectHidden(seeker, '[data-testid="note"]');
+    await click(seeker, 'h9', 'g7');
+    await expectCount(joiner, '#live-moves .mv', 2);
+    await expectText(joiner, '#live-moves .mv[data-ply="2"]', 'H8+7');
     joiner.once('dialog', (d) => d.accept());
     await joiner.click('[data-testid="resign"]');
-    for (const p of [seeker, joiner]) await expectText(p, '[data-testid="result"] strong', 'Black wins');
-    await shot(seeker, 'online-09-resigned');
+    await expectText(seeker, '[data-testid="result"] strong', 'Black wins');
+    await expectText(joiner, '[data-testid="result"] strong', '黑胜');
+    await shot(seeker, 'online-10-resigned');
     assert.deepEqual(errors, []);
   } finally {
     await a.cleanup(); await b.cleanup();
@@ -257,7 +272,7 @@ test('low time is marked and sounded, and a flag falls: both see the result', as
     await expectText(red, '[data-testid="clock-red"]', /^0:0\d\.\d$/);
     await expectAttribute(red, '[data-testid="clock-red"]', 'class', /\blow\b/);
     await eventually(async () => assert.ok((await red.evaluate(() => window.xiangqiSounds || [])).includes('lowTime'), 'the low-time sound'));
-    await shot(red, 'online-12-low-time');
+    await shot(red, 'online-13-low-time');
     // Red lets the flag fall: the server ends the game.
     for (const p of [red, black]) {
       await expectText(p, '[data-testid="result"] strong', 'Black wins', { timeout: 20000 });
@@ -268,7 +283,7 @@ test('low time is marked and sounded, and a flag falls: both see the result', as
     await expectText(red, '[data-testid="clock-red"]', '0:00.0');
     // Black's page played no sound with the sound off.
     assert.deepEqual(await black.evaluate(() => window.xiangqiSounds || []), []);
-    await shot(black, 'online-13-flag');
+    await shot(black, 'online-14-flag');
     assert.deepEqual(errors, []);
   } finally {
     await a.cleanup(); await b.cleanup();

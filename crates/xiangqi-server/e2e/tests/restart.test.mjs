@@ -138,7 +138,7 @@ test('SIGKILL mid-way through a live game with clocks: the page comes back with 
     server.kill('SIGKILL');
     await new Promise((r) => (server.exitCode !== null || server.signalCode !== null ? r() : server.once('exit', r)));
     await expectText(page, '#live-status .sub', /reconnecting/i);
-    await shot(page, 'online-10-server-gone');
+    await shot(page, 'online-11-server-gone');
 
     server = await startServer(port, data);
     const after = await state();
@@ -154,7 +154,7 @@ test('SIGKILL mid-way through a live game with clocks: the page comes back with 
     await expectText(page, '[data-testid="clock-black"]', `${Math.floor(after.btime / 60000)}:${String(Math.floor(after.btime / 1000) % 60).padStart(2, '0')}`);
     const shown = seconds(await page.textContent('[data-testid="clock-red"]'));
     assert.ok(Math.abs(shown - after.rtime / 1000) < 3, `red's clock ${shown} s, the server's ${after.rtime / 1000} s`);
-    await shot(page, 'online-11-after-restart');
+    await shot(page, 'online-12-after-restart');
     // And the game goes on.
     await page.click('rect.hit[data-sq="b0"]');
     await page.click('rect.hit[data-sq="c2"]');
