@@ -39,17 +39,20 @@ const NOTATION_JS: &str = include_str!("../../web/notation.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 
+/// The content type of the page's scripts (ES modules).
+const JS: &str = "text/javascript; charset=utf-8";
+
 /// The page and its files: path, body, content type.
 const ASSETS: [(&str, &str, &str); 10] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
-    ("/app.js", APP_JS, "text/javascript; charset=utf-8"),
-    ("/board.js", BOARD_JS, "text/javascript; charset=utf-8"),
-    ("/online.js", ONLINE_JS, "text/javascript; charset=utf-8"),
-    ("/lobby.js", LOBBY_JS, "text/javascript; charset=utf-8"),
-    ("/sound.js", SOUND_JS, "text/javascript; charset=utf-8"),
-    ("/notation.js", NOTATION_JS, "text/javascript; charset=utf-8"),
+    ("/app.js", APP_JS, JS),
+    ("/board.js", BOARD_JS, JS),
+    ("/online.js", ONLINE_JS, JS),
+    ("/lobby.js", LOBBY_JS, JS),
+    ("/sound.js", SOUND_JS, JS),
+    ("/notation.js", NOTATION_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
 ];
