@@ -163,7 +163,8 @@ export function startLive(ctx) {
     if (L.times && L.seat && L.times[L.seat] >= LOW_MS) L.lowWarned = false;
     if (added.length || L.moves.length !== L.legalFor) {
       L.selected = null;
-      const last = added.length && !whole && !L.optimistic ? added[added.length - 1] : null;
+      // A sound for a move just made (not for the first line, a move shown already, or a takeback).
+      const last = extends_ && added.length && !whole && !L.optimistic ? added[added.length - 1] : null;
       positionInfo(last);
     }
     L.optimistic = false;

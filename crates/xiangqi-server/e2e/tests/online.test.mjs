@@ -178,7 +178,7 @@ test('two people play a friend challenge with clocks, a spectator watches, a dra
 test('the lobby: one creates a seek, another joins it, both land in the same game', async () => {
   const a = await launch(), b = await launch();
   try {
-    const seeker = await a.context.newPage();
+    let seeker = await a.context.newPage();
     const joiner = await b.context.newPage();
     const errors = [];
     for (const p of [seeker, joiner]) p.on('pageerror', (e) => errors.push(e.message));
@@ -236,11 +236,23 @@ test('the lobby: one creates a seek, another joins it, both land in the same gam
     await click(seeker, 'h9', 'g7');
     await expectCount(joiner, '#live-moves .mv', 2);
     await expectText(joiner, '#live-moves .mv[data-ply="2"]', 'H8+7');
+    // Black leaves: Red sees it gone, with the time until a claim; Black comes back.
+    const seat = seeker.url();
+    await seeker.close();
+    await expectAttribute(joiner, '[data-testid="conn-black"]', 'class', /\boff\b/);
+    await expectText(joiner, '#live-gone-text', /^对手已离开；\d+ 秒后可判对方负。$/);
+    await shot(joiner, 'online-10-opponent-gone');
+    seeker = await a.context.newPage();
+    seeker.on('pageerror', (e) => errors.push(e.message));
+    await seeker.goto(seat);
+    await expectAttribute(joiner, '[data-testid="conn-black"]', 'class', /\bon\b/);
+    await expectHidden(joiner, '[data-testid="opponent-gone"]');
+    await expectCount(seeker, '#live-moves .mv', 2);
     joiner.once('dialog', (d) => d.accept());
     await joiner.click('[data-testid="resign"]');
     await expectText(seeker, '[data-testid="result"] strong', 'Black wins');
     await expectText(joiner, '[data-testid="result"] strong', '黑胜');
-    await shot(seeker, 'online-10-resigned');
+    await shot(seeker, 'online-10b-resigned');
     assert.deepEqual(errors, []);
   } finally {
     await a.cleanup(); await b.cleanup();
