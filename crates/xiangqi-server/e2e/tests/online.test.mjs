@@ -42,8 +42,8 @@ async function hidden(page, selector) {
     return !e || e.closest('.hidden') !== null;
   }, selector);
 }
-async function expectHidden(page, selector, yes = true) {
-  return eventually(async () => assert.equal(await hidden(page, selector), yes, `${selector} hidden: ${yes}`));
+async function expectHidden(page, selector, yes = true, opts) {
+  return eventually(async () => assert.equal(await hidden(page, selector), yes, `${selector} hidden: ${yes}`), opts);
 }
 function liveId(page) {
   const u = new URL(page.url());
@@ -338,5 +338,39 @@ test('the live page writes moves in WXF and Chinese as the server does', async (
     assert.deepEqual(ours, cases);
   } finally {
     await cleanup();
+  }
+});
+
+test('a player whose opponent has left claims the victory after the grace period', async () => {
+  const a = await launch(), b = await launch();
+  try {
+    // 1+0: a game estimated under 3 minutes, so the grace period is 15 s.
+    const ch = (await api('POST', '/api/challenge/open', { clock: { limit: 60, increment: 0 }, color: 'red' })).data;
+    const red = await a.context.newPage();
+    const black = await b.context.newPage();
+    const errors = [];
+    red.on('pageerror', (e) => errors.push(e.message));
+    await red.goto(BASE + ch.urlRed);
+    await black.goto(BASE + ch.urlBlack);
+    await click(red, 'h2', 'e2');
+    await expectCount(black, '#live-moves .mv', 1);
+    await click(black, 'h9', 'g7');
+    await expectCount(red, '#live-moves .mv', 2);
+    await black.close();
+    await expectText(red, '#live-gone-text', /^Your opponent left; you can claim the game in \d+ s\.$/);
+    assert.ok(await hidden(red, '[data-testid="claim-victory"]'), 'no claim before the grace period');
+    await expectHidden(red, '[data-testid="claim-victory"]', false, { timeout: 25000 });
+    await expectText(red, '#live-gone-text', 'Your opponent left the game.');
+    await expectHidden(red, '[data-testid="claim-draw"]', false);
+    await shot(red, 'online-15-claim');
+    await red.click('[data-testid="claim-victory"]');
+    await expectText(red, '[data-testid="result"] strong', 'Red wins');
+    const st = (await api('GET', `/api/board/game/${ch.id}`)).data.state;
+    assert.equal(st.status, 'timeout');
+    await expectText(red, '[data-testid="result"] .account', st.text);
+    await expectHidden(red, '[data-testid="opponent-gone"]');
+    assert.deepEqual(errors, []);
+  } finally {
+    await a.cleanup(); await b.cleanup();
   }
 });
