@@ -374,3 +374,24 @@ test('a player whose opponent has left claims the victory after the grace period
     await a.cleanup(); await b.cleanup();
   }
 });
+
+test('the live page fits a phone', async () => {
+  const a = await launch();
+  try {
+    const ch = (await api('POST', '/api/challenge/open', { clock: { limit: 300, increment: 3 }, color: 'red', name: 'A very long player name indeed' })).data;
+    const page = await a.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(BASE + ch.urlRed);
+    await click(page, 'h2', 'e2');
+    await expectCount(page, '#live-moves .mv', 1);
+    await page.click('[data-testid="offer-draw"]');
+    await expectText(page, '#live-note-text', 'You offered a draw.');
+    // Nothing sticks out sideways: the long name is cut, the clocks and the panel fit.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+    const box = await page.locator('[data-testid="clock-red"]').boundingBox();
+    assert.ok(box.x + box.width <= 390, `the clock ends at ${box.x + box.width}`);
+    await shot(page, 'online-16-phone');
+  } finally {
+    await a.cleanup();
+  }
+});
