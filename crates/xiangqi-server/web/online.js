@@ -446,6 +446,11 @@ export function startLive(ctx) {
       : L.conn === 'lost' ? t('reconnecting') : L.conn === 'closed' ? '' : t('connecting');
     if (L.full && L.full.clock) sub.textContent += ' · ' + tcText(L.full.clock.initial / 1000, L.full.clock.increment / 1000, t);
     status.append(sub);
+    // the tab's title: whose move, or the result, and the players
+    const names = L.full ? `${L.full.red.name} – ${L.full.black.name}` : t('title');
+    const head = !st ? t('connecting') : over ? resultHead(st)
+      : player && turnNow() === L.seat ? t('yourMove') : turnNow() === 'red' ? t('redToMove') : t('blackToMove');
+    document.title = `${head} · ${names}`;
     // watchers
     $('live-watchers').textContent = t('watching', { n: L.crowd.watchers || 0 });
     $('live-watchers').dataset.count = L.crowd.watchers || 0;

@@ -77,6 +77,7 @@ test('two people play a friend challenge with clocks, a spectator watches, a dra
     await expectText(red, '[data-testid="name-red"]', 'Ann <b>&');
     await expectText(red, '[data-testid="clock-red"]', '3:00');
     await expectText(red, '[data-testid="clock-black"]', '3:00');
+    assert.equal(await red.title(), 'Your move · Ann <b>& – Black');
     await expectAttribute(red, '[data-testid="conn-black"]', 'class', /\boff\b/);
     await shot(red, 'online-02-invite');
 
