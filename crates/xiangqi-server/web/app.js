@@ -1067,7 +1067,11 @@ function wire() {
     if (e.target.closest('input, textarea, select, dialog[open]') || e.ctrlKey || e.metaKey || e.altKey) return;
     if (S.editor) return;
     const k = e.key;
-    if (k === 'ArrowLeft') goTo(S.view - 1);
+    if (LIVE && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(k)) {
+      if (k === 'ArrowLeft') LIVE.step(-1);
+      else if (k === 'ArrowRight') LIVE.step(1);
+      else LIVE.goTo(k === 'Home' ? 0 : null);
+    } else if (k === 'ArrowLeft') goTo(S.view - 1);
     else if (k === 'ArrowRight') goTo(S.view + 1);
     else if (k === 'Home') goTo(0);
     else if (k === 'End') goTo(S.game ? S.game.moves.length : 0);

@@ -73,6 +73,7 @@ export function startLive(ctx) {
     legalFor: -1, crowd: { red: false, black: false, watchers: 0 }, gone: null, flipped: false,
     selected: null, times: null, clockAt: 0, lowWarned: false, conn: 'connecting', backoff: 500,
     ctrl: null, lastData: 0, pending: false, error: null,
+    view: null, // the ply shown when looking back (null: the position now)
   };
   const invite = JSON.parse(sessionStorage.getItem('xiangqi.invite.' + id) || 'null');
   window.addEventListener('hashchange', () => location.reload());
@@ -157,6 +158,7 @@ export function startLive(ctx) {
       added.push(capture);
     }
     L.moves = moves;
+    if (added.length || !extends_) L.view = null; // a new move (or a takeback): show it
     L.st = st;
     L.times = st.rtime == null ? null : { red: st.rtime, black: st.btime };
     L.clockAt = performance.now();
@@ -203,6 +205,15 @@ export function startLive(ctx) {
       toast(e.message);
       return false;
     }
+  }
+
+  function shownPly() { return L.view == null ? L.moves.length : Math.min(L.view, L.moves.length); }
+  // Shows the position after `ply` moves (null or the last: the position now).
+  function goTo(ply) {
+    if (ply != null) ply = Math.max(0, Math.min(L.moves.length, ply));
+    L.view = ply == null || ply === L.moves.length ? null : ply;
+    L.selected = null;
+    renderAll();
   }
 
   function myTurn() {
@@ -261,6 +272,8 @@ export function startLive(ctx) {
     if (evt.button !== undefined && evt.button !== 0) return;
     const sq = sqAt(evt);
     if (!sq || !L.seat) return;
+    // Looking back: a click on the board comes back to the position now.
+    if (L.view != null) { goTo(null); return; }
     if (L.selected && L.selected !== sq && !ownPiece(sq)) {
       const from = L.selected;
       L.selected = null;
@@ -307,7 +320,7 @@ export function startLive(ctx) {
     svg.textContent = '';
     const fl = flipped();
     drawGrid(svg, fl);
-    const n = L.moves.length;
+    const n = shownPly();
     const fen = L.fens[n] || startFen();
     if (!fen) return;
     const { board, turn } = parseFen(fen);
@@ -318,7 +331,7 @@ export function startLive(ctx) {
         el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 8, class: 'hl-last' }, hl);
       }
     }
-    if (L.check && L.legalFor === n) {
+    if (L.check && L.legalFor === n && n === L.moves.length) {
       const k = turn === 'red' ? 'K' : 'k';
       for (const [sq, ch] of board) if (ch === k) {
         const [x, y] = xy(sq);
@@ -446,6 +459,11 @@ export function startLive(ctx) {
       : L.conn === 'lost' ? t('reconnecting') : L.conn === 'closed' ? '' : t('connecting');
     if (L.full && L.full.clock) sub.textContent += ' · ' + tcText(L.full.clock.initial / 1000, L.full.clock.increment / 1000, t);
     status.append(sub);
+    if (L.view != null) {
+      const v = node('span', 'sub viewing', t('viewing', { n: L.view, m: L.moves.length }));
+      v.dataset.testid = 'viewing';
+      status.append(v);
+    }
     // the tab's title: whose move, or the result, and the players
     const names = L.full ? `${L.full.red.name} – ${L.full.black.name}` : t('title');
     const head = !st ? t('connecting') : over ? resultHead(st)
@@ -531,12 +549,14 @@ export function startLive(ctx) {
         list.append(li);
       }
       const names = moveNames(L.fens[i], m);
-      const s = node('span', 'mv' + (i === L.moves.length - 1 ? ' current' : ''), names[settings.notation] || names.iccs);
+      const s = node('span', 'mv' + (i === shownPly() - 1 ? ' current' : ''), names[settings.notation] || names.iccs);
+      s.addEventListener('click', () => goTo(i + 1));
       s.dataset.ply = i + 1;
       s.dataset.uci = m;
       li.append(s);
     });
-    list.scrollTop = list.scrollHeight;
+    const cur = list.querySelector('.current');
+    if (L.view != null && cur) cur.scrollIntoView({ block: 'nearest' }); else list.scrollTop = list.scrollHeight;
   }
 
   function renderAll() {
@@ -569,5 +589,10 @@ export function startLive(ctx) {
 
   renderAll();
   connect();
-  return { render: renderAll, flip() { L.flipped = !L.flipped; renderAll(); } };
+  return {
+    render: renderAll,
+    flip() { L.flipped = !L.flipped; renderAll(); },
+    goTo,
+    step(d) { goTo(shownPly() + d); },
+  };
 }
