@@ -1,5 +1,7 @@
-// Xiangqi browser app. Plain JavaScript, no build step. The server does all rules work:
-// this file draws the board, sends moves to the JSON API and shows what it answers.
+// Xiangqi browser app. Plain JavaScript (native ES modules), no build step. The server does
+// all rules work: this file shows the board (drawn by board.js), sends moves to the JSON API
+// and shows what it answers. A live game's page (/live/{id}) is online.js's, the lobby dialog
+// lobby.js's; this file starts them and lends them its texts and settings.
 import {
   SVGNS, CELL, MARGIN, el, sqName, parseFen, boardToFen, xyOf, drawGrid as drawGridOf,
   pieceGroup as pieceOf,
