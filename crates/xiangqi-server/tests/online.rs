@@ -294,11 +294,17 @@ async fn two_players_and_a_spectator_see_every_move() {
     )
     .await;
     let mut watcher = Stream::open(&s, &format!("/api/board/game/stream/{}", c.id), None).await;
-    for st in [&mut red, &mut black, &mut watcher] {
+    for (st, seat) in [
+        (&mut red, Value::from("red")),
+        (&mut black, Value::from("black")),
+        (&mut watcher, Value::Null),
+    ] {
         let full = st.next().await;
         assert_eq!(full["type"], "gameFull");
         assert_eq!(full["state"]["moves"], "");
         assert_eq!(full["clock"], Value::Null);
+        // A player's stream says which seat its token holds; a spectator's does not.
+        assert_eq!(full["seat"], seat);
     }
     watcher
         .until("crowd", |v| {

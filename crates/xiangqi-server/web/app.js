@@ -1,10 +1,16 @@
-// Xiangqi browser app. Plain JavaScript, no build step. The server does all rules work:
-// this file draws the board, sends moves to the JSON API and shows what it answers.
-'use strict';
+// Xiangqi browser app. Plain JavaScript (native ES modules), no build step. The server does
+// all rules work: this file shows the board (drawn by board.js), sends moves to the JSON API
+// and shows what it answers. A live game's page (/live/{id}) is online.js's, the lobby dialog
+// lobby.js's; this file starts them and lends them its texts and settings.
+import {
+  SVGNS, CELL, MARGIN, el, sqName, parseFen, boardToFen, xyOf, drawGrid as drawGridOf,
+  pieceGroup as pieceOf,
+} from '/board.js';
+import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
+import { setupLobby } from '/lobby.js';
+import { soundSwitch } from '/sound.js';
 
 const $ = (id) => document.getElementById(id);
-const SVGNS = 'http://www.w3.org/2000/svg';
-const CELL = 60, MARGIN = 50;
 
 // ---------------------------------------------------------------------------------------
 // Text in two languages
@@ -32,6 +38,18 @@ const TEXT = {
     modeComputer: 'vs computer', modeTwo: 'two players', modeAnalysis: 'analysis', ongoing: 'in progress',
     chooseFile: 'Choose a file or paste some text first.', editorHint: 'Pick a piece below and click points on the board; click a piece to remove it (or use the eraser).',
     eraser: 'Eraser', fenOk: 'A legal position.',
+    lobby: 'Lobby', playFriend: 'Play a friend online', timeControl: 'Time control', randomSide: 'Random',
+    yourName: 'Your name', sounds: 'Sounds', accept: 'Accept', decline: 'Decline', withdraw: 'Withdraw',
+    claimVictory: 'Claim victory', claimDraw: 'Claim a draw', inviteLink: 'Send this link to your opponent',
+    watchLink: 'Spectators’ link', abort: 'Abort', rematch: 'Rematch', createSeek: 'Create a seek',
+    waitingOpponent: 'Waiting for an opponent…', cancelSeek: 'Cancel the seek', noSeeks: 'No open seeks. Create one!',
+    join: 'Join', yourSeek: 'your seek', noClock: 'no clock', connected: 'online', disconnected: 'offline',
+    aborted: 'Game aborted', connecting: 'Connecting…', youPlayAs: 'You play {side}', spectating: 'Spectating',
+    reconnecting: 'Connection lost, reconnecting…', watching: '{n} watching', oppOffersDraw: 'Your opponent offers a draw.',
+    oppAsksTakeback: 'Your opponent asks to take back a move.', oppWantsRematch: 'Your opponent wants a rematch.',
+    youOfferedDraw: 'You offered a draw.', youAskedTakeback: 'You asked to take back your move.',
+    youAskedRematch: 'You asked for a rematch.', oppGoneClaim: 'Your opponent left the game.',
+    oppGoneWait: 'Your opponent left; you can claim the game in {n} s.', soundOn: 'Sound: on', soundOff: 'Sound: off',
     reasons: {
       checkmate: 'Checkmate', stalemate: 'Stalemate (no legal move)', 'perpetual-check': 'Perpetual check',
       'perpetual-chase': 'Perpetual chase', repetition: 'Draw by repetition', 'move-limit': 'Move limit',
@@ -58,6 +76,15 @@ const TEXT = {
     modeComputer: '人机', modeTwo: '双人', modeAnalysis: '分析', ongoing: '进行中',
     chooseFile: '请先选择文件或粘贴文本。', editorHint: '在下方选一个棋子，再点棋盘上的位置；点棋子可移除（或用橡皮）。',
     eraser: '橡皮', fenOk: '局面合法。',
+    lobby: '大厅', playFriend: '与好友在线对弈', timeControl: '用时', randomSide: '随机', yourName: '你的名字',
+    sounds: '声音', accept: '同意', decline: '拒绝', withdraw: '撤回', claimVictory: '判对方负', claimDraw: '判和',
+    inviteLink: '把这个链接发给对手', watchLink: '观战链接', abort: '中止', rematch: '再来一局', createSeek: '发起对局',
+    waitingOpponent: '等待对手…', cancelSeek: '取消', noSeeks: '暂无等待中的对局，发起一个吧！', join: '加入',
+    yourSeek: '你发起的', noClock: '不计时', connected: '在线', disconnected: '离线', aborted: '对局已中止',
+    connecting: '连接中…', youPlayAs: '你执{side}', spectating: '观战中', reconnecting: '连接中断，正在重连…',
+    watching: '{n} 人观战', oppOffersDraw: '对手提和。', oppAsksTakeback: '对手请求悔棋。', oppWantsRematch: '对手想再来一局。',
+    youOfferedDraw: '你已提和。', youAskedTakeback: '你已请求悔棋。', youAskedRematch: '你已请求再来一局。',
+    oppGoneClaim: '对手已离开对局。', oppGoneWait: '对手已离开；{n} 秒后可判对方负。', soundOn: '声音：开', soundOff: '声音：关',
     reasons: {
       checkmate: '将死', stalemate: '困毙（无子可走）', 'perpetual-check': '长将判负', 'perpetual-chase': '长捉判负',
       repetition: '重复局面判和', 'move-limit': '自然限着', 'insufficient-material': '双方无进攻子力',
@@ -67,10 +94,13 @@ const TEXT = {
 };
 
 const settings = Object.assign(
-  { lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese', hints: true },
+  { lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese', hints: true, sound: true, name: '' },
   JSON.parse(localStorage.getItem('xiangqi.settings') || '{}'),
 );
 function saveSettings() { localStorage.setItem('xiangqi.settings', JSON.stringify(settings)); }
+soundSwitch(() => settings.sound);
+// The live game's page, when this is one (/live/{id}): it draws the board itself.
+let LIVE = null;
 function t(key, vars) {
   let s = TEXT[settings.lang][key] ?? TEXT.en[key] ?? key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
@@ -79,6 +109,10 @@ function t(key, vars) {
 function reasonText(r) { return TEXT[settings.lang].reasons[r] || r; }
 function applyLanguage() {
   document.documentElement.lang = settings.lang === 'zh' ? 'zh-CN' : 'en';
+  document.querySelectorAll('option[data-tc]').forEach((o) => {
+    const tc = TIME_CONTROLS.find((c) => c.v === o.dataset.tc);
+    o.textContent = tcText(tc.limit ?? null, tc.increment, t);
+  });
   document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll('[data-i18n-ph]').forEach((el) => { el.placeholder = t(el.dataset.i18nPh); });
   $('btn-lang').textContent = settings.lang === 'zh' ? 'English' : '中文';
@@ -126,43 +160,6 @@ const S = {
   shownOver: null,
 };
 
-const ROLE_ZH = {
-  red: { k: '帥', a: '仕', b: '相', n: '傌', r: '俥', c: '炮', p: '兵' },
-  black: { k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' },
-};
-const ROLE_EN = { k: 'K', a: 'A', b: 'E', n: 'H', r: 'R', c: 'C', p: 'P' };
-
-function sqName(f, r) { return 'abcdefghi'[f] + r; }
-function sqParse(s) { return { f: s.charCodeAt(0) - 97, r: +s.slice(1) }; }
-
-// The board of a FEN as a Map from square name to piece letter (upper case: Red).
-function parseFen(fen) {
-  const board = new Map();
-  const rows = fen.split(' ')[0].split('/');
-  rows.forEach((row, i) => {
-    const r = 9 - i;
-    let f = 0;
-    for (const ch of row) {
-      if (ch >= '0' && ch <= '9') f += +ch;
-      else { board.set(sqName(f, r), ch); f += 1; }
-    }
-  });
-  return { board, turn: (fen.split(' ')[1] || 'w') === 'b' ? 'black' : 'red' };
-}
-function boardToFen(board, turn) {
-  const rows = [];
-  for (let r = 9; r >= 0; r--) {
-    let row = '', empty = 0;
-    for (let f = 0; f < 9; f++) {
-      const p = board.get(sqName(f, r));
-      if (p) { if (empty) row += empty; empty = 0; row += p; } else empty++;
-    }
-    if (empty) row += empty;
-    rows.push(row);
-  }
-  return rows.join('/') + ' ' + (turn === 'black' ? 'b' : 'w') + ' - - 0 1';
-}
-
 function fenAt(ply) { return ply === 0 ? S.game.start_fen : S.game.moves[ply - 1].fen; }
 function atEnd() { return S.game && S.view === S.game.moves.length; }
 // Whether the position shown may be played from on an analysis board: any position before
@@ -179,96 +176,14 @@ function humanTurn() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Drawing the board
+// Drawing the board (board.js draws; these give it the flip and the piece style)
 
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-function xy(sq) {
-  const { f, r } = typeof sq === 'string' ? sqParse(sq) : sq;
-  const ff = S.flipped ? 8 - f : f;
-  const rr = S.flipped ? r : 9 - r;
-  return [MARGIN + ff * CELL, MARGIN + rr * CELL];
-}
-
-function drawGrid(svg) {
-  const defs = el('defs', {}, svg);
-  const wood = el('linearGradient', { id: 'wood', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
-  el('stop', { offset: '0', 'stop-color': '#efd39b' }, wood);
-  el('stop', { offset: '1', 'stop-color': '#ddb575' }, wood);
-  const disc = el('radialGradient', { id: 'disc', cx: '.4', cy: '.35', r: '.75' }, defs);
-  el('stop', { offset: '0', 'stop-color': '#fff8e6' }, disc);
-  el('stop', { offset: '1', 'stop-color': '#ead2a0' }, disc);
-  const glow = el('radialGradient', { id: 'checkglow' }, defs);
-  el('stop', { offset: '.45', 'stop-color': 'rgba(220,20,20,.85)' }, glow);
-  el('stop', { offset: '1', 'stop-color': 'rgba(220,20,20,0)' }, glow);
-  const mk = el('marker', { id: 'ah', viewBox: '0 0 10 10', refX: '5', refY: '5', markerWidth: '3', markerHeight: '3', orient: 'auto-start-reverse' }, defs);
-  el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }, mk);
-
-  el('rect', { x: 0, y: 0, width: 580, height: 640, rx: 10, class: 'b-bg' }, svg);
-  const g = el('g', {}, svg);
-  const x0 = MARGIN, y0 = MARGIN, x8 = MARGIN + 8 * CELL, y9 = MARGIN + 9 * CELL;
-  el('rect', { x: x0 - 6, y: y0 - 6, width: 8 * CELL + 12, height: 9 * CELL + 12, class: 'b-edge' }, g);
-  for (let i = 0; i < 10; i++) el('line', { x1: x0, y1: y0 + i * CELL, x2: x8, y2: y0 + i * CELL, class: 'b-line' }, g);
-  for (let f = 0; f < 9; f++) {
-    const x = x0 + f * CELL;
-    if (f === 0 || f === 8) el('line', { x1: x, y1: y0, x2: x, y2: y9, class: 'b-line' }, g);
-    else {
-      el('line', { x1: x, y1: y0, x2: x, y2: y0 + 4 * CELL, class: 'b-line' }, g);
-      el('line', { x1: x, y1: y0 + 5 * CELL, x2: x, y2: y9, class: 'b-line' }, g);
-    }
-  }
-  // palaces
-  for (const [a, b] of [[[3, 0], [5, 2]], [[5, 0], [3, 2]], [[3, 7], [5, 9]], [[5, 7], [3, 9]]]) {
-    const [xa, ya] = xy({ f: a[0], r: a[1] }), [xb, yb] = xy({ f: b[0], r: b[1] });
-    el('line', { x1: xa, y1: ya, x2: xb, y2: yb, class: 'b-line' }, g);
-  }
-  // river
-  const ry = y0 + 4.5 * CELL;
-  const left = S.flipped ? '漢 界' : '楚 河', right = S.flipped ? '楚 河' : '漢 界';
-  el('text', { x: x0 + 2 * CELL, y: ry + 10, 'text-anchor': 'middle', class: 'b-river' }, g).textContent = left;
-  el('text', { x: x0 + 6 * CELL, y: ry + 10, 'text-anchor': 'middle', class: 'b-river' }, g).textContent = right;
-  // point marks for cannons and soldiers
-  const marks = [[1, 2], [7, 2], [1, 7], [7, 7]];
-  for (const f of [0, 2, 4, 6, 8]) { marks.push([f, 3]); marks.push([f, 6]); }
-  for (const [f, r] of marks) {
-    const [x, y] = xy({ f, r });
-    const d = 5, l = 10;
-    for (const sx of [-1, 1]) {
-      if ((f === 0 && sx === -1) || (f === 8 && sx === 1)) continue;
-      for (const sy of [-1, 1]) {
-        el('path', { d: `M${x + sx * d},${y + sy * (d + l)} L${x + sx * d},${y + sy * d} L${x + sx * (d + l)},${y + sy * d}`, class: 'b-line', 'stroke-width': 1.3 }, g);
-      }
-    }
-  }
-  // coordinates (files a-i, ranks 0-9)
-  for (let f = 0; f < 9; f++) {
-    const [x] = xy({ f, r: 0 });
-    el('text', { x, y: 634, 'text-anchor': 'middle', class: 'b-coord' }, g).textContent = 'abcdefghi'[f];
-  }
-  for (let r = 0; r < 10; r++) {
-    const [, y] = xy({ f: 0, r });
-    el('text', { x: 12, y: y + 4, 'text-anchor': 'middle', class: 'b-coord' }, g).textContent = r;
-  }
-}
-
-function pieceGroup(ch, x, y, parent) {
-  const red = ch === ch.toUpperCase();
-  const side = red ? 'red' : 'black';
-  const role = ch.toLowerCase();
-  const g = el('g', { class: 'pc ' + side, transform: `translate(${x},${y})`, 'data-piece': ch }, parent);
-  el('circle', { r: 27, class: 'pc-body' }, g);
-  el('circle', { r: 22.5, class: 'pc-ring' }, g);
-  const letters = settings.pieces === 'letters';
-  const txt = el('text', { x: 0, y: letters ? 1 : 0, class: 'pc-text' + (letters ? ' letter' : '') }, g);
-  txt.textContent = letters ? ROLE_EN[role] : ROLE_ZH[side][role];
-  return g;
-}
+function xy(sq) { return xyOf(sq, S.flipped); }
+function drawGrid(svg) { drawGridOf(svg, S.flipped); }
+function pieceGroup(ch, x, y, parent) { return pieceOf(ch, x, y, parent, settings.pieces === 'letters'); }
 
 function render() {
+  if (LIVE) { LIVE.render(); return; }
   const svg = $('board');
   svg.textContent = '';
   drawGrid(svg);
@@ -484,6 +399,7 @@ function renderMoves() {
 }
 
 function renderAll() {
+  if (LIVE) { LIVE.render(); return; }
   render();
   renderStatus();
   renderMoves();
@@ -537,6 +453,7 @@ function maybeGameOver() {
 }
 
 async function openGame(id) {
+  if (LIVE) { location.href = '/?game=' + encodeURIComponent(id); return; }
   try {
     const g = await api('GET', `/api/games/${id}`);
     S.shownOver = g.outcome ? g.id + ':' + g.moves.length + ':' + g.outcome.reason : null;
@@ -546,6 +463,10 @@ async function openGame(id) {
 }
 
 async function newGame(body) {
+  if (LIVE) {
+    try { location.href = '/?game=' + (await api('POST', '/api/games', body)).id; } catch (e) { toast(e.message); }
+    return;
+  }
   try {
     const g = await api('POST', '/api/games', body);
     setGame(g);
@@ -861,6 +782,7 @@ function renderAnalysis() {
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', ''];
 
 function openEditor(fen) {
+  if (LIVE) { location.href = '/'; return; }
   stopAnalysisIfOn();
   const p = parseFen(fen || (S.game ? fenAt(S.view) : 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1'));
   S.editor = { board: p.board, turn: p.turn, pick: 'P' };
@@ -996,6 +918,22 @@ async function doImport() {
   }
 }
 
+// "Play a friend": an open challenge; this page goes to the creator's seat, which shows the
+// other seat's link (kept for this tab in sessionStorage) and the spectators' link.
+async function playFriend() {
+  const name = $('friend-name').value.trim();
+  settings.name = name; saveSettings();
+  const body = { ...clockFields($('friend-tc').value), color: $('friend-side').value };
+  if (name) body.name = name;
+  try {
+    const c = await api('POST', '/api/challenge/open', body);
+    const mine = c.color === 'red' ? c.urlRed : c.urlBlack;
+    const theirs = c.color === 'red' ? c.urlBlack : c.urlRed;
+    sessionStorage.setItem('xiangqi.invite.' + c.id, JSON.stringify({ invite: location.origin + theirs, watch: location.origin + c.url }));
+    location.href = mine;
+  } catch (e) { toast(e.message); }
+}
+
 async function showShare() {
   const g = S.game;
   if (!g) return;
@@ -1035,18 +973,28 @@ function wire() {
   svg.addEventListener('pointerdown', onPointerDown);
   window.addEventListener('pointermove', onPointerMove);
   window.addEventListener('pointerup', onPointerUp);
-  $('btn-new').addEventListener('click', () => $('dlg-new').showModal());
+  $('btn-new').addEventListener('click', () => { $('friend-name').value = settings.name || ''; $('dlg-new').showModal(); });
+  for (const sel of document.querySelectorAll('.tc-select')) {
+    for (const tc of TIME_CONTROLS) {
+      const o = document.createElement('option');
+      o.value = tc.v;
+      o.dataset.tc = tc.v;
+      sel.append(o);
+    }
+    sel.value = '300+3';
+  }
+  setupLobby({ t, settings, saveSettings, toast });
   $('btn-games').addEventListener('click', showGames);
   $('btn-import').addEventListener('click', () => { $('imp-msg').textContent = ''; $('dlg-import').showModal(); });
   $('btn-editor').addEventListener('click', () => openEditor());
   $('btn-settings').addEventListener('click', () => {
     $('set-notation').value = settings.notation; $('set-pieces').value = settings.pieces;
-    $('set-lang').value = settings.lang; $('set-hints').checked = settings.hints;
+    $('set-lang').value = settings.lang; $('set-hints').checked = settings.hints; $('set-sound').checked = settings.sound;
     $('dlg-settings').showModal();
   });
   $('dlg-settings').addEventListener('close', () => {
     settings.notation = $('set-notation').value; settings.pieces = $('set-pieces').value;
-    settings.lang = $('set-lang').value; settings.hints = $('set-hints').checked;
+    settings.lang = $('set-lang').value; settings.hints = $('set-hints').checked; settings.sound = $('set-sound').checked;
     saveSettings(); applyLanguage(); renderAll();
   });
   $('btn-lang').addEventListener('click', () => {
@@ -1056,11 +1004,14 @@ function wire() {
   document.querySelectorAll('dialog .close').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
   $('new-level').addEventListener('input', () => { $('new-level-out').textContent = $('new-level').value; });
   document.querySelectorAll('#dlg-new input[name=mode]').forEach((r) => r.addEventListener('change', () => {
-    $('new-computer').classList.toggle('hidden', document.querySelector('#dlg-new input[name=mode]:checked').value !== 'computer');
+    const mode = document.querySelector('#dlg-new input[name=mode]:checked').value;
+    $('new-computer').classList.toggle('hidden', mode !== 'computer');
+    $('new-friend').classList.toggle('hidden', mode !== 'friend');
   }));
   $('dlg-new').addEventListener('close', () => {
     if ($('dlg-new').returnValue !== 'start') return;
     const mode = document.querySelector('#dlg-new input[name=mode]:checked').value;
+    if (mode === 'friend') { playFriend(); return; }
     const body = { mode };
     if (mode === 'computer') {
       body.human = document.querySelector('#dlg-new input[name=side]:checked').value;
@@ -1118,11 +1069,15 @@ function wire() {
     if (e.target.closest('input, textarea, select, dialog[open]') || e.ctrlKey || e.metaKey || e.altKey) return;
     if (S.editor) return;
     const k = e.key;
-    if (k === 'ArrowLeft') goTo(S.view - 1);
+    if (LIVE && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(k)) {
+      if (k === 'ArrowLeft') LIVE.step(-1);
+      else if (k === 'ArrowRight') LIVE.step(1);
+      else LIVE.goTo(k === 'Home' ? 0 : null);
+    } else if (k === 'ArrowLeft') goTo(S.view - 1);
     else if (k === 'ArrowRight') goTo(S.view + 1);
     else if (k === 'Home') goTo(0);
     else if (k === 'End') goTo(S.game ? S.game.moves.length : 0);
-    else if (k === 'f' || k === 'F') { S.flipped = !S.flipped; renderAll(); }
+    else if (k === 'f' || k === 'F') { if (LIVE) LIVE.flip(); else { S.flipped = !S.flipped; renderAll(); } }
     else if (k === 'Escape') { S.selected = null; render(); }
     else if (k === 'm' || k === '/') { $('move-input').focus(); }
     else return;
@@ -1131,8 +1086,12 @@ function wire() {
 }
 
 async function start() {
-  applyLanguage();
   wire();
+  applyLanguage();
+  if (location.pathname.startsWith('/live/')) {
+    LIVE = startLive({ t, settings, saveSettings, toast, api, copy });
+    return;
+  }
   renderAll();
   const q = new URLSearchParams(location.search);
   if (q.get('fen')) {

@@ -1,5 +1,6 @@
 // Kill the server with SIGKILL in the middle of a game, start it again on the same data
-// folder: every move the server confirmed is still there, and the page shows the game.
+// folder: every move the server confirmed is still there, and the page shows the game. A live
+// game's page reconnects by itself and shows the moves and the clocks again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -7,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { launch, shot, eventually, expectCount } from '../lib.mjs';
+import { launch, shot, eventually, expectCount, expectText } from '../lib.mjs';
 
 const BIN = process.env.XIANGQI_BIN;
 
@@ -90,6 +91,77 @@ test('SIGKILL mid-game loses no confirmed move', { skip: !BIN && 'XIANGQI_BIN is
       await cleanup();
     }
   } finally {
+    server.kill('SIGKILL');
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+});
+
+// Seconds on a clock's face: "4:59" -> 299, "0:09.5" -> 9.5.
+function seconds(text) {
+  const m = /^(?:(\d+):)?(\d+):(\d\d(?:\.\d)?)$/.exec(text || '');
+  assert.ok(m, `a clock's text: ${text}`);
+  return (+(m[1] || 0)) * 3600 + (+m[2]) * 60 + (+m[3]);
+}
+
+test('SIGKILL mid-way through a live game with clocks: the page comes back with moves and clocks', { skip: !BIN && 'XIANGQI_BIN is not set' }, async () => {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'xiangqi-restart-live-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let server = await startServer(port, data);
+  const { context, cleanup } = await launch();
+  try {
+    const c = await (await fetch(base + '/api/challenge/open', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ clock: { limit: 300, increment: 3 }, color: 'red', name: 'Kim' }),
+    })).json();
+    const blackMove = async (m) => {
+      const r = await fetch(`${base}/api/board/game/${c.id}/move/${m}`, { method: 'POST', headers: { Authorization: 'Bearer ' + c.tokenBlack } });
+      assert.equal(r.status, 200, await r.text());
+    };
+    const state = async () => (await (await fetch(`${base}/api/board/game/${c.id}`)).json()).state;
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(base + c.urlRed);
+    await expectText(page, '[data-testid="name-red"]', 'Kim');
+    // Red by clicks, Black through the API.
+    for (const [i, [r, b]] of [['h2e2', 'h9g7'], ['h0g2', 'i9h9']].entries()) {
+      await page.click(`rect.hit[data-sq="${r.slice(0, 2)}"]`);
+      await page.click(`rect.hit[data-sq="${r.slice(2)}"]`);
+      await eventually(async () => assert.equal((await state()).moves.split(' ').length, 2 * i + 1));
+      await blackMove(b);
+      await expectCount(page, '#live-moves .mv', 2 * i + 2);
+    }
+    // Red's clock runs; let it lose a second or two, then kill the server.
+    await eventually(async () => assert.ok(seconds(await page.textContent('[data-testid="clock-red"]')) <= 301, 'red has used a second'));
+    const before = await state();
+    server.kill('SIGKILL');
+    await new Promise((r) => (server.exitCode !== null || server.signalCode !== null ? r() : server.once('exit', r)));
+    await expectText(page, '#live-status .sub', /reconnecting/i);
+    await shot(page, 'online-11-server-gone');
+
+    server = await startServer(port, data);
+    const after = await state();
+    assert.equal(after.moves, 'h2e2 h9g7 h0g2 i9h9');
+    assert.equal(after.status, 'started');
+    // The clocks are stored with each move and run again from the restart: the time the
+    // server was down is charged to nobody (Red's clock is back at about its stored value).
+    assert.ok(after.rtime > before.rtime - 1000 && after.rtime <= 306000, `rtime ${before.rtime} then ${after.rtime}`);
+    assert.equal(after.btime, before.btime);
+    // The page reconnects by itself: the moves and the server's clocks are back.
+    await expectText(page, '#live-status .sub', /You play Red/, { timeout: 20000 });
+    await expectCount(page, '#live-moves .mv', 4);
+    await expectText(page, '[data-testid="clock-black"]', `${Math.floor(after.btime / 60000)}:${String(Math.floor(after.btime / 1000) % 60).padStart(2, '0')}`);
+    const shown = seconds(await page.textContent('[data-testid="clock-red"]'));
+    assert.ok(Math.abs(shown - after.rtime / 1000) < 3, `red's clock ${shown} s, the server's ${after.rtime / 1000} s`);
+    await shot(page, 'online-12-after-restart');
+    // And the game goes on.
+    await page.click('rect.hit[data-sq="b0"]');
+    await page.click('rect.hit[data-sq="c2"]');
+    await eventually(async () => assert.equal((await state()).moves, 'h2e2 h9g7 h0g2 i9h9 b0c2'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await cleanup();
     server.kill('SIGKILL');
     fs.rmSync(data, { recursive: true, force: true });
   }

@@ -33,15 +33,28 @@ pub const IMPORT_LIMIT: usize = 4 * 1024 * 1024;
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
+const BOARD_JS: &str = include_str!("../../web/board.js");
+const ONLINE_JS: &str = include_str!("../../web/online.js");
+const LOBBY_JS: &str = include_str!("../../web/lobby.js");
+const SOUND_JS: &str = include_str!("../../web/sound.js");
+const NOTATION_JS: &str = include_str!("../../web/notation.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 
+/// The content type of the page's scripts (ES modules).
+const JS: &str = "text/javascript; charset=utf-8";
+
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 5] = [
+const ASSETS: [(&str, &str, &str); 10] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
-    ("/app.js", APP_JS, "text/javascript; charset=utf-8"),
+    ("/app.js", APP_JS, JS),
+    ("/board.js", BOARD_JS, JS),
+    ("/online.js", ONLINE_JS, JS),
+    ("/lobby.js", LOBBY_JS, JS),
+    ("/sound.js", SOUND_JS, JS),
+    ("/notation.js", NOTATION_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
 ];

@@ -1,6 +1,7 @@
 //! What the board API streams: one JSON object a line, in lichess's board-API shapes.
 //!
-//! - `gameFull` first: the game's id, clock, players, start position and its `state`;
+//! - `gameFull` first: the game's id, clock, players, start position and its `state` (and on
+//!   a player's stream the `seat` its token holds);
 //! - `gameState` after every change (a move, an offer, the end);
 //! - `crowd` when a player connects or leaves, or the number of spectators changes;
 //! - `opponentGone` to a player whose opponent left (with when a claim becomes possible);
@@ -65,6 +66,9 @@ pub enum Event {
         black: PlayerJson,
         initial_fen: String,
         state: GameState,
+        /// On a player's stream, the side its token holds (not on spectators' streams).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seat: Option<&'static str>,
     },
     GameState(GameState),
     Crowd {
@@ -133,6 +137,7 @@ pub fn full(id: &str, g: &LiveGame, now: u64, text_zh: Option<String>) -> Event 
         },
         initial_fen: g.game.start().fen(),
         state: state(g, now, text_zh),
+        seat: None,
     }
 }
 

@@ -611,7 +611,11 @@ impl Hub {
         };
         let rx = room.tx.subscribe();
         let now = self.now();
-        let first = events::full(&room.id, &st.live, now, st.live.end_text_zh()).line();
+        let mut full = events::full(&room.id, &st.live, now, st.live.end_text_zh());
+        if let Event::GameFull { seat: you, .. } = &mut full {
+            *you = seat.map(Color::name);
+        }
+        let first = full.line();
         match seat {
             Some(s) => {
                 st.live.connect(s);

@@ -1,0 +1,124 @@
+// The lobby dialog: the open seeks, live from /api/lobby/stream; making a seek (its request
+// stays open until someone takes it, then the page goes to the game); joining another's.
+import { clockFields, readLines, tcText } from '/online.js';
+
+const $ = (id) => document.getElementById(id);
+
+export function setupLobby(ctx) {
+  const { t, settings, toast } = ctx;
+  const S = { list: null, seek: null, seekId: null, seeks: [] };
+
+  function cell(text, cls) {
+    const td = document.createElement('td');
+    if (cls) td.className = cls;
+    if (text != null) td.textContent = text;
+    return td;
+  }
+
+  function render() {
+    const tbody = $('lobby-seeks').querySelector('tbody');
+    tbody.textContent = '';
+    if (!S.seeks.length) {
+      const tr = document.createElement('tr');
+      tr.append(cell(t('noSeeks'), 'meta'));
+      tbody.append(tr);
+    }
+    for (const s of S.seeks) {
+      const tr = document.createElement('tr');
+      tr.dataset.testid = 'seek';
+      tr.dataset.id = s.id;
+      const name = cell(s.name, 'title');
+      const tc = cell(tcText(s.limit, s.increment, t));
+      const side = cell(s.color === 'random' ? t('randomSide') : t(s.color));
+      const acts = cell(null, 'acts');
+      if (s.id === S.seekId) acts.append(t('yourSeek'));
+      else {
+        const b = document.createElement('button');
+        b.textContent = t('join');
+        b.dataset.testid = 'seek-join';
+        b.addEventListener('click', () => join(s.id));
+        acts.append(b);
+      }
+      tr.append(name, tc, side, acts);
+      tbody.append(tr);
+    }
+    const waiting = !!S.seek;
+    $('lobby-create').disabled = waiting;
+    $('lobby-cancel').classList.toggle('hidden', !waiting);
+    $('lobby-wait').classList.toggle('hidden', !waiting);
+  }
+
+  async function follow() {
+    const ctrl = new AbortController();
+    S.list = ctrl;
+    try {
+      const res = await fetch('/api/lobby/stream', { signal: ctrl.signal, cache: 'no-store' });
+      await readLines(res, (m) => {
+        if (m.type === 'seeks') { S.seeks = m.seeks; render(); }
+      });
+    } catch { /* closed */ }
+    // The dialog still open: follow again after a moment.
+    if (S.list === ctrl && $('dlg-lobby').open) setTimeout(() => { if (S.list === ctrl) follow(); }, 1000);
+  }
+
+  function name() {
+    const n = $('lobby-name').value.trim();
+    settings.name = n;
+    ctx.saveSettings();
+    return n || undefined;
+  }
+
+  async function create() {
+    const body = { ...clockFields($('lobby-tc').value), color: $('lobby-side').value, name: name() };
+    const ctrl = new AbortController();
+    S.seek = ctrl;
+    render();
+    try {
+      const res = await fetch('/api/board/seek', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: ctrl.signal,
+      });
+      if (!res.ok) {
+        const data = await res.json().catch(() => ({}));
+        throw new Error(data.error || res.statusText);
+      }
+      await readLines(res, (m) => {
+        if (m.type === 'seek') { S.seekId = m.id; render(); }
+        if (m.type === 'gameStart') { S.done = true; location.href = m.url; }
+      });
+    } catch (e) {
+      if (!ctrl.signal.aborted) toast(e.message);
+    }
+    if (S.seek === ctrl && !S.done) { S.seek = null; S.seekId = null; render(); }
+  }
+
+  function cancel() {
+    if (S.seek) S.seek.abort();
+    S.seek = null; S.seekId = null;
+    render();
+  }
+
+  async function join(seekId) {
+    try {
+      const res = await fetch(`/api/board/seek/${encodeURIComponent(seekId)}/accept`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: name() }),
+      });
+      const data = await res.json().catch(() => ({}));
+      if (!res.ok) throw new Error(data.error || res.statusText);
+      location.href = data.url;
+    } catch (e) { toast(e.message); }
+  }
+
+  $('btn-lobby').addEventListener('click', () => {
+    $('lobby-name').value = settings.name || '';
+    $('dlg-lobby').showModal();
+    render();
+    follow();
+  });
+  $('dlg-lobby').addEventListener('close', () => {
+    if (S.list) S.list.abort();
+    S.list = null;
+    cancel();
+  });
+  $('lobby-create').addEventListener('click', create);
+  $('lobby-cancel').addEventListener('click', cancel);
+}

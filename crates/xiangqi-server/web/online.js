@@ -1,0 +1,598 @@
+// The page of a live game between people: /live/{id} (a spectator) or /live/{id}#seat=TOKEN
+// (a player). It follows the game's ndjson stream (docs/API.md, "Online play"), draws the
+// board with board.js, sends the player's moves and answers to the board API with the seat's
+// bearer token, and runs both clocks locally between the server's updates.
+import {
+  CELL, MARGIN, el, sqName, parseFen, xyOf, drawGrid, pieceGroup, fenAfter,
+} from '/board.js';
+import { play } from '/sound.js';
+import { moveNames } from '/notation.js';
+
+const $ = (id) => document.getElementById(id);
+const LOW_MS = 10000;
+const STALL_MS = 15000; // no line (not even a keep-alive) for this long: the stream is dead
+
+// The time controls offered when a game or a seek is made: seconds and increment.
+export const TIME_CONTROLS = [
+  { v: '180+2', limit: 180, increment: 2 },
+  { v: '300+3', limit: 300, increment: 3 },
+  { v: '600+0', limit: 600, increment: 0 },
+  { v: '900+10', limit: 900, increment: 10 },
+  { v: 'none' },
+];
+// The request fields of a time control's value ('300+3', or 'none': no clock).
+export function clockFields(v) {
+  const tc = TIME_CONTROLS.find((c) => c.v === v);
+  return tc && tc.limit ? { clock: { limit: tc.limit, increment: tc.increment } } : {};
+}
+// A time control for people: "5+3", or "no clock".
+export function tcText(limit, increment, t) {
+  if (limit == null) return t('noClock');
+  // Minutes, as lichess writes them (½ for 30 s); seconds under a minute otherwise.
+  const m = limit / 60;
+  const head = Number.isInteger(m) ? m : limit === 30 ? '½' : limit > 60 ? m.toFixed(1) : limit + 's';
+  return `${head}+${increment || 0}`;
+}
+
+// Reads an ndjson response line by line until it ends; `onLine` gets each parsed object.
+export async function readLines(res, onLine, onAny) {
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    if (onAny) onAny();
+    buf += value;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i).trim();
+      buf = buf.slice(i + 1);
+      if (line) onLine(JSON.parse(line));
+    }
+  }
+}
+
+// Clock text: 4:59, 1:02:03, and tenths under ten seconds (0:09.5).
+export function clockText(ms) {
+  ms = Math.max(0, ms);
+  if (ms < LOW_MS) return `0:0${Math.floor(ms / 1000)}.${Math.floor((ms % 1000) / 100)}`;
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  const ss = String(sec).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+const OVER = (status) => !['created', 'started'].includes(status);
+
+export function startLive(ctx) {
+  const { t, settings, toast } = ctx;
+  const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+  const token = new URLSearchParams(location.hash.slice(1)).get('seat');
+  const L = {
+    id, token, seat: null, full: null, st: null, moves: [], fens: [], legal: [], check: false,
+    legalFor: -1, crowd: { red: false, black: false, watchers: 0 }, gone: null, flipped: false,
+    selected: null, times: null, clockAt: 0, lowWarned: false, conn: 'connecting', backoff: 500,
+    ctrl: null, lastData: 0, pending: false, error: null,
+    view: null, // the ply shown when looking back (null: the position now)
+  };
+  const invite = JSON.parse(sessionStorage.getItem('xiangqi.invite.' + id) || 'null');
+  window.addEventListener('hashchange', () => location.reload());
+
+  document.body.classList.add('live');
+  $('live-side').classList.remove('hidden');
+  document.querySelector('main .side').classList.add('hidden');
+
+  // ---- the stream -------------------------------------------------------------------
+
+  async function connect() {
+    const ctrl = new AbortController();
+    L.ctrl = ctrl;
+    L.lastData = Date.now();
+    try {
+      const res = await fetch(`/api/board/game/stream/${encodeURIComponent(id)}`, {
+        headers: token ? { Authorization: 'Bearer ' + token } : {}, signal: ctrl.signal, cache: 'no-store',
+      });
+      if (!res.ok) {
+        const data = await res.json().catch(() => ({}));
+        if (res.status === 404 || res.status === 403 || res.status === 401) {
+          L.error = data.error || res.statusText; L.conn = 'closed'; renderAll(); return;
+        }
+        throw new Error(data.error || res.statusText);
+      }
+      L.conn = 'open';
+      L.backoff = 500;
+      renderAll();
+      await readLines(res, onLine, () => { L.lastData = Date.now(); });
+    } catch (e) {
+      if (L.leaving) return;
+    }
+    if (L.leaving || L.ctrl !== ctrl) return;
+    L.conn = 'lost';
+    // Who is connected is unknown until the stream is back.
+    L.crowd = { red: false, black: false, watchers: 0 };
+    renderAll();
+    const wait = L.backoff + Math.random() * 250;
+    L.backoff = Math.min(L.backoff * 2, 8000);
+    setTimeout(connect, wait);
+  }
+  // A stream that went silent (no keep-alive) is dropped and opened again.
+  setInterval(() => {
+    if (L.conn === 'open' && Date.now() - L.lastData > STALL_MS && L.ctrl) L.ctrl.abort();
+  }, 1000);
+  window.addEventListener('pagehide', () => { L.leaving = true; if (L.ctrl) L.ctrl.abort(); });
+
+  function onLine(m) {
+    if (m.type === 'gameFull') {
+      L.full = m;
+      if (m.seat) L.seat = m.seat;
+      applyState(m.state, true);
+    } else if (m.type === 'gameState') {
+      applyState(m, false);
+    } else if (m.type === 'crowd') {
+      L.crowd = m;
+      renderAll();
+    } else if (m.type === 'opponentGone') {
+      L.gone = m.gone ? { at: Date.now() + (m.claimWinInSeconds || 0) * 1000 } : null;
+      renderAll();
+    } else if (m.type === 'rematch') {
+      L.leaving = true;
+      if (L.ctrl) L.ctrl.abort();
+      location.replace(`/live/${encodeURIComponent(m.id)}` + (token ? `#seat=${token}` : ''));
+    }
+  }
+
+  function startFen() { return L.full ? L.full.initialFen : ''; }
+  function turnAt(ply) { return parseFen(L.fens[ply] || startFen()).turn; }
+  function turnNow() { return turnAt(L.moves.length); }
+
+  // The moves, clocks and offers of a state line; `whole`: the first line (no sounds).
+  function applyState(st, whole) {
+    const moves = st.moves ? st.moves.split(' ') : [];
+    const before = L.moves;
+    const extends_ = before.length <= moves.length && before.every((m, i) => m === moves[i]);
+    if (!extends_ || !L.fens.length) { L.fens = [startFen()]; L.moves = []; }
+    const added = [];
+    for (let i = L.moves.length; i < moves.length; i++) {
+      const capture = parseFen(L.fens[i]).board.has(moves[i].slice(2, 4));
+      L.fens.push(fenAfter(L.fens[i], moves[i]));
+      added.push(capture);
+    }
+    L.moves = moves;
+    if (added.length || !extends_) L.view = null; // a new move (or a takeback): show it
+    L.st = st;
+    L.times = st.rtime == null ? null : { red: st.rtime, black: st.btime };
+    L.clockAt = performance.now();
+    if (L.times && L.seat && L.times[L.seat] >= LOW_MS) L.lowWarned = false;
+    if (added.length || L.moves.length !== L.legalFor) {
+      L.selected = null;
+      // A sound for a move just made (not for the first line, a move shown already, or a takeback).
+      const last = extends_ && added.length && !whole && !L.optimistic ? added[added.length - 1] : null;
+      positionInfo(last);
+    }
+    L.optimistic = false;
+    renderAll();
+  }
+
+  // The legal moves and check of the position now (from /api/position); plays the move's
+  // sound when `capture` is not null.
+  async function positionInfo(capture) {
+    const n = L.moves.length;
+    const fen = L.fens[n];
+    L.legal = []; L.check = false; L.legalFor = -1;
+    try {
+      const p = await ctx.api('GET', '/api/position?fen=' + encodeURIComponent(fen));
+      if (L.moves.length !== n) return;
+      L.legal = p.legal; L.check = p.check; L.legalFor = n;
+      if (capture !== null) play(p.check ? 'check' : capture ? 'capture' : 'move');
+      renderAll();
+    } catch (e) { if (capture !== null) play(capture ? 'capture' : 'move'); }
+  }
+
+  // ---- actions ----------------------------------------------------------------------
+
+  // A seat's action (`move/h2e2`, `resign`, `draw/yes`, ...) with the seat's token.
+  async function act(path) {
+    try {
+      const res = await fetch(`/api/board/game/${encodeURIComponent(id)}/${path}`, {
+        method: 'POST', headers: { Authorization: 'Bearer ' + token },
+      });
+      if (!res.ok) {
+        const data = await res.json().catch(() => ({}));
+        throw new Error(data.error || res.statusText);
+      }
+      return true;
+    } catch (e) {
+      toast(e.message);
+      return false;
+    }
+  }
+
+  function shownPly() { return L.view == null ? L.moves.length : Math.min(L.view, L.moves.length); }
+  // Shows the position after `ply` moves (null or the last: the position now).
+  function goTo(ply) {
+    if (ply != null) ply = Math.max(0, Math.min(L.moves.length, ply));
+    L.view = ply == null || ply === L.moves.length ? null : ply;
+    L.selected = null;
+    renderAll();
+  }
+
+  function myTurn() {
+    return !!L.seat && !!L.st && !OVER(L.st.status) && turnNow() === L.seat && !L.pending;
+  }
+
+  async function sendMove(uci) {
+    if (!myTurn() || !L.legal.includes(uci)) return false;
+    // Shown at once; the server's line confirms it (or the game is read again).
+    const capture = parseFen(L.fens[L.moves.length]).board.has(uci.slice(2, 4));
+    const fen = fenAfter(L.fens[L.moves.length], uci);
+    L.moves = [...L.moves, uci];
+    L.fens = [...L.fens.slice(0, L.moves.length), fen];
+    L.optimistic = true;
+    L.pending = true;
+    L.selected = null;
+    L.legal = [];
+    L.legalFor = -1;
+    renderAll();
+    play(capture ? 'capture' : 'move');
+    const ok = await act('move/' + uci);
+    L.pending = false;
+    if (!ok) {
+      try {
+        const g = await ctx.api('GET', `/api/board/game/${encodeURIComponent(id)}`);
+        L.full = Object.assign(g, { seat: L.seat });
+        applyState(g.state, true);
+      } catch { /* the stream brings the state */ }
+    } else {
+      positionInfo(null);
+    }
+    renderAll();
+    return true;
+  }
+
+  // ---- board input ------------------------------------------------------------------
+
+  const svg = $('board');
+  function flipped() { return (L.seat === 'black') !== L.flipped; }
+  function xy(sq) { return xyOf(sq, flipped()); }
+  function sqAt(evt) {
+    const pt = svg.createSVGPoint();
+    pt.x = evt.clientX; pt.y = evt.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    let f = Math.round((p.x - MARGIN) / CELL), rr = Math.round((p.y - MARGIN) / CELL);
+    if (f < 0 || f > 8 || rr < 0 || rr > 9) return null;
+    if (flipped()) f = 8 - f; else rr = 9 - rr;
+    return sqName(f, rr);
+  }
+  function ownPiece(sq) {
+    const ch = parseFen(L.fens[L.moves.length] || startFen()).board.get(sq);
+    return !!ch && (ch === ch.toUpperCase() ? 'red' : 'black') === L.seat;
+  }
+  const drag = { sq: null, g: null, moved: false, start: null, pointer: null };
+  svg.addEventListener('pointerdown', (evt) => {
+    if (evt.button !== undefined && evt.button !== 0) return;
+    const sq = sqAt(evt);
+    if (!sq || !L.seat) return;
+    // Looking back: a click on the board comes back to the position now.
+    if (L.view != null) { goTo(null); return; }
+    if (L.selected && L.selected !== sq && !ownPiece(sq)) {
+      const from = L.selected;
+      L.selected = null;
+      sendMove(from + sq).then((sent) => { if (!sent) render(); });
+      return;
+    }
+    if (ownPiece(sq) && myTurn()) {
+      L.selected = sq;
+      render();
+      const g = svg.querySelector(`#pieces [data-at="${sq}"]`);
+      if (g) {
+        Object.assign(drag, { sq, g, moved: false, start: [evt.clientX, evt.clientY], pointer: evt.pointerId });
+        g.parentNode.appendChild(g);
+      }
+    } else if (L.selected) {
+      L.selected = null;
+      render();
+    }
+  });
+  window.addEventListener('pointermove', (evt) => {
+    if (!drag.g || evt.pointerId !== drag.pointer) return;
+    if (!drag.moved && Math.hypot(evt.clientX - drag.start[0], evt.clientY - drag.start[1]) < 6) return;
+    drag.moved = true;
+    const pt = svg.createSVGPoint();
+    pt.x = evt.clientX; pt.y = evt.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    drag.g.setAttribute('transform', `translate(${p.x},${p.y}) scale(1.08)`);
+    drag.g.classList.add('dragging');
+  });
+  window.addEventListener('pointerup', (evt) => {
+    if (!drag.g || evt.pointerId !== drag.pointer) return;
+    const from = drag.sq, moved = drag.moved;
+    drag.g = null; drag.sq = null;
+    if (!moved) return;
+    const to = sqAt(evt);
+    L.selected = null;
+    if (!to || to === from) { render(); return; }
+    sendMove(from + to).then((sent) => { if (!sent) render(); });
+  });
+
+  // ---- drawing ----------------------------------------------------------------------
+
+  function render() {
+    svg.textContent = '';
+    const fl = flipped();
+    drawGrid(svg, fl);
+    const n = shownPly();
+    const fen = L.fens[n] || startFen();
+    if (!fen) return;
+    const { board, turn } = parseFen(fen);
+    const hl = el('g', {}, svg);
+    if (n > 0) {
+      for (const sq of [L.moves[n - 1].slice(0, 2), L.moves[n - 1].slice(2, 4)]) {
+        const [x, y] = xy(sq);
+        el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 8, class: 'hl-last' }, hl);
+      }
+    }
+    if (L.check && L.legalFor === n && n === L.moves.length) {
+      const k = turn === 'red' ? 'K' : 'k';
+      for (const [sq, ch] of board) if (ch === k) {
+        const [x, y] = xy(sq);
+        el('circle', { cx: x, cy: y, r: 40, class: 'hl-check' }, hl);
+      }
+    }
+    const pieces = el('g', { id: 'pieces' }, svg);
+    const letters = settings.pieces === 'letters';
+    for (const [sq, ch] of board) {
+      const [x, y] = xy(sq);
+      pieceGroup(ch, x, y, pieces, letters).dataset.at = sq;
+    }
+    if (L.selected) {
+      const [x, y] = xy(L.selected);
+      el('circle', { cx: x, cy: y, r: 29, class: 'hl-sel' }, hl);
+      if (settings.hints) {
+        for (const m of L.legal.filter((m) => m.startsWith(L.selected))) {
+          const to = m.slice(2, 4);
+          const [tx, ty] = xy(to);
+          if (board.has(to)) el('circle', { cx: tx, cy: ty, r: 27, class: 'hint-cap' }, svg);
+          else el('circle', { cx: tx, cy: ty, r: 8, class: 'hint' }, svg);
+        }
+      }
+    }
+    const hit = el('g', { id: 'hit' }, svg);
+    for (let f = 0; f < 9; f++) for (let r = 0; r < 10; r++) {
+      const sq = sqName(f, r);
+      const [x, y] = xy(sq);
+      el('rect', { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: 'hit', 'data-sq': sq }, hit);
+    }
+  }
+
+  function node(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  // Time left of `side` now: the server's value, less the time since it came while that
+  // side's clock runs.
+  function running() {
+    const st = L.st;
+    return !!(L.times && st && st.status === 'started' && L.moves.length >= 2) ? turnNow() : null;
+  }
+  function timeLeft(side) {
+    if (!L.times) return null;
+    let ms = L.times[side];
+    if (running() === side) ms -= performance.now() - L.clockAt;
+    return Math.max(0, ms);
+  }
+
+  function renderBars() {
+    const top = $('bar-top'), bottom = $('bar-bottom');
+    const bottomSide = flipped() ? 'black' : 'red';
+    for (const [bar, side] of [[bottom, bottomSide], [top, bottomSide === 'red' ? 'black' : 'red']]) {
+      bar.textContent = '';
+      const who = node('span', 'who');
+      const dot = node('span', 'dot ' + side);
+      const name = node('span', 'name', L.full ? L.full[side].name : t(side));
+      name.dataset.testid = 'name-' + side;
+      const on = !!L.crowd[side];
+      const conn = node('span', 'conn ' + (on ? 'on' : 'off'));
+      conn.dataset.testid = 'conn-' + side;
+      conn.title = on ? t('connected') : t('disconnected');
+      conn.textContent = on ? t('connected') : t('disconnected');
+      who.append(dot, name);
+      if (L.seat === side) who.append(node('span', 'you', '(' + t('you') + ')'));
+      who.append(conn);
+      bar.append(who);
+      if (L.times) {
+        const c = node('span', 'clock');
+        c.dataset.testid = 'clock-' + side;
+        c.dataset.side = side;
+        bar.append(c);
+      } else if (L.st && !OVER(L.st.status) && turnNow() === side) {
+        bar.append(node('span', 'turn', side === 'red' ? t('redToMove') : t('blackToMove')));
+      }
+    }
+    tickClocks();
+  }
+
+  function tickClocks() {
+    const run = running();
+    for (const c of document.querySelectorAll('.player-bar .clock')) {
+      const side = c.dataset.side;
+      const ms = timeLeft(side);
+      const text = clockText(ms);
+      if (c.textContent !== text) c.textContent = text;
+      c.classList.toggle('running', run === side);
+      c.classList.toggle('low', ms < LOW_MS);
+    }
+    if (run && run === L.seat && !L.lowWarned && timeLeft(run) < LOW_MS) {
+      L.lowWarned = true;
+      play('lowTime');
+    }
+  }
+  setInterval(tickClocks, 100);
+
+  function resultHead(st) {
+    if (st.status === 'aborted') return t('aborted');
+    return st.winner === 'red' ? t('redWins') : st.winner === 'black' ? t('blackWins') : t('drawn');
+  }
+
+  function renderSide() {
+    const st = L.st;
+    const over = st && OVER(st.status);
+    const player = !!L.seat;
+    const opp = L.seat === 'red' ? 'black' : 'red';
+    // status
+    const status = $('live-status');
+    status.textContent = '';
+    if (L.error) status.append(node('span', 'error', L.error));
+    else if (!st) status.append(t('connecting'));
+    else if (over) status.append(resultHead(st));
+    else {
+      let s = turnNow() === 'red' ? t('redToMove') : t('blackToMove');
+      if (player && turnNow() === L.seat) s = t('yourMove');
+      if (L.check) s += ' · ' + t('check');
+      status.append(s);
+    }
+    const sub = node('span', 'sub');
+    sub.dataset.testid = 'connection';
+    sub.textContent = L.conn === 'open' ? (player ? t('youPlayAs', { side: t(L.seat || 'red') }) : t('spectating'))
+      : L.conn === 'lost' ? t('reconnecting') : L.conn === 'closed' ? '' : t('connecting');
+    if (L.full && L.full.clock) sub.textContent += ' · ' + tcText(L.full.clock.initial / 1000, L.full.clock.increment / 1000, t);
+    status.append(sub);
+    if (L.view != null) {
+      const v = node('span', 'sub viewing', t('viewing', { n: L.view, m: L.moves.length }));
+      v.dataset.testid = 'viewing';
+      status.append(v);
+    }
+    // the tab's title: whose move, or the result, and the players
+    const names = L.full ? `${L.full.red.name} – ${L.full.black.name}` : t('title');
+    const head = !st ? t('connecting') : over ? resultHead(st)
+      : player && turnNow() === L.seat ? t('yourMove') : turnNow() === 'red' ? t('redToMove') : t('blackToMove');
+    document.title = `${head} · ${names}`;
+    // watchers
+    $('live-watchers').textContent = t('watching', { n: L.crowd.watchers || 0 });
+    $('live-watchers').dataset.count = L.crowd.watchers || 0;
+    // invite links (the creator's page, until the opponent has come)
+    const showInvite = invite && st && !over && L.moves.length === 0 && !L.crowd[opp];
+    $('invite').classList.toggle('hidden', !showInvite);
+    if (invite) { $('invite-link').value = invite.invite; $('watch-link').value = invite.watch; }
+    // result
+    const res = $('live-result');
+    res.classList.toggle('hidden', !over);
+    res.textContent = '';
+    if (over) {
+      res.append(node('strong', null, resultHead(st)));
+      const text = settings.lang === 'zh' ? (st.textZh || st.text) : st.text;
+      if (text) res.append(node('span', 'account', text));
+    }
+    // the opponent's offer, as a prompt; one's own, as a note
+    const prompt = $('live-prompt');
+    let ask = null;
+    if (player && st) {
+      if (st.drawOffer === opp && !over) ask = ['draw', t('oppOffersDraw')];
+      else if (st.takebackOffer === opp && !over) ask = ['takeback', t('oppAsksTakeback')];
+      else if (st.rematchOffer === opp && over) ask = ['rematch', t('oppWantsRematch')];
+    }
+    prompt.classList.toggle('hidden', !ask);
+    if (ask) { prompt.dataset.kind = ask[0]; $('live-prompt-text').textContent = ask[1]; }
+    const note = $('live-note');
+    let mine = null;
+    if (player && st) {
+      if (st.drawOffer === L.seat && !over) mine = ['draw', t('youOfferedDraw')];
+      else if (st.takebackOffer === L.seat && !over) mine = ['takeback', t('youAskedTakeback')];
+      else if (st.rematchOffer === L.seat && over) mine = ['rematch', t('youAskedRematch')];
+    }
+    note.classList.toggle('hidden', !mine);
+    if (mine) { note.dataset.kind = mine[0]; $('live-note-text').textContent = mine[1]; }
+    // the opponent gone: claims
+    const gone = $('live-gone');
+    // (Before each side's first move the server aborts a game whose player stays away.)
+    const goneNow = player && st && !over && L.gone && L.moves.length >= 2;
+    gone.classList.toggle('hidden', !goneNow);
+    const canClaim = goneNow && Date.now() >= L.gone.at;
+    if (goneNow) {
+      $('live-gone-text').textContent = canClaim ? t('oppGoneClaim')
+        : t('oppGoneWait', { n: Math.ceil((L.gone.at - Date.now()) / 1000) });
+    }
+    $('live-claim-win').classList.toggle('hidden', !canClaim);
+    $('live-claim-draw').classList.toggle('hidden', !canClaim);
+    // buttons
+    $('live-actions').classList.toggle('hidden', !player);
+    const mineMoves = L.moves.filter((_, i) => turnAt(i) === L.seat).length;
+    $('live-resign').classList.toggle('hidden', !st || over || L.moves.length < 2);
+    $('live-abort').classList.toggle('hidden', !st || over || L.moves.length >= 2);
+    $('live-draw').classList.toggle('hidden', !st || over);
+    $('live-draw').disabled = !!(st && st.drawOffer);
+    $('live-takeback').classList.toggle('hidden', !st || over);
+    $('live-takeback').disabled = !!(st && st.takebackOffer) || mineMoves === 0;
+    $('live-rematch').classList.toggle('hidden', !over);
+    $('live-rematch').disabled = !!(st && st.rematchOffer === L.seat);
+    $('live-sound').textContent = settings.sound ? t('soundOn') : t('soundOff');
+    $('live-sound').setAttribute('aria-pressed', settings.sound ? 'true' : 'false');
+    // moves
+    const list = $('live-moves');
+    list.textContent = '';
+    if (!L.moves.length) {
+      const li = node('li');
+      li.style.display = 'block';
+      li.append(node('span', 'empty', t('noMoves')));
+      list.append(li);
+    }
+    const startBlack = parseFen(startFen() || 'x w').turn === 'black';
+    let li = null;
+    L.moves.forEach((m, i) => {
+      const idx = i + (startBlack ? 1 : 0);
+      if (idx % 2 === 0 || li === null) {
+        li = node('li');
+        li.append(node('span', 'num', (Math.floor(idx / 2) + 1) + '.'));
+        if (idx % 2 === 1) li.append(node('span'));
+        list.append(li);
+      }
+      const names = moveNames(L.fens[i], m);
+      const s = node('span', 'mv' + (i === shownPly() - 1 ? ' current' : ''), names[settings.notation] || names.iccs);
+      s.addEventListener('click', () => goTo(i + 1));
+      s.dataset.ply = i + 1;
+      s.dataset.uci = m;
+      li.append(s);
+    });
+    const cur = list.querySelector('.current');
+    if (L.view != null && cur) cur.scrollIntoView({ block: 'nearest' }); else list.scrollTop = list.scrollHeight;
+  }
+
+  function renderAll() {
+    render();
+    renderBars();
+    renderSide();
+  }
+  setInterval(() => { if (L.gone) renderSide(); }, 1000);
+
+  // ---- wiring -----------------------------------------------------------------------
+
+  $('live-resign').addEventListener('click', () => { if (confirm(t('confirmResign'))) act('resign'); });
+  $('live-abort').addEventListener('click', () => act('abort'));
+  $('live-draw').addEventListener('click', () => act('draw/yes'));
+  $('live-takeback').addEventListener('click', () => act('takeback/yes'));
+  $('live-rematch').addEventListener('click', () => act('rematch/yes'));
+  $('live-claim-win').addEventListener('click', () => act('claim-victory'));
+  $('live-claim-draw').addEventListener('click', () => act('claim-draw'));
+  $('prompt-yes').addEventListener('click', () => act($('live-prompt').dataset.kind + '/yes'));
+  $('prompt-no').addEventListener('click', () => act($('live-prompt').dataset.kind + '/no'));
+  $('note-cancel').addEventListener('click', () => act($('live-note').dataset.kind + '/no'));
+  $('live-flip').addEventListener('click', () => { L.flipped = !L.flipped; renderAll(); });
+  $('live-sound').addEventListener('click', () => {
+    settings.sound = !settings.sound;
+    ctx.saveSettings();
+    renderSide();
+  });
+  $('invite-copy').addEventListener('click', () => ctx.copy($('invite-link').value));
+  $('watch-copy').addEventListener('click', () => ctx.copy($('watch-link').value));
+
+  renderAll();
+  connect();
+  return {
+    render: renderAll,
+    flip() { L.flipped = !L.flipped; renderAll(); },
+    goTo,
+    step(d) { goTo(shownPly() + d); },
+  };
+}
