@@ -20,6 +20,10 @@
 //!    /proc/PID/status) before and after the streams were opened, its open file descriptors
 //!    and its CPU time.
 //!
+//! `--baseline` (with `--server-pid`) instead only opens 2N keep-alive connections that each
+//! make one `GET /api/health` and then stay idle, and prints what they cost the server: what
+//! any HTTP connection costs, to set against the streams' figure.
+//!
 //! Every phase is bounded in time (opening: 120 s at most each), the playing loop by S and M.
 
 use std::collections::VecDeque;
@@ -39,7 +43,7 @@ use crate::{find, loopback, Conn};
 
 const USAGE: &str = "usage: xiangqi-loadgen online --url http://127.0.0.1:PORT [--games N] \
 [--rate MOVES_PER_S] [--seconds S] [--moves M] [--senders K] [--plies P] [--seed X] \
-[--server-pid PID] [--threads T]";
+[--server-pid PID] [--threads T] [--baseline]";
 
 /// How long opening the games, or their streams, may take before the run gives up.
 const OPEN_LIMIT: Duration = Duration::from_secs(120);
@@ -60,6 +64,8 @@ pub struct Args {
     seed: u64,
     server_pid: Option<u32>,
     threads: usize,
+    /// Only measure what 2N plain keep-alive connections cost the server.
+    baseline: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -76,6 +82,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         seed: 1,
         server_pid: None,
         threads: 1,
+        baseline: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -100,6 +107,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--seed" => a.seed = num(v)? as u64,
             "--server-pid" => a.server_pid = Some(num(v)? as u32),
             "--threads" => a.threads = num(v)? as usize,
+            "--baseline" => {
+                a.baseline = true;
+                i += 1;
+                continue;
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
         }
@@ -891,7 +903,56 @@ pub fn main() {
     std::process::exit(if ok { 0 } else { 1 });
 }
 
+/// `--baseline`: the server's memory for 2N keep-alive connections that each made one
+/// `GET /api/health` and then stay idle, for comparison with the streams' figure.
+async fn baseline(args: &Args) -> bool {
+    let Some(pid) = args.server_pid else {
+        eprintln!("xiangqi-loadgen online: --baseline needs --server-pid");
+        return false;
+    };
+    let n = 2 * args.games;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss0 = status_kb(pid, "VmRSS");
+    let mut conns = Vec::with_capacity(n);
+    for _ in 0..n {
+        let Ok(stream) = TcpStream::connect(args.addr).await else {
+            eprintln!("xiangqi-loadgen: cannot connect to {}", args.addr);
+            return false;
+        };
+        let mut c = Conn {
+            stream,
+            buf: Vec::new(),
+            host: args.host.clone(),
+        };
+        match c.request("GET", "/api/health", None, "").await {
+            Ok((200, _)) => conns.push(c),
+            other => {
+                eprintln!("xiangqi-loadgen: GET /api/health: {other:?}");
+                return false;
+            }
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let rss1 = status_kb(pid, "VmRSS");
+    let fds = open_fds(pid);
+    if let (Some(r0), Some(r1)) = (rss0, rss1) {
+        println!(
+            "baseline: {n} idle keep-alive connections (one GET /api/health each): server RSS \
+             {:.1} -> {:.1} MiB = {:.1} KiB per connection; open fds {}",
+            r0 as f64 / 1024.0,
+            r1 as f64 / 1024.0,
+            r1.saturating_sub(r0) as f64 / n as f64,
+            fds.map_or("?".into(), |x| x.to_string())
+        );
+    }
+    drop(conns);
+    true
+}
+
 async fn run(args: Args) -> bool {
+    if args.baseline {
+        return baseline(&args).await;
+    }
     let pid = args.server_pid;
     let (jobs_tx, jobs_rx) = mpsc::unbounded_channel();
     let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
