@@ -349,27 +349,10 @@ impl GameStream {
         Ok(s)
     }
 
-    /// Moves whole chunks from `raw` into `body`.
     fn decode(&mut self) -> Result<(), String> {
-        let mut at = 0;
-        while let Some(eol) = find(&self.raw[at..], b"\r\n") {
-            let size_text = String::from_utf8_lossy(&self.raw[at..at + eol]).to_string();
-            let size_text = size_text.split(';').next().unwrap_or("").trim().to_string();
-            let size = usize::from_str_radix(&size_text, 16)
-                .map_err(|_| format!("bad chunk size '{size_text}'"))?;
-            let data = at + eol + 2;
-            if self.raw.len() < data + size + 2 {
-                break;
-            }
-            if size == 0 {
-                self.ended = true;
-                at = self.raw.len();
-                break;
-            }
-            self.body.extend(&self.raw[data..data + size]);
-            at = data + size + 2;
+        if dechunk(&mut self.raw, &mut self.body)? {
+            self.ended = true;
         }
-        self.raw.drain(..at);
         Ok(())
     }
 
@@ -398,6 +381,35 @@ impl GameStream {
             self.decode()?;
         }
     }
+}
+
+/// Moves the whole chunks of HTTP/1.1 chunked data at the front of `raw` into `body`; true
+/// when the last (empty) chunk came.
+fn dechunk(raw: &mut Vec<u8>, body: &mut VecDeque<u8>) -> Result<bool, String> {
+    let mut at = 0;
+    let mut last = false;
+    while let Some(eol) = find(&raw[at..], b"\r\n") {
+        let head = String::from_utf8_lossy(&raw[at..at + eol]).to_string();
+        let size_text = head.split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size_text, 16)
+            .map_err(|_| format!("bad chunk size '{size_text}'"))?;
+        let data = at + eol + 2;
+        if raw.len() < data + size + 2 {
+            break;
+        }
+        if size == 0 {
+            last = true;
+            at = raw.len();
+            break;
+        }
+        if &raw[data + size..data + size + 2] != b"\r\n" {
+            return Err("a chunk does not end with CRLF".into());
+        }
+        body.extend(&raw[data..data + size]);
+        at = data + size + 2;
+    }
+    raw.drain(..at);
+    Ok(last)
 }
 
 // ---- one game ----
@@ -1197,4 +1209,76 @@ async fn run(args: Args) -> bool {
         eprintln!("xiangqi-loadgen: {e}");
     }
     intact && t.http_errors == 0 && t.transport_errors == 0 && t.stream_errors == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play() -> Play {
+        Play::new(Created {
+            id: "AbCd1234".into(),
+            tokens: ["r".into(), "b".into()],
+        })
+    }
+
+    fn state(moves: &str) -> Vec<u8> {
+        format!("{{\"type\":\"gameState\",\"moves\":\"{moves}\",\"status\":\"started\"}}\n")
+            .into_bytes()
+    }
+
+    #[test]
+    fn chunks_are_joined_across_reads() {
+        let mut raw = b"1c\r\n{\"type\":\"crowd\",\"red\":true}\n\r\n1\r\n\n\r\n4\r\nab".to_vec();
+        let mut body = VecDeque::new();
+        assert!(!dechunk(&mut raw, &mut body).unwrap());
+        assert_eq!(body.len(), 0x1c + 1);
+        assert_eq!(raw, b"4\r\nab");
+        raw.extend_from_slice(b"c\n\r\n0\r\n\r\n");
+        assert!(dechunk(&mut raw, &mut body).unwrap());
+        assert!(raw.is_empty());
+        let tail: Vec<u8> = body.iter().rev().take(4).rev().copied().collect();
+        assert_eq!(tail, b"abc\n");
+        assert!(dechunk(&mut b"zz\r\n".to_vec(), &mut body).is_err());
+        assert!(dechunk(&mut b"2\r\nabcd\r\n".to_vec(), &mut body).is_err());
+    }
+
+    #[test]
+    fn each_move_once_in_order_is_checked() {
+        let mut p = play();
+        let mut t = Tally::default();
+        p.push("h2e2");
+        p.awaiting_answer = true;
+        p.timing = true;
+        assert!(!p.on_line(Color::Red, &state("h2e2"), 10, &mut t));
+        // Black's stream is the opponent's: the latency is taken there.
+        assert!(t.to_opponent.is_empty());
+        p.awaiting_answer = false;
+        assert!(p.on_line(Color::Black, &state("h2e2"), 25, &mut t));
+        assert_eq!(t.to_opponent, vec![25]);
+        p.on_line(Color::Black, &state("h2e2"), 30, &mut t);
+        assert_eq!(t.duplicated, 1);
+        p.push("h9g7");
+        p.push("b0c2");
+        p.on_line(Color::Red, &state("h2e2 h9g7 b0c2"), 40, &mut t);
+        assert_eq!(t.lost, 1);
+        p.on_line(Color::Red, &state("h2e2"), 50, &mut t);
+        assert_eq!(t.out_of_order, 1);
+        assert_eq!(t.mismatched, 0);
+        p.on_line(Color::Black, &state("h2e2 h9g8"), 60, &mut t);
+        assert_eq!(t.mismatched, 1);
+        assert!(p.broken);
+    }
+
+    #[test]
+    fn the_chosen_moves_do_not_end_the_game() {
+        let mut p = play();
+        let mut rng = 7;
+        for _ in 0..200 {
+            let m = p.choose(&mut rng).unwrap();
+            p.push(&m);
+            assert!(p.game.outcome().is_none());
+        }
+        assert_eq!(p.joined.split(' ').count(), 200);
+    }
 }
