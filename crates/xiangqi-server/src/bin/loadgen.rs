@@ -1,9 +1,13 @@
-//! A bounded load generator for the move endpoint, on loopback only.
+//! A bounded load generator for the server, on loopback only. Two modes:
 //!
 //! `xiangqi-loadgen --url http://127.0.0.1:PORT [--connections 64] [--seconds 10]
-//! [--requests 200000]`
+//! [--requests 200000]` loads the move endpoint of stored games (`POST /api/games/{id}/moves`);
 //!
-//! Each connection (one keep-alive HTTP/1.1 connection) creates a two-player game and plays
+//! `xiangqi-loadgen online --url http://127.0.0.1:PORT --games N --rate MOVES_PER_S
+//! --seconds S ...` plays live games between people through the board API, with both
+//! players' game streams open (see `online.rs`).
+//!
+//! In the first mode each connection (one keep-alive HTTP/1.1 connection) creates a two-player game and plays
 //! random legal moves in it, one request at a time, taking the next move from the legal
 //! moves the server answered; a finished game (or one 200 plies long) is replaced by a new
 //! one. Only move requests are timed. It stops after the request budget or the time budget,
@@ -19,6 +23,9 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+#[path = "loadgen/online.rs"]
+mod online;
 
 struct Args {
     addr: SocketAddr,
@@ -59,24 +66,7 @@ fn parse_args() -> Result<Args, String> {
         i += 2;
     }
     let url = url.ok_or("--url is needed (http://127.0.0.1:PORT)")?;
-    let rest = url
-        .strip_prefix("http://")
-        .ok_or("only http:// URLs on loopback")?;
-    let hostport = rest.split('/').next().unwrap_or(rest).to_string();
-    let addr = hostport
-        .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {hostport}: {e}"))?
-        .next()
-        .ok_or_else(|| format!("cannot resolve {hostport}"))?;
-    let loopback = match addr.ip() {
-        IpAddr::V4(a) => a.is_loopback(),
-        IpAddr::V6(a) => a.is_loopback(),
-    };
-    if !loopback {
-        return Err(format!(
-            "{addr} is not a loopback address: this tool only loads loopback"
-        ));
-    }
+    let (addr, hostport) = loopback(&url)?;
     if connections == 0 || connections > 1024 {
         return Err("--connections must be from 1 to 1024".into());
     }
@@ -95,6 +85,31 @@ fn parse_args() -> Result<Args, String> {
     })
 }
 
+/// The address of an `http://` URL, which must be on loopback, and its `host:port`.
+fn loopback(url: &str) -> Result<(SocketAddr, String), String> {
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or("only http:// URLs on loopback")?;
+    let hostport = rest.split('/').next().unwrap_or(rest).to_string();
+    let addr = hostport
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {hostport}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("cannot resolve {hostport}"))?;
+    let is_loopback = match addr.ip() {
+        IpAddr::V4(a) => a.is_loopback(),
+        IpAddr::V6(a) => a.is_loopback(),
+    };
+    if !is_loopback {
+        return Err(format!(
+            "{addr} is not a loopback address: this tool only loads loopback"
+        ));
+    }
+    Ok((addr, hostport))
+}
+
+/// One keep-alive HTTP/1.1 connection, one request at a time; answers must have a
+/// `Content-Length` and a JSON body.
 struct Conn {
     stream: TcpStream,
     buf: Vec<u8>,
@@ -106,10 +121,15 @@ impl Conn {
         &mut self,
         method: &str,
         path: &str,
+        bearer: Option<&str>,
         body: &str,
     ) -> Result<(u16, Value), String> {
+        let auth = match bearer {
+            Some(t) => format!("Authorization: Bearer {t}\r\n"),
+            None => String::new(),
+        };
         let req = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             self.host,
             body.len()
         );
@@ -198,7 +218,7 @@ async fn worker(
             Some(g) if !g.1.is_empty() && g.2 < 200 => g,
             _ => {
                 let (s, v) = c
-                    .request("POST", "/api/games", "{\"mode\":\"two-player\"}")
+                    .request("POST", "/api/games", None, "{\"mode\":\"two-player\"}")
                     .await?;
                 if s != 201 {
                     return Err(format!("creating a game: {s} {v}"));
@@ -216,7 +236,7 @@ async fn worker(
         let body = format!("{{\"move\":\"{mv}\",\"ply\":{ply}}}");
         let t = Instant::now();
         let (s, v) = c
-            .request("POST", &format!("/api/games/{id}/moves"), &body)
+            .request("POST", &format!("/api/games/{id}/moves"), None, &body)
             .await?;
         lat.push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
         if s != 200 {
@@ -240,6 +260,10 @@ fn legal_of(v: &Value) -> Vec<String> {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("online") {
+        online::main();
+        return;
+    }
     let args = match parse_args() {
         Ok(a) => Arc::new(a),
         Err(e) => {
