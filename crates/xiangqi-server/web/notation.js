@@ -1,6 +1,7 @@
 // Writing a move in the notations players read: ICCS (H2-E2), WXF (C2.5) and Chinese
 // (炮二平五), as the rules core writes them (docs/NOTATION.md: files counted from the mover's
-// right, front/rear markers for like pieces on one file, the official tandem-soldier forms).
+// right, front/rear markers for like pieces on one file, advisors and elephants by file, soldiers
+// stacked on two files by an ordinal across them).
 // The live game page uses it: its stream gives the moves in UCI only.
 import { parseFen, sqName, sqParse } from '/board.js';
 
@@ -37,12 +38,17 @@ export function moveNames(fen, uci) {
   const P = WXF_LETTER[role], Z = ZH_PIECE[side][role], file = fileNo(from.f);
   let head, zhead;
   const stackedFiles = role === 'p' ? [0, 1, 2, 3, 4, 5, 6, 7, 8].filter((f) => stackOn(f).length >= 2).length : 0;
-  if (n === 1) {
+  if (n === 1 || role === 'a' || role === 'b') {
+    // Alone on its file; two advisors or elephants on a file are told apart by the move.
     head = P + file; zhead = Z + zn(file);
   } else if (stackedFiles >= 2) {
-    // Soldiers stacked on two files: WXF file then position, Chinese position then file.
+    // Soldiers stacked on two files: WXF file then position; Chinese an ordinal across the
+    // stacked files, from the mover's right, each file front first (一兵, 二兵, ...).
     head = file + (n === 2 ? ['+', '-'][i] : ['+', String(file), '-'][i]);
-    zhead = (n === 2 ? ['前', '后'] : ['前', '中', '后'])[i] + zn(file);
+    const files = [0, 1, 2, 3, 4, 5, 6, 7, 8].filter((f) => stackOn(f).length >= 2)
+      .sort((a, b) => fileNo(a) - fileNo(b));
+    const across = files.flatMap((f) => stackOn(f).map((r) => sqName(f, r)));
+    zhead = ZH_NUM[across.indexOf(uci.slice(0, 2)) + 1] + Z;
   } else if (n === 2) {
     head = P + ['+', '-'][i]; zhead = ['前', '后'][i] + Z;
   } else if (n === 3) {
