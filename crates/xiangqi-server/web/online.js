@@ -233,7 +233,10 @@ export function startLive(ctx) {
     L.legal = [];
     L.legalFor = -1;
     renderAll();
-    play(capture ? 'capture' : 'move');
+    // The sound says check too: the position after the move tells (no wait for the server).
+    ctx.api('GET', '/api/position?fen=' + encodeURIComponent(fen)).then(
+      (p) => play(p.check ? 'check' : capture ? 'capture' : 'move'),
+      () => play(capture ? 'capture' : 'move'));
     const ok = await act('move/' + uci);
     L.pending = false;
     if (!ok) {
