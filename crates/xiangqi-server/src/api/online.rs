@@ -151,6 +151,7 @@ fn page(id: &str, token: Option<&str>) -> String {
     request_body(content((Option<ChallengeFields> = "application/json"), (Option<ChallengeForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
     responses(
         (status = 200, description = "The game, its pages and its seats' tokens", body = OpenChallenge),
+        (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
@@ -225,6 +226,7 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
     security(("seat" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
+        (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
@@ -253,6 +255,7 @@ pub async fn board_move(
     security(("seat" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
+        (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game, or no such action", body = super::error::ErrorBody),
@@ -288,6 +291,7 @@ pub async fn board_action(
     security(("seat" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
+        (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game, offer or answer", body = super::error::ErrorBody),
@@ -380,6 +384,7 @@ struct GameStream {
     security((), ("seat" = [])),
     responses(
         (status = 200, description = "Newline-delimited JSON events, without end: `gameFull` first, then `gameState`, `crowd`, `opponentGone`, `rematch`; a blank keep-alive line every 5 s", body = Event, content_type = "application/x-ndjson"),
+        (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
@@ -438,6 +443,7 @@ pub async fn game_stream(
     tag = "lobby",
     responses(
         (status = 200, description = "Newline-delimited JSON, without end: the open seeks now and after every change, keep-alive blank lines", body = SeeksLine, content_type = "application/x-ndjson"),
+        (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn lobby_stream(State(app): AppState) -> Response {
@@ -488,6 +494,7 @@ pub struct GameStart {
     request_body(content((Option<SeekFields> = "application/json"), (Option<SeekForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
     responses(
         (status = 200, description = "Newline-delimited JSON: `seek` with its id, keep-alive blank lines while it waits, then `gameStart` when taken", body = GameStart, content_type = "application/x-ndjson"),
+        (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
@@ -541,6 +548,7 @@ pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
     request_body(content((Option<AcceptFields> = "application/json"), (Option<AcceptFields> = "application/x-www-form-urlencoded")), description = "All fields optional"),
     responses(
         (status = 200, description = "The taker's seat", body = GameStart),
+        (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 404, description = "No such seek (or it was taken)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
