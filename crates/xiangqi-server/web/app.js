@@ -33,7 +33,7 @@ const TEXT = {
     redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
     viewing: 'Viewing move {n} of {m}', confirmResign: 'Resign this game?', confirmDraw: '{side} offers a draw. Does {other} accept?',
     drawDeclined: 'The computer declines the draw: ', drawAccepted: 'Draw agreed.', open: 'Open', del: 'Delete',
-    confirmDelete: 'Delete this game for good?', noGames: 'No games yet.', moves: 'moves', imported: 'Imported {n} game(s).',
+    confirmDelete: 'Delete this game for good?', noGames: 'No games yet.', moves: 'moves', imported: 'Imported {n} game(s).', importWarnings: 'Left out ({n}):',
     copied: 'Copied.', levelN: 'level {n}', depth: 'depth', analysing: 'analysing…', engineOff: 'Engine stopped.',
     modeComputer: 'vs computer', modeTwo: 'two players', modeAnalysis: 'analysis', ongoing: 'in progress',
     chooseFile: 'Choose a file or paste some text first.', editorHint: 'Pick a piece below and click points on the board; click a piece to remove it (or use the eraser).',
@@ -71,7 +71,7 @@ const TEXT = {
     noMoves: '尚无着法。', unsaved: '分享的局面，走棋后才保存', badLink: '链接中的局面无效', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
     viewing: '正在查看第 {n} 步（共 {m} 步）', confirmResign: '确定认输吗？', confirmDraw: '{side}提和，{other}同意吗？',
     drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
-    confirmDelete: '永久删除这盘棋？', noGames: '还没有棋局。', moves: '步', imported: '已导入 {n} 盘棋。',
+    confirmDelete: '永久删除这盘棋？', noGames: '还没有棋局。', moves: '步', imported: '已导入 {n} 盘棋。', importWarnings: '略去（{n}）：',
     copied: '已复制。', levelN: '{n} 级', depth: '深度', analysing: '分析中…', engineOff: '引擎已停止。',
     modeComputer: '人机', modeTwo: '双人', modeAnalysis: '分析', ongoing: '进行中',
     chooseFile: '请先选择文件或粘贴文本。', editorHint: '在下方选一个棋子，再点棋盘上的位置；点棋子可移除（或用橡皮）。',
@@ -911,7 +911,9 @@ async function doImport() {
     $('imp-file').value = ''; $('imp-text').value = ''; msg.textContent = '';
     let note = t('imported', { n: r.games.length });
     if (r.errors.length) note += ' ' + r.errors.map((e) => `#${e.game}: ${e.error}`).join('; ');
-    toast(note, 6000);
+    // What was left out (a variation from an illegal move on), as `xiangqi convert` says it.
+    if (r.warnings && r.warnings.length) note += ' ' + t('importWarnings', { n: r.warnings.length }) + ' ' + r.warnings.join('; ');
+    toast(note, r.warnings && r.warnings.length ? 12000 : 6000);
     await openGame(r.games[0].id);
   } catch (e) {
     msg.textContent = e.message + (e.data && e.data.errors ? ' ' + e.data.errors.map((x) => `#${x.game}: ${x.error}`).join('; ') : '');

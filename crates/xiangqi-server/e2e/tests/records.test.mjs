@@ -194,3 +194,25 @@ test('import by file upload: an XQF file from the record set', async (t) => {
     await cleanup();
   }
 });
+
+test('import shows the variations it left out, as convert does', async () => {
+  const fs = await import('node:fs');
+  const file = new URL('../../../xiangqi-record/tests/data/issue18/bad-variation.pgn', import.meta.url);
+  const pgn = fs.readFileSync(file, 'utf8');
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    await page.goto(BASE + '/');
+    await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+    await page.click('#btn-import');
+    await page.fill('#imp-text', pgn);
+    await page.click('#imp-go');
+    await page.waitForFunction(() => !document.querySelector('#dlg-import').open);
+    const note = await expectText(page, '#toast', /Left out \(1\):/);
+    assert.match(note, /game 1, line 5/);
+    assert.match(note, /h2h9/);
+    await shot(page, '14-import-warnings');
+  } finally {
+    await cleanup();
+  }
+});
