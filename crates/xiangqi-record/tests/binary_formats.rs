@@ -804,6 +804,35 @@ fn broken_cbr_cbl_cbf_dhtmlxq_give_errors_naming_format_and_place() {
 }
 
 #[test]
+fn fuzz_finding_a_broken_variation_before_a_broken_main_line() {
+    // Found by the xqf fuzz target in CI: the strict reader stops at an illegal move of a
+    // variation met first in the file; the lenient reader drops that variation and stops at
+    // the main line's illegal move. Both fail (the game's error), at different places.
+    let data = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fuzz-xqf-bad-variation-then-bad-mainline.bin"
+    ))
+    .unwrap();
+    let strict = xqf::read(&data).unwrap_err();
+    let lenient = xqf::read_lenient(&data).unwrap_err();
+    assert!(
+        matches!(
+            strict.kind,
+            ErrorKind::IllegalMove {
+                mainline: false,
+                ..
+            }
+        ),
+        "{strict:?}"
+    );
+    assert!(
+        matches!(lenient.kind, ErrorKind::IllegalMove { mainline: true, .. }),
+        "{lenient:?}"
+    );
+    common::readers::xqf_target(&data);
+}
+
+#[test]
 fn arbitrary_bytes_never_panic() {
     // A cheap, deterministic stand-in for the fuzz targets `xqf` and `cb_dhtmlxq`: mutate real
     // files and give them to the same checks (common/readers.rs: no panic, whatever reads
