@@ -78,6 +78,12 @@ moves = ["h2e2", "h9g7", "b0c2", "C2.5", "H2-E2", "炮二平五", "a0a1"]
 q = json.dumps
 with open(out, "w") as f:
     f.write(f"""
+# A request the document forbids may also be refused as too large (413: a moves list past
+# its maxItems of long strings is over the 64 KiB body limit before it is read) or, in the
+# board API, as over a limit (429); both are rejections, as 400 and 422 are.
+[checks.negative_data_rejection]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429"]
+
 [dictionaries.games]
 values = {q(games)}
 [dictionaries.live]
