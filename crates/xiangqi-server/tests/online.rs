@@ -265,6 +265,11 @@ async fn open_challenge_answers_the_seats_links_and_tokens() {
         ),
         (json!({"fen": "rnbakabnr/9/9 w"}), "fen"),
         (json!({"colour": "red"}), "colour"),
+        (
+            json!({"clock": {"limit": null, "increment": ""}}),
+            "clock.increment",
+        ),
+        (json!({"clock": {"limit": "60"}}), "clock.limit"),
     ] {
         let (st, v) = call(&s, "POST", "/api/challenge/open", None, body.clone()).await;
         assert_eq!(st, 400, "{body}: {v}");

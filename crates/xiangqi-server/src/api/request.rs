@@ -73,8 +73,9 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
 
 /// A body of named fields, JSON or form-encoded (`application/x-www-form-urlencoded`, as
 /// lichess's API takes them). A nested JSON object is flattened to dotted names
-/// (`{"clock": {"limit": 60}}` is `clock.limit`); form values are strings.
-pub struct Fields(pub Map<String, Value>);
+/// (`{"clock": {"limit": 60}}` is `clock.limit`); form values are strings (the second field
+/// says the body was a form: there, and only there, a number may be written as text).
+pub struct Fields(pub Map<String, Value>, pub bool);
 
 impl<S: Send + Sync> FromRequest<S> for Fields {
     type Rejection = ApiError;
@@ -94,7 +95,7 @@ impl<S: Send + Sync> FromRequest<S> for Fields {
                     "the request body is blank: send no body, or fields",
                 ));
             }
-            return form_object(text).map(Fields);
+            return form_object(text).map(|m| Fields(m, true));
         }
         let mut out = Map::new();
         for (k, v) in body_object(&body)? {
@@ -110,7 +111,7 @@ impl<S: Send + Sync> FromRequest<S> for Fields {
                 }
             }
         }
-        Ok(Fields(out))
+        Ok(Fields(out, false))
     }
 }
 
@@ -133,6 +134,7 @@ impl Fields {
         match self.0.get(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Number(n)) => n.as_f64().map(Some).ok_or_else(bad),
+            Some(Value::String(_)) if !self.1 => Err(bad()),
             Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
             Some(Value::String(s)) => s.trim().parse().map(Some).map_err(|_| bad()),
             Some(_) => Err(bad()),
