@@ -135,6 +135,17 @@ pub fn read_any_strict(bytes: &[u8]) -> Result<ReadAll, RecordError> {
 
 /// [`read_any_strict`] when `strict`, else [`read_any`].
 pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError> {
+    read_any_progress(bytes, strict, &mut |_, _| {})
+}
+
+/// [`read_any_with`], telling `progress(done, total)` how far it is: after each game of a
+/// PGN or XieXie file (`done` bytes of `total` of the decoded text), and once at the end
+/// (`done == total`) for every format.
+pub fn read_any_progress(
+    bytes: &[u8],
+    strict: bool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ReadAll, RecordError> {
     let format = detect(bytes).ok_or_else(|| {
         let head: String = crate::encoding::decode(&bytes[..bytes.len().min(64)])
             .0
@@ -181,8 +192,9 @@ pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError>
                 reader = reader.lenient();
             }
             let mut v = Vec::new();
-            for r in reader.by_ref() {
+            while let Some(r) = reader.next() {
                 v.push(r.map_err(RecordError::Pgn));
+                progress(reader.offset(), text.len());
             }
             warnings.extend(reader.take_warnings().into_iter().map(RecordError::Pgn));
             if v.is_empty() {
@@ -213,6 +225,7 @@ pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError>
             }
         }
     };
+    progress(bytes.len(), bytes.len());
     Ok(ReadAll {
         format,
         games,

@@ -1,7 +1,7 @@
 //! The xiangqi browser app: an HTTP server (axum on tokio) with a JSON API, a WebSocket for
 //! live engine analysis, games kept in an SQLite file, and the web UI embedded in the binary.
 //!
-//! `xiangqi serve [--port N] [--host ADDR] [--data DIR]` (and `xiangqi` alone) starts it.
+//! `xiangqi serve` (and `xiangqi` alone) starts it; its options are [`ServeArgs`].
 //!
 //! The layers, from the outside in:
 //! - `api`: the HTTP layer. `api/request.rs` reads every request (typed extractors, one
@@ -37,13 +37,6 @@ pub use store::Store;
 
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
-pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback]
-  --port N     port to listen on (default 8080; the next free one if it is taken)
-  --host ADDR  address to listen on (default 127.0.0.1)
-  --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
-  --no-fallback  fail if the port is taken instead of trying the next ones
-  --no-rate-limits  no per-client limits on the online endpoints (for benchmarks)";
-
 /// Server settings.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -67,50 +60,47 @@ pub fn default_data_dir() -> PathBuf {
     PathBuf::from("xiangqi-data")
 }
 
-impl Config {
-    /// Reads `--port`, `--host`, `--data` (and `--opt=value` forms).
-    pub fn from_args(args: &[String]) -> Result<Config, String> {
-        let mut c = Config {
-            host: "127.0.0.1".into(),
-            port: 8080,
-            data: default_data_dir(),
-            fallback: true,
-            rate_limits: true,
-        };
-        let mut i = 0;
-        while i < args.len() {
-            let a = args[i].as_str();
-            let (name, inline) = match a.split_once('=') {
-                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
-                _ => (a, None),
-            };
-            let mut value = || -> Result<String, String> {
-                if let Some(v) = inline.clone() {
-                    return Ok(v);
-                }
-                i += 1;
-                args.get(i)
-                    .cloned()
-                    .ok_or_else(|| format!("{name} needs a value"))
-            };
-            match name {
-                "--port" => {
-                    let v = value()?;
-                    c.port = v
-                        .parse()
-                        .map_err(|_| format!("--port: '{v}' is not a port number (0-65535)"))?;
-                    c.fallback = c.port != 0;
-                }
-                "--host" => c.host = value()?,
-                "--data" => c.data = PathBuf::from(value()?),
-                "--no-fallback" => c.fallback = false,
-                "--no-rate-limits" => c.rate_limits = false,
-                "-h" | "--help" => return Err(USAGE.to_string()),
-                other => return Err(format!("unknown option '{other}'\nusage: {USAGE}")),
-            }
-            i += 1;
+/// The options of `xiangqi serve` (and of `xiangqi` alone), as clap reads them. A new
+/// server option is a field here (with its doc comment as its help) and its use in
+/// [`ServeArgs::config`].
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServeArgs {
+    /// Port to listen on; when it is taken, the next free one of the following 19 (0: the
+    /// system chooses) [default: 8080]
+    #[arg(long, value_name = "N", value_parser = parse_port)]
+    pub port: Option<u16>,
+    /// Address to listen on [default: 127.0.0.1]
+    #[arg(long, value_name = "ADDR")]
+    pub host: Option<String>,
+    /// Where games are kept (a SQLite file in it) [default: $XDG_DATA_HOME/xiangqi, else
+    /// ~/.local/share/xiangqi]
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Stop with a message when the port is taken, instead of trying the next ones
+    #[arg(long)]
+    pub no_fallback: bool,
+    /// No per-client rate limits on the online endpoints (for benchmarks and fuzzing)
+    #[arg(long)]
+    pub no_rate_limits: bool,
+}
+
+/// A port number, or the message naming what is wrong.
+fn parse_port(v: &str) -> Result<u16, String> {
+    v.parse()
+        .map_err(|_| format!("'{v}' is not a port number (0-65535)"))
+}
+
+impl ServeArgs {
+    /// The server settings these options ask for.
+    pub fn config(self) -> Config {
+        let port = self.port.unwrap_or(8080);
+        Config {
+            host: self.host.unwrap_or_else(|| "127.0.0.1".into()),
+            port,
+            data: self.data.unwrap_or_else(default_data_dir),
+            fallback: !self.no_fallback && port != 0,
+            rate_limits: !self.no_rate_limits,
         }
-        Ok(c)
     }
 }
 
@@ -175,8 +165,7 @@ pub fn serve(c: Config) -> Result<(), String> {
     })
 }
 
-/// `xiangqi serve ARGS`.
-pub fn cli(args: &[String]) -> Result<(), String> {
-    let c = Config::from_args(args)?;
-    serve(c)
+/// `xiangqi serve` with these options: runs the server until Ctrl-C.
+pub fn cli(args: ServeArgs) -> Result<(), String> {
+    serve(args.config())
 }
