@@ -39,6 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Serve the browser app (the default) and print its URL
     #[command(
+        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits]",
         long_about = "Serve the browser app and print its URL. When the port is taken it listens \
                       on the next free one of the following 19, unless --no-fallback. Games are \
                       kept in a SQLite file in --data DIR. The HTTP API is in docs/API.md.",
@@ -47,6 +48,7 @@ pub enum Command {
     Serve(xiangqi_server::ServeArgs),
     /// Count the leaf nodes DEPTH plies deep
     #[command(
+        override_usage = "xiangqi perft [--fen FEN] [--divide] [--no-bulk] DEPTH",
         long_about = "Count the leaf nodes DEPTH plies deep. Prints `MOVE: COUNT` per root move \
                       with --divide, then `nodes N`, and last the time and millions of nodes per \
                       second. The last ply is counted without being played (bulk counting) \
@@ -56,10 +58,14 @@ pub enum Command {
     )]
     Perft(PerftArgs),
     /// Print the legal moves after the given moves, one per line, sorted
-    #[command(after_help = "Example:\n  xiangqi moves h2e2 h9g7 H0-G2")]
+    #[command(
+        override_usage = "xiangqi moves [--fen FEN] [MOVE ...]",
+        after_help = "Example:\n  xiangqi moves h2e2 h9g7 H0-G2"
+    )]
     Moves(MovesArgs),
     /// Play the moves and print `ongoing` or the verdict and reason
     #[command(
+        override_usage = "xiangqi judge [--fen FEN] [--repetitions N] [--explain [--lang en|zh]] MOVE ...",
         long_about = "Play the moves and print `ongoing` or the verdict and reason (e.g. \
                       `black-wins perpetual-chase`); --explain adds a plain-language account of \
                       the ruling, in English or Chinese.",
@@ -70,6 +76,7 @@ pub enum Command {
     Judge(JudgeArgs),
     /// Read a record file in any format and write PGN or FENs
     #[command(
+        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk] [--strict]",
         long_about = "Read a record file in any format (recognised from the content; many games \
                       per file) and write PGN in the chosen notation, or each game's final FEN. A \
                       broken game is reported and the others convert (exit status 1). An illegal \
@@ -81,10 +88,16 @@ pub enum Command {
     )]
     Convert(ConvertArgs),
     /// Run the engine, speaking UCI (or UCCI) on stdin/stdout
-    #[command(after_help = "Example:\n  echo 'go depth 8' | xiangqi uci")]
+    #[command(
+        override_usage = "xiangqi uci",
+        after_help = "Example:\n  echo 'go depth 8' | xiangqi uci"
+    )]
     Uci,
     /// Search the engine's fixed positions (last line `N nodes M nps`)
-    #[command(after_help = "Example:\n  xiangqi bench 13")]
+    #[command(
+        override_usage = "xiangqi bench [DEPTH]",
+        after_help = "Example:\n  xiangqi bench 13"
+    )]
     Bench(BenchArgs),
     /// Play engines against each other (cutechess-cli's options; docs/MATCH.md)
     #[command(
@@ -98,6 +111,7 @@ pub enum Command {
     Match(MatchArgs),
     /// Play a game against the engine in the terminal
     #[command(
+        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
         long_about = "Play a game against the engine in the terminal. Type moves in any notation \
                       (ICCS h2e2 or H2-E2, WXF C2.5, Chinese 炮二平五) and Enter, or move the \
                       cursor with the arrow keys and pick a piece and its square with Enter or \
@@ -111,6 +125,7 @@ pub enum Command {
     Play(PlayArgs),
     /// Print a position (a FEN) or step through a game of a record file
     #[command(
+        override_usage = "xiangqi show FILE|FEN [--game N] [--ply N | --all] [--notation iccs|wxf|chinese] [--letters] [--ascii] [--no-color]",
         long_about = "Print a position given as a FEN, or a game of a record file (any format \
                       convert reads). In a terminal, a game is stepped through with the arrow keys \
                       (left/right a move, up/down ten, Home/End, q to quit); otherwise the \
@@ -122,13 +137,17 @@ pub enum Command {
     Show(ShowArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell)
     #[command(
+        override_usage = "xiangqi completions bash|zsh|fish|elvish|powershell",
         after_help = "Examples:\n  xiangqi completions bash > ~/.local/share/bash-completion/completions/xiangqi\n  \
                       xiangqi completions zsh > ~/.zfunc/_xiangqi\n  \
                       xiangqi completions fish > ~/.config/fish/completions/xiangqi.fish"
     )]
     Completions(CompletionsArgs),
     /// Print the man page (roff), or write one per command into a folder
-    #[command(after_help = "Examples:\n  xiangqi man | man -l -\n  xiangqi man --dir target/man")]
+    #[command(
+        override_usage = "xiangqi man [--dir DIR]",
+        after_help = "Examples:\n  xiangqi man | man -l -\n  xiangqi man --dir target/man"
+    )]
     Man(ManArgs),
 }
 

@@ -497,7 +497,7 @@ pub fn run(
 }
 
 /// The terminal's keys (crossterm events in raw mode).
-struct TerminalKeys;
+pub struct TerminalKeys;
 
 impl Keys for TerminalKeys {
     fn next_key(&mut self) -> std::io::Result<Option<Key>> {
