@@ -823,6 +823,46 @@ mod tests {
     }
 
     #[test]
+    fn perpetual_chase_is_explained_at_the_end() {
+        let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+        let mut p = Play::new(&args(&["--fen", fen, "--movetime", "30"]), PLAIN).unwrap();
+        // The chase, the engine's replies replaced by the chased chariot's own moves.
+        for u in [
+            "c2a2", "a7b7", "a2b2", "b7a7", "b2a2", "a7b7", "a2b2", "b7a7",
+        ] {
+            p.game.push_uci(u).unwrap();
+        }
+        assert!(!p.engine_to_move());
+        script(&mut p, keys("b2a2\n"));
+        assert!(!p.engine_to_move(), "no engine move after the end");
+        let status = p.status_lines(false);
+        assert_eq!(status[0], "Game over: black-wins perpetual-chase.");
+        assert!(
+            status[1].starts_with(
+                "Red loses by perpetual chase: the red cannon chased the black chariot"
+            ),
+            "{status:?}"
+        );
+        // In Chinese with --lang zh.
+        let mut q = Play::new(
+            &args(&["--fen", fen, "--movetime", "30", "--lang", "zh"]),
+            PLAIN,
+        )
+        .unwrap();
+        q.game = p.game.clone();
+        assert!(
+            q.status_lines(false)[1].starts_with("红方长捉黑方的车，判负"),
+            "{:?}",
+            q.status_lines(false)
+        );
+        // A move after the end is refused; undo goes back before the chase's last move.
+        script(&mut p, keys("a2a3\n"));
+        assert_eq!(p.message, "The game is over: undo, new or quit.");
+        script(&mut p, keys("undo\n"));
+        assert!(p.game.outcome().is_none());
+    }
+
+    #[test]
     fn black_side_engine_moves_first_and_lines_mode() {
         let a = args(&["--side", "black", "--movetime", "30", "--lang", "zh"]);
         let mut p = Play::new(&a, PLAIN).unwrap();

@@ -249,3 +249,55 @@ fn play_and_show_with_pipes() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--ply 9: the main line has 2 plies"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn progress_bars_on_a_terminal_and_none_when_piped() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-cli-bars-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Over 1 MiB of PGN: convert shows its bar.
+    let big = dir.join("big.pgn");
+    let game = "[Event \"x\"]\n1. h2e2 h9g7 2. h0g2 *\n\n";
+    std::fs::write(&big, game.repeat((1 << 20) / game.len() + 100)).unwrap();
+    let (b, out) = (big.to_str().unwrap(), dir.join("out.pgn"));
+    let o = Command::new(BIN)
+        .args(["convert", b, "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(
+        o.stderr.is_empty(),
+        "a bar on a pipe: {:?}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let piped = std::fs::read(&out).unwrap();
+    if !has_script() {
+        return;
+    }
+    let t = Pty::start(&format!("{BIN} convert {b} -o {}", out.display()), &[]);
+    let (code, screen) = t.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("reading [") || screen.contains("writing ["),
+        "no bar: {screen:?}"
+    );
+    assert!(screen.contains(" games ("), "{screen:?}");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        piped,
+        "the same output with a bar"
+    );
+    // A match: the bar of games played, with the usual lines.
+    let cmd = format!(
+        "{BIN} match -engine name=a cmd={BIN} arg=uci -engine name=b cmd={BIN} arg=uci \
+         -each depth=1 -games 2 -rules movelimit=40"
+    );
+    let t = Pty::start(&cmd, &[]);
+    let (code, screen) = t.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("/2 games, wins-losses-draws "),
+        "{screen:?}"
+    );
+    assert!(screen.contains("Finished game 2"), "{screen:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
