@@ -18,6 +18,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod engine;
@@ -37,12 +38,14 @@ pub use store::Store;
 
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
-pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback]
+pub const USAGE: &str =
+    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--https]
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
   --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
   --no-fallback  fail if the port is taken instead of trying the next ones
-  --no-rate-limits  no per-client limits on the online endpoints (for benchmarks)";
+  --no-rate-limits  no per-client limits on the online endpoints and log-ins (for benchmarks)
+  --https      the server is reached over https (behind a proxy): session cookies are Secure";
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -52,8 +55,12 @@ pub struct Config {
     pub data: PathBuf,
     /// Try the following ports when `port` is taken.
     pub fallback: bool,
-    /// Per-client limits on the online endpoints (`online::limits`); off for benchmarks.
+    /// Per-client limits on the online endpoints (`online::limits`) and on log-ins
+    /// (`accounts`); off for benchmarks.
     pub rate_limits: bool,
+    /// Reached over https only: session cookies get `Secure` (they do anyway on a request
+    /// forwarded with `X-Forwarded-Proto: https`).
+    pub https: bool,
 }
 
 /// The per-user data folder.
@@ -76,6 +83,7 @@ impl Config {
             data: default_data_dir(),
             fallback: true,
             rate_limits: true,
+            https: false,
         };
         let mut i = 0;
         while i < args.len() {
@@ -105,6 +113,7 @@ impl Config {
                 "--data" => c.data = PathBuf::from(value()?),
                 "--no-fallback" => c.fallback = false,
                 "--no-rate-limits" => c.rate_limits = false,
+                "--https" => c.https = true,
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown option '{other}'\nusage: {USAGE}")),
             }
@@ -150,7 +159,10 @@ pub fn serve(c: Config) -> Result<(), String> {
         let _ = writeln!(out, "xiangqi: serving on {shown}");
         let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
         let _ = out.flush();
-        let app = Arc::new(App::new(store));
+        let mut app = App::new(store);
+        app.https = c.https;
+        app.accounts.set_limits(c.rate_limits);
+        let app = Arc::new(app);
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
         if resumed > 0 {
             println!("xiangqi: {resumed} live games resumed");
