@@ -754,6 +754,7 @@ pub struct Credentials {
     /// 2 to 30 characters, no control characters; unique regardless of case.
     username: String,
     /// 8 to 256 characters.
+    #[schema(min_length = 8, max_length = 256)]
     password: String,
 }
 
@@ -773,7 +774,6 @@ pub struct PasswordChange {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct TokenFields {
-    /// What the token is for (at most 60 characters).
-    #[schema(max_length = 60)]
+    /// What the token is for (at most 60 characters, after trimming).
     label: Option<String>,
 }
