@@ -12,6 +12,9 @@
 //!   is validated and stored.
 //! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
 //!   it in SQLite.
+//! - `accounts`: registration, log-in, sessions, personal API tokens and Glicko-2 ratings
+//!   (`api/accounts.rs` is their HTTP, `store/accounts.rs` their SQL).
+//! - `online`: live games between people, seats, clocks, the lobby.
 //! - `lines`: a game's alternative lines <-> a record's move tree.
 //! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
 //! - `app`: the shared state (`App`) the handlers get.

@@ -130,7 +130,7 @@ pub fn check_name(raw: &str) -> Result<(String, String), AccountError> {
         msg,
     };
     let n = name.chars().count();
-    if n < MIN_NAME || n > MAX_NAME {
+    if !(MIN_NAME..=MAX_NAME).contains(&n) {
         return Err(bad(format!(
             "a username has {MIN_NAME} to {MAX_NAME} characters (this one has {n})"
         )));

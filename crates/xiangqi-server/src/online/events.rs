@@ -68,6 +68,8 @@ pub struct GameState {
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "camelCase")]
+// An event lives only until it is written as a line: the size of `GameFull` costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Event {
     #[serde(rename_all = "camelCase")]
     GameFull {
