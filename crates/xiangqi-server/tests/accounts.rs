@@ -1210,3 +1210,84 @@ fn percent(s: &str) -> String {
         })
         .collect()
 }
+
+/// A rated game that ends on the server's clock (nobody acting) is rated too, once.
+#[tokio::test]
+async fn a_flag_that_falls_on_the_server_rates_the_game() {
+    let s = server("flag").await;
+    let ann = register(&s, "ann", "ann's password").await;
+    register(&s, "bo", "bo's password").await;
+    let bo = logged_in(&login(&s, &Client::default(), "bo", "bo's password").await);
+    let (ta, tb) = (token(&s, &ann).await, token(&s, &bo).await);
+    let a = call(&s, &bearer(&ta), "POST", "/api/challenge/open",
+        Some(json!({"rated": true, "opponent": "bo", "color": "red", "clock": {"limit": 1, "increment": 0}}))).await;
+    assert_eq!(a.status, 200, "{}", a.json);
+    let id = a.json["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        call(
+            &s,
+            &bearer(&ta),
+            "POST",
+            &format!("/api/board/game/{id}/move/h2e2"),
+            None
+        )
+        .await
+        .status,
+        200
+    );
+    assert_eq!(
+        call(
+            &s,
+            &bearer(&tb),
+            "POST",
+            &format!("/api/board/game/{id}/move/h9g7"),
+            None
+        )
+        .await
+        .status,
+        200
+    );
+    // Red's second of clock runs out with nobody connected.
+    let mut st = Stream::open(
+        &s,
+        &Client::default(),
+        "GET",
+        &format!("/api/board/game/stream/{id}"),
+        None,
+    )
+    .await;
+    loop {
+        let v = st.next().await;
+        let status = if v["type"] == "gameFull" {
+            v["state"]["status"].clone()
+        } else {
+            v["status"].clone()
+        };
+        if status == "outoftime" {
+            break;
+        }
+    }
+    let (rb, _, gb) = rating(&s, "bo", "bullet").await;
+    let (ra, _, ga) = rating(&s, "ann", "bullet").await;
+    assert!(rb > 1500 && ra < 1500 && ga == 1 && gb == 1, "{ra} {rb}");
+    let full = call(
+        &s,
+        &Client::default(),
+        "GET",
+        &format!("/api/board/game/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        full.json["black"]["ratingDiff"].as_i64(),
+        Some(rb - 1500),
+        "{}",
+        full.json
+    );
+    let p = call(&s, &Client::default(), "GET", "/api/users/ann", None).await;
+    assert_eq!(
+        p.json["counts"],
+        json!({"wins": 0, "draws": 0, "losses": 1})
+    );
+    s.task.abort();
+}
