@@ -423,23 +423,25 @@ export function startLive(ctx) {
         a.textContent = p.name;
         name.append(a);
       } else name.textContent = p ? p.name : t(side);
+      // The rating and its change go beside the name (which a long name cuts short).
+      const extra = [];
       if (p && p.rating != null) {
         const r = node('span', 'rating', `${p.rating}${p.provisional ? '?' : ''}`);
         r.dataset.testid = 'rating-' + side;
         if (p.provisional) r.title = t('provisional');
-        name.append(' ', r);
+        extra.push(r);
       }
       if (p && p.ratingDiff != null) {
         const d = node('span', 'diff ' + (p.ratingDiff >= 0 ? 'up' : 'down'), (p.ratingDiff >= 0 ? '+' : '') + p.ratingDiff);
         d.dataset.testid = 'rating-diff-' + side;
-        name.append(' ', d);
+        extra.push(d);
       }
       const on = !!L.crowd[side];
       const conn = node('span', 'conn ' + (on ? 'on' : 'off'));
       conn.dataset.testid = 'conn-' + side;
       conn.title = on ? t('connected') : t('disconnected');
       conn.textContent = on ? t('connected') : t('disconnected');
-      who.append(dot, name);
+      who.append(dot, name, ...extra);
       if (L.seat === side) who.append(node('span', 'you', '(' + t('you') + ')'));
       who.append(conn);
       bar.append(who);
