@@ -199,7 +199,7 @@ function ratingsTable(ratings) {
 
 // A graph of the ratings over time: one line per speed played.
 function graph(history) {
-  const W = 600, H = 220, P = 34;
+  const W = 600, H = 220, P = 44;
   const svg = document.createElementNS(SVGNS, 'svg');
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('class', 'rating-graph');
@@ -209,8 +209,10 @@ function graph(history) {
   const pts = history.map((h, i) => ({ ...h, i }));
   const rs = pts.map((p) => p.rating);
   const lo = Math.min(1500, ...rs) - 20, hi = Math.max(1500, ...rs) + 20;
+  // x is time (from the account's start to the last game); points at one instant spread by order.
+  const t0 = Math.min(...pts.map((p) => p.at)), t1 = Math.max(...pts.map((p) => p.at));
   const n = Math.max(pts.length - 1, 1);
-  const x = (i) => P + (W - 2 * P) * (i / n);
+  const x = (i) => P + (W - 2 * P) * (t1 > t0 ? (pts[i].at - t0) / (t1 - t0) : i / n);
   const y = (r) => H - P - (H - 2 * P) * ((r - lo) / (hi - lo));
   const el = (tag, attrs, text) => {
     const e = document.createElementNS(SVGNS, tag);
@@ -223,6 +225,10 @@ function graph(history) {
   for (const r of [lo + 20, Math.round((lo + hi) / 2), hi - 20]) {
     el('line', { x1: P, x2: W - P, y1: y(r), y2: y(r), stroke: 'var(--border)' });
     el('text', { x: 2, y: y(r) + 4, 'font-size': 13, fill: 'var(--muted)' }, String(Math.round(r)));
+  }
+  if (t1 > t0) {
+    el('text', { x: P, y: H - 8, 'font-size': 13, fill: 'var(--muted)' }, day(t0));
+    el('text', { x: W - P, y: H - 8, 'font-size': 13, fill: 'var(--muted)', 'text-anchor': 'end' }, day(t1));
   }
   const colours = { bullet: '#b3261e', blitz: '#2f5d50', rapid: '#1e4fb3', classical: '#7a4f1c', correspondence: '#6b2fa0' };
   for (const sp of SPEEDS) {
