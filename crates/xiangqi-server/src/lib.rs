@@ -12,12 +12,16 @@
 //!   is validated and stored.
 //! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
 //!   it in SQLite.
+//! - `accounts`: registration, log-in, sessions, personal API tokens and Glicko-2 ratings
+//!   (`api/accounts.rs` is their HTTP, `store/accounts.rs` their SQL).
+//! - `online`: live games between people, seats, clocks, the lobby.
 //! - `lines`: a game's alternative lines <-> a record's move tree.
 //! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
 //! - `app`: the shared state (`App`) the handlers get.
 
 #![forbid(unsafe_code)]
 
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod engine;
@@ -45,8 +49,12 @@ pub struct Config {
     pub data: PathBuf,
     /// Try the following ports when `port` is taken.
     pub fallback: bool,
-    /// Per-client limits on the online endpoints (`online::limits`); off for benchmarks.
+    /// Per-client limits on the online endpoints (`online::limits`) and on log-ins
+    /// (`accounts`); off for benchmarks.
     pub rate_limits: bool,
+    /// Reached over https only: session cookies get `Secure` (they do anyway on a request
+    /// forwarded with `X-Forwarded-Proto: https`).
+    pub https: bool,
 }
 
 /// The per-user data folder.
@@ -79,9 +87,13 @@ pub struct ServeArgs {
     /// Stop with a message when the port is taken, instead of trying the next ones
     #[arg(long)]
     pub no_fallback: bool,
-    /// No per-client rate limits on the online endpoints (for benchmarks and fuzzing)
+    /// No per-client rate limits on the online endpoints and log-ins (for benchmarks and
+    /// fuzzing)
     #[arg(long)]
     pub no_rate_limits: bool,
+    /// The server is reached over https (behind a proxy): session cookies are Secure
+    #[arg(long)]
+    pub https: bool,
 }
 
 /// A port number, or the message naming what is wrong.
@@ -100,6 +112,7 @@ impl ServeArgs {
             data: self.data.unwrap_or_else(default_data_dir),
             fallback: !self.no_fallback && port != 0,
             rate_limits: !self.no_rate_limits,
+            https: self.https,
         }
     }
 }
@@ -140,7 +153,10 @@ pub fn serve(c: Config) -> Result<(), String> {
         let _ = writeln!(out, "xiangqi: serving on {shown}");
         let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
         let _ = out.flush();
-        let app = Arc::new(App::new(store));
+        let mut app = App::new(store);
+        app.https = c.https;
+        app.accounts.set_limits(c.rate_limits);
+        let app = Arc::new(app);
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
         if resumed > 0 {
             println!("xiangqi: {resumed} live games resumed");
