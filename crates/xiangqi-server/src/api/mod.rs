@@ -14,12 +14,13 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::extract::DefaultBodyLimit;
 use axum::handler::Handler;
-use axum::http::{header, HeaderValue, Method, Request, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, MethodRouter};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
 
 pub use error::ApiError;
 
@@ -59,12 +60,45 @@ const ASSETS: [(&str, &str, &str); 10] = [
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
 ];
 
-fn asset(body: &'static str, ctype: &'static str) -> Response {
+/// A file's entity tag: a weak validator (the bytes sent may be compressed) from the SHA-256
+/// of its content, so it changes exactly when the file does.
+pub fn etag_of(body: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(body.as_bytes());
+    let hex: String = d[..12].iter().map(|b| format!("{b:02x}")).collect();
+    format!("W/\"{hex}\"")
+}
+
+/// Whether an `If-None-Match` header matches `etag` (weak comparison, as GET allows: `*`, or
+/// any listed tag with or without `W/`).
+fn none_match(header: Option<&HeaderValue>, etag: &str) -> bool {
+    let Some(v) = header.and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let bare = |t: &str| t.trim().trim_start_matches("W/").to_string();
+    v.split(',')
+        .any(|t| t.trim() == "*" || bare(t) == bare(etag))
+}
+
+/// A page file: revalidated on every use (`no-cache`) with its ETag, answered `304 Not
+/// Modified` without a body when the browser has it already.
+fn asset(
+    body: &'static str,
+    ctype: &'static str,
+    etag: &HeaderValue,
+    if_none_match: Option<&HeaderValue>,
+) -> Response {
+    let tag = etag.to_str().unwrap_or_default();
+    let headers = [
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (header::ETAG, etag.clone()),
+    ];
+    if none_match(if_none_match, tag) {
+        return (StatusCode::NOT_MODIFIED, headers).into_response();
+    }
     (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static(ctype)),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
+        headers,
+        [(header::CONTENT_TYPE, HeaderValue::from_static(ctype))],
         body,
     )
         .into_response()
@@ -200,8 +234,22 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(DefaultBodyLimit::max(IMPORT_LIMIT));
     let mut pages = Router::new();
     for (path, body, ctype) in ASSETS {
-        pages = pages.route(path, get(move || async move { asset(body, ctype) }));
+        let etag = HeaderValue::from_str(&etag_of(body)).expect("a hex ETag is a header value");
+        pages = pages.route(
+            path,
+            get(move |headers: HeaderMap| async move {
+                asset(body, ctype, &etag, headers.get(header::IF_NONE_MATCH))
+            }),
+        );
     }
+    // The page's files go compressed (brotli or gzip, as the browser accepts).
+    let pages = pages.layer(
+        CompressionLayer::new()
+            .br(true)
+            .gzip(true)
+            .no_deflate()
+            .no_zstd(),
+    );
     pages
         .merge(api)
         .merge(import)
