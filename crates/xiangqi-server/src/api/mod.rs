@@ -194,6 +194,7 @@ fn api_routes() -> Routes {
         .post("/api/games/{id}/computer-move", handlers::computer_move)
         .post("/api/games/{id}/takeback", handlers::takeback)
         .post("/api/games/{id}/promote", handlers::promote)
+        .post("/api/games/{id}/note", handlers::set_note)
         .post("/api/games/{id}/resign", handlers::resign)
         .post("/api/games/{id}/draw", handlers::draw)
         .get("/api/games/{id}/pgn", handlers::export_pgn)
