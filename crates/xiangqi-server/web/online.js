@@ -322,7 +322,7 @@ export function startLive(ctx) {
   function render() {
     svg.textContent = '';
     const fl = flipped();
-    drawGrid(svg, fl);
+    drawGrid(svg, fl, settings.notation);
     const n = shownPly();
     const fen = L.fens[n] || startFen();
     if (!fen) return;
