@@ -20,7 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, MethodRouter};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::CompressionLayer;
+use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 pub use error::ApiError;
 
@@ -249,13 +249,15 @@ pub fn router(app: Arc<App>) -> Router {
             }),
         );
     }
-    // The page's files go compressed (brotli or gzip, as the browser accepts).
+    // The page's files go compressed (brotli or gzip, as the browser accepts), at the best
+    // level: they are small, and a browser that has them revalidates them (304) instead.
     let pages = pages.layer(
         CompressionLayer::new()
             .br(true)
             .gzip(true)
             .no_deflate()
-            .no_zstd(),
+            .no_zstd()
+            .quality(CompressionLevel::Precise(7)),
     );
     pages
         .merge(api)
