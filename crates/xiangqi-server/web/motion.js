@@ -14,14 +14,15 @@ let dragged = null;
 export function droppedMove(uci) { dragged = uci; }
 
 // `shown`: { game, view, fenBefore, fen, move } for the drawing just made; `pieceAt(sq)` the
-// drawn piece on a square, `xy(sq)` a square's point.
-export function moveShown(shown, pieceAt, xy) {
+// drawn piece on a square, `xy(sq)` a square's point; `sound: false` when the caller plays
+// the sounds itself (the live page).
+export function moveShown(shown, pieceAt, xy, { sound = true } = {}) {
   const prev = last;
   last = shown;
   if (!prev || prev.game !== shown.game || shown.view !== prev.view + 1 || !shown.move) return;
   if (prev.fen !== shown.fenBefore) return;
   const m = shown.move;
-  play(m.check ? 'check' : m.capture ? 'capture' : 'move');
+  if (sound) play(m.check ? 'check' : m.capture ? 'capture' : 'move');
   const wasDragged = dragged === m.uci;
   dragged = null;
   if (!animating() || wasDragged) return;

@@ -387,6 +387,9 @@ export function renderTags() {
   }
   const opening = [tags.ECCO, tags.Opening, tags.Variation].filter(Boolean).join(' ');
   if (opening) line('tag-opening').textContent = opening;
+  const by = [tags.Author && `${t('tagAuthor')}: ${tags.Author}`, tags.Annotator && `${t('tagAnnotator')}: ${tags.Annotator}`];
+  if (by.some(Boolean)) line('tag-meta').textContent = by.filter(Boolean).join(' · ');
+  if (!box.children.length) { box.classList.add('hidden'); return; }
   // Every tag, as the record has it.
   const det = document.createElement('details');
   det.className = 'tag-all';
