@@ -144,3 +144,71 @@ async fn page_files_have_etags_and_answer_304_when_unchanged() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_json_answers_are_compressed_small_ones_and_streams_are_not() {
+    let dir = temp_dir("json");
+    let app = router(Arc::new(App::new(Store::open(&dir).unwrap())));
+    let root = match std::env::var_os("XIANGQI_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    };
+    let xqf =
+        std::fs::read(root.join("data/records/xqf/hbsxcjp-hard-feixiangju-zu7jin1.xqf")).unwrap();
+    let res = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .method("POST")
+                .uri("/api/import")
+                .body(Body::from(xqf))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let plain = get(&app, "/api/games/1", &[]).await;
+    assert_eq!(header(&plain, "content-encoding"), None);
+    assert!(
+        plain.body.len() > 100_000,
+        "a game with 98 variations is large"
+    );
+    let g = get(&app, "/api/games/1", &[("accept-encoding", "br, gzip")]).await;
+    assert_eq!(g.status, StatusCode::OK);
+    assert_eq!(header(&g, "content-encoding"), Some("br"));
+    let mut out = Vec::new();
+    brotli_decompressor::Decompressor::new(&g.body[..], 4096)
+        .read_to_end(&mut out)
+        .unwrap();
+    assert_eq!(out, plain.body, "the same JSON");
+    assert!(
+        g.body.len() * 5 < plain.body.len(),
+        "{} of {}",
+        g.body.len(),
+        plain.body.len()
+    );
+    // A small answer is sent as it is.
+    let g = get(
+        &app,
+        "/api/games?limit=5",
+        &[("accept-encoding", "br, gzip")],
+    )
+    .await;
+    assert_eq!(g.status, StatusCode::OK);
+    assert_eq!(header(&g, "content-encoding"), None);
+    // A stream (newline-delimited JSON) is never compressed: its lines must go out at once.
+    let res = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .uri("/api/lobby/stream")
+                .header("accept-encoding", "br, gzip")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers().get("content-encoding").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,6 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, MethodRouter};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 pub use error::ApiError;
@@ -108,6 +109,23 @@ fn asset(
         body,
     )
         .into_response()
+}
+
+/// Which API answers are compressed: JSON (never the streams, `application/x-ndjson`, whose
+/// lines must go out as they come) of at least 16 KiB, such as a game with many variations
+/// (a record with 98 of them is 1.5 MB of JSON). Smaller answers (a move's) are not worth
+/// the time.
+#[derive(Clone, Copy)]
+struct LargeJson;
+
+impl Predicate for LargeJson {
+    fn should_compress<B: http_body::Body>(&self, res: &axum::http::Response<B>) -> bool {
+        let json = res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+        json && SizeAbove::new(16 * 1024).should_compress(res)
+    }
 }
 
 /// Any error response of the API without a JSON body gets one (axum's own 404s and 405s), so clients always see `{"error": ...}`.
@@ -259,9 +277,18 @@ pub fn router(app: Arc<App>) -> Router {
             .no_zstd()
             .quality(CompressionLevel::Precise(7)),
     );
+    // Large JSON answers go compressed too (the page's files are compressed above).
+    let api = api.merge(import).layer(
+        CompressionLayer::new()
+            .br(true)
+            .gzip(true)
+            .no_deflate()
+            .no_zstd()
+            .quality(CompressionLevel::Precise(5))
+            .compress_when(LargeJson),
+    );
     pages
         .merge(api)
-        .merge(import)
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not found") })
         .layer(middleware::from_fn(json_errors))
         .layer(CatchPanicLayer::custom(panic_response))
