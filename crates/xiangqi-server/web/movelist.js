@@ -13,6 +13,7 @@ export const MOVELIST_TEXT = {
     commentStart: 'Comment before the first move', moreTags: 'All tags ({n})', removeComment: 'Remove',
     tagEvent: 'Event', tagDate: 'Date', tagSite: 'Site', tagRound: 'Round', tagOpening: 'Opening',
     tagResult: 'Result', tagAuthor: 'Author', tagTitle: 'Title', tagAnnotator: 'Annotator',
+    commentHint: 'Right-click: comment on this move',
   },
   zh: {
     foldAll: '全部折叠', unfoldAll: '全部展开', variationsN: '{n} 个变着', comment: '注解',
@@ -20,6 +21,7 @@ export const MOVELIST_TEXT = {
     commentStart: '开局前的注解', moreTags: '全部标签（{n}）', removeComment: '删除',
     tagEvent: '赛事', tagDate: '日期', tagSite: '地点', tagRound: '轮次', tagOpening: '开局',
     tagResult: '结果', tagAuthor: '作者', tagTitle: '标题', tagAnnotator: '评注',
+    commentHint: '右键：为这步棋写注解',
   },
 };
 
@@ -116,6 +118,7 @@ function variationEl(g, node, num, depthFold) {
     s.dataset.path = n.path;
     const target = n;
     s.addEventListener('click', () => clickNode(g, target));
+    onContext(s, n.path);
     box.append(s);
     needNo = false;
     const note = noteOf(g, n.path);
@@ -171,6 +174,13 @@ function varRow(g, parent, alts, num) {
   return li;
 }
 
+// A right click (or a long press) on a move opens its comment for editing, on the main line
+// or inside a variation (without making the variation the main line).
+function onContext(el, path) {
+  el.title = C.t('commentHint');
+  el.addEventListener('contextmenu', (e) => { e.preventDefault(); openEditor(path); });
+}
+
 function clickNode(g, node) {
   if (node.main) { C.goTo(node.depth); return; }
   C.promoteLine(node.line, node.depth);
@@ -212,6 +222,7 @@ export function renderMoveList() {
       s.dataset.ply = next.depth;
       s.dataset.path = next.path;
       s.addEventListener('click', () => C.goTo(next.depth));
+      onContext(s, next.path);
       li.append(s);
       // PGN's order: the move, its comment, then the variations that replace it; the row is
       // closed after them (the next move starts a row of its own).

@@ -142,6 +142,16 @@ test('variations are a tree that folds', async () => {
     await page.click('#var-unfold');
     await expectAttribute(page, '#movelist li.var', 'class', /^var$/);
     await expectAttribute(page, '#movelist .sub', 'class', /^sub$/);
+    // A right click on a move of a variation comments on it, the main line unchanged.
+    await page.locator('#movelist li.var .vbody > .vline').nth(1).locator('.vmv').first().click({ button: 'right' });
+    await expectText(page, '#comment-box .label', 'Comment on 1… H7-E7');
+    await page.fill('#comment-text', 'the central cannon');
+    await page.click('#comment-save');
+    await expectGame(id, (g) => {
+      assert.equal(g.notes['h2e2 h7e7']?.comment, 'the central cannon');
+      assert.deepEqual(g.moves.map((m) => m.uci), ['h2e2', 'h9g7', 'h0g2', 'i9h9']);
+    });
+    await expectText(page, '#movelist .vcomment[data-path="h2e2 h7e7"]', 'the central cannon');
     // A move of the nested variation is clickable (it becomes the main line).
     await page.locator('#movelist .sub .vmv').nth(1).click();
     await expectGame(id, (g) => assert.deepEqual(g.moves.map((m) => m.uci), ['h2e2', 'b9c7', 'b0c2', 'a9b9']));
