@@ -91,7 +91,16 @@ function isFolded(g, key) {
   if (folds.has(k)) return folds.get(k);
   return moveTree.lastCount > FOLD_OVER;
 }
-function setFold(g, key, v) { folds.set(g.id + ':' + key, v); }
+function setFold(g, key, v) { folds.set(g.id + ':' + key, v); foldVersion += 1; }
+let foldVersion = 0;
+// What the list was last built from: when only the move shown changes, the list is kept and
+// only its current move marked (a record with hundreds of variations has tens of thousands of
+// elements in it).
+let built = null;
+function builtKey(g) {
+  return [g, g.moves.length, g.lines, g.notes, C.settings.notation, C.settings.lang, foldVersion];
+}
+function sameKey(a, b) { return !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]); }
 
 // A comment as the list shows it (clicking it opens it for editing).
 function commentEl(g, path, note, tag) {
@@ -190,6 +199,19 @@ export function renderMoveList() {
   const list = $('movelist');
   const S = C.state();
   const g = S.game;
+  const key = g ? builtKey(g) : null;
+  if (g && sameKey(key, built)) {
+    const old = list.querySelector('.mv.current');
+    const now = S.view > 0 ? list.querySelector(`.mv[data-ply="${S.view}"]`) : null;
+    if (old !== now) {
+      if (old) old.classList.remove('current');
+      if (now) now.classList.add('current');
+    }
+    scrollToCurrent(list, S);
+    renderCommentBox();
+    return;
+  }
+  built = key;
   list.textContent = '';
   renderTools(g);
   if (!g || (g.moves.length === 0 && !(g.lines || []).length && !noteOf(g, ''))) {
@@ -240,14 +262,18 @@ export function renderMoveList() {
     if (!next) break;
     node = next;
   }
+  scrollToCurrent(list, S);
+  renderCommentBox();
+}
+
+// Scrolls the list only (never the page) to the current move.
+function scrollToCurrent(list, S) {
   const cur = list.querySelector('.mv.current');
   if (cur) {
-    // Scroll the list only (never the page) to the current move.
     const lr = list.getBoundingClientRect(), cr = cur.getBoundingClientRect();
     if (cr.top < lr.top || cr.bottom > lr.bottom) list.scrollTop += cr.top - lr.top - lr.height / 3;
   } else if (S.view === 0) list.scrollTop = 0;
   else list.scrollTop = list.scrollHeight;
-  renderCommentBox();
 }
 
 // "Fold all / Unfold all", shown when the game has variations.
