@@ -99,8 +99,10 @@ impl Score {
 /// reply `ponder`.
 #[pyclass(module = "xiangqi.engine", frozen)]
 pub struct PlayResult {
+    /// The move chosen (`None` when the side to move has no legal move).
     #[pyo3(get)]
     r#move: Option<Move>,
+    /// The reply the engine expects (`None` when it has none).
     #[pyo3(get)]
     ponder: Option<Move>,
     /// The last search info of the main line (as a dict of `analyse`), or `None`.
@@ -223,7 +225,6 @@ impl Engine {
             }
             if let Err(err) = py.check_signals() {
                 e.stop();
-                py.detach(|| ());
                 e.wait();
                 return Err(err);
             }

@@ -1,6 +1,7 @@
 """The in-process engine: analysis, play, multipv, mate scores, the GIL released while it
 searches, and its argument errors."""
 
+import _thread
 import threading
 
 import pytest
@@ -84,6 +85,18 @@ def test_search_releases_the_gil(engine):
         sum(range(1000))
     t.join()
     assert result["infos"] and ticks > 50, ticks
+
+
+def test_keyboard_interrupt_stops_a_search(engine):
+    """Ctrl-C during a long search raises KeyboardInterrupt at once; the engine still works."""
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engine.analyse(xiangqi.Board(), time=60)
+    finally:
+        timer.cancel()
+    assert engine.play(xiangqi.Board(), depth=3).move in xiangqi.Board().legal_moves
 
 
 def test_engine_errors():
