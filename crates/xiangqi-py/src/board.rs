@@ -305,7 +305,10 @@ impl Board {
         self.pos().is_stalemate()
     }
     /// Whether `outcome()` with the same rules is not `None`.
-    #[pyo3(signature = (*, repetitions = 3, move_limit = Some(120), chase_rule = true))]
+    #[pyo3(
+        signature = (repetitions = 3, move_limit = Some(120), chase_rule = true),
+        text_signature = "(self, repetitions=3, move_limit=120, chase_rule=True)"
+    )]
     fn is_game_over(
         &self,
         repetitions: u32,
@@ -322,7 +325,10 @@ impl Board {
     /// occurrence of a position), the move limit (`move_limit` plies without capture, `None`
     /// for none), insufficient material. With `chase_rule=False` perpetual chasing is allowed.
     /// A game stays ended when moves are played after its end.
-    #[pyo3(signature = (*, repetitions = 3, move_limit = Some(120), chase_rule = true))]
+    #[pyo3(
+        signature = (repetitions = 3, move_limit = Some(120), chase_rule = true),
+        text_signature = "(self, repetitions=3, move_limit=120, chase_rule=True)"
+    )]
     fn outcome(
         &self,
         repetitions: u32,
@@ -339,7 +345,10 @@ impl Board {
     /// A plain-language account of where the game stands: the ruling if it has ended (for a
     /// repetition: who checked or chased what, move by move), else who is to move. `lang` is
     /// `"en"` or `"zh"` (Chinese, with the moves in Chinese notation).
-    #[pyo3(signature = (lang = "en", *, repetitions = 3, move_limit = Some(120), chase_rule = true))]
+    #[pyo3(
+        signature = (lang = "en", *, repetitions = 3, move_limit = Some(120), chase_rule = true),
+        text_signature = "(self, lang='en', *, repetitions=3, move_limit=120, chase_rule=True)"
+    )]
     fn explain(
         &self,
         lang: &str,

@@ -133,6 +133,7 @@ def test_perpetual_chase_outcome_and_explanations():
     o2 = b.outcome(chase_rule=False)
     assert o2.winner is None and o2.termination == xiangqi.Termination.REPETITION
     assert b.outcome(repetitions=5) is None
+    assert b.outcome(3, 120) == b.outcome() and b.outcome(5, None) is None
     assert o == b.outcome() and hash(o) == hash(b.outcome())
     with pytest.raises(ValueError, match="not a language"):
         o.explain(lang="fr")

@@ -265,10 +265,10 @@ class Board:
     def is_checkmate(self) -> bool: ...
     def is_stalemate(self) -> bool: ...
     def is_game_over(
-        self, *, repetitions: int = 3, move_limit: Optional[int] = 120, chase_rule: bool = True
+        self, repetitions: int = 3, move_limit: Optional[int] = 120, chase_rule: bool = True
     ) -> bool: ...
     def outcome(
-        self, *, repetitions: int = 3, move_limit: Optional[int] = 120, chase_rule: bool = True
+        self, repetitions: int = 3, move_limit: Optional[int] = 120, chase_rule: bool = True
     ) -> Optional[Outcome]:
         """``None`` while the game goes on, else how it ended."""
     def explain(
