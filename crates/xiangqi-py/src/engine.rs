@@ -137,10 +137,12 @@ fn limits(depth: Option<i32>, nodes: Option<u64>, time: Option<f64>) -> PyResult
             "give a limit: depth, nodes or time (seconds)",
         ));
     }
+    // The deepest iteration the search runs.
+    let max_depth = xiangqi_engine::search::MAX_PLY as i32 - 10;
     if let Some(d) = depth {
-        if !(1..=245).contains(&d) {
+        if !(1..=max_depth).contains(&d) {
             return Err(PyValueError::new_err(format!(
-                "depth must be 1..245, got {d}"
+                "depth must be 1..{max_depth}, got {d}"
             )));
         }
     }

@@ -172,7 +172,7 @@ impl Move {
 
 /// The piece types, as python-chess numbers its: `GENERAL` (1) .. `SOLDIER` (7).
 pub(crate) fn role_from_py(t: i64) -> PyResult<Role> {
-    usize::try_from(t - 1)
+    usize::try_from(t.saturating_sub(1))
         .ok()
         .and_then(Role::from_index)
         .ok_or_else(|| PyValueError::new_err(format!("{t} is not a piece type (1..7)")))

@@ -241,8 +241,13 @@ def test_every_exception_type():
     assert b == xiangqi.Board() and b.move_stack == []  # nothing was played by the failures
     with pytest.raises(ValueError, match="notation"):
         b.variation_text("klingon")
-    with pytest.raises(ValueError, match="piece type"):
-        xiangqi.Piece(9, xiangqi.RED)
+    for t in [0, 8, -2**63]:
+        with pytest.raises(ValueError, match="piece type"):
+            xiangqi.Piece(t, xiangqi.RED)
+    with pytest.raises(OverflowError):
+        xiangqi.Move(2**70, 0)
+    with pytest.raises(ValueError, match="not a square"):
+        b.piece_at(-1)
 
 
 def test_svg():

@@ -108,8 +108,10 @@ def test_engine_errors():
         e.analyse(b, depth=2, multipv=0)
     with pytest.raises(ValueError, match="time"):
         e.play(b, time=-1)
-    with pytest.raises(ValueError, match="depth"):
+    with pytest.raises(ValueError, match="depth must be 1..110, got 0"):
         e.play(b, depth=0)
+    with pytest.raises(ValueError, match="depth must be 1..110, got 111"):
+        e.analyse(b, depth=111)
     with pytest.raises(ValueError, match="hash_mb"):
         Engine(hash_mb=0)
     with pytest.raises(ValueError, match="no such option"):
