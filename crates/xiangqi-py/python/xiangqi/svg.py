@@ -53,7 +53,7 @@ def board(
     width in pixels.
     """
     cell = 40.0
-    margin = 30.0
+    margin = 36.0
     width = margin * 2 + cell * 8
     height = margin * 2 + cell * 9
     scale = size / width
@@ -108,14 +108,14 @@ def board(
             x = margin + f * cell
             name = _FILES[8 - f] if flipped else _FILES[f]
             out.append(
-                f'<text x="{x:g}" y="{height - 8:g}" font-size="12" fill="#5b3a1a" '
+                f'<text x="{x:g}" y="{height - 5:g}" font-size="12" fill="#5b3a1a" '
                 f'text-anchor="middle">{name}</text>'
             )
         for r in range(10):
             y = margin + r * cell
             name = str(r) if flipped else str(9 - r)
             out.append(
-                f'<text x="10" y="{y:g}" font-size="12" fill="#5b3a1a" text-anchor="middle" '
+                f'<text x="9" y="{y:g}" font-size="12" fill="#5b3a1a" text-anchor="middle" '
                 f'dominant-baseline="central">{name}</text>'
             )
     if lastmove is not None:
