@@ -343,7 +343,7 @@ impl Engine {
     /// dicts, best line first, each with `score` (a `Score` for the side to move), `pv`
     /// (moves), `depth`, `seldepth`, `nodes`, `nps`, `time` (seconds), `hashfull`, `multipv`.
     /// When the side to move has no legal move: one line, `pv` empty and `score.mate == 0`.
-    #[pyo3(signature = (board, *, depth = None, nodes = None, time = None, multipv = 1))]
+    #[pyo3(signature = (board, depth = None, nodes = None, time = None, multipv = 1))]
     fn analyse<'py>(
         &self,
         py: Python<'py>,
@@ -368,7 +368,7 @@ impl Engine {
     }
 
     /// Chooses a move for `board` within `depth`, `nodes` or `time` seconds (at least one).
-    #[pyo3(signature = (board, *, depth = None, nodes = None, time = None))]
+    #[pyo3(signature = (board, depth = None, nodes = None, time = None))]
     fn play(
         &self,
         py: Python<'_>,

@@ -120,3 +120,13 @@ def test_engine_errors():
     assert e.options()["Skill Level"] == 5
     with Engine() as e2:
         assert e2.play(b, depth=2).move in b.legal_moves
+
+
+def test_threads_and_positional_limits():
+    e = Engine(hash_mb=8, threads=2)
+    b = xiangqi.Board()
+    b.push_uci("h2e2")
+    infos = e.analyse(b, 5)  # depth, as analyse(board, depth=None, nodes=None, time=None, multipv=1)
+    assert infos[0]["depth"] == 5 and infos[0]["pv"][0] in b.legal_moves
+    assert e.options()["Threads"] == 2
+    assert e.play(b, None, 3000).move in b.legal_moves

@@ -370,7 +370,6 @@ class Engine:
     def analyse(
         self,
         board: Board,
-        *,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
         time: Optional[float] = None,
@@ -380,7 +379,6 @@ class Engine:
     def play(
         self,
         board: Board,
-        *,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
         time: Optional[float] = None,
