@@ -202,6 +202,7 @@ mod simd {
         assert_eq!(acc.len(), row.len());
         #[cfg(target_arch = "x86_64")]
         if k == Kernel::Avx2 {
+            assert!(acc.len().is_multiple_of(16), "rows of whole 16-lane blocks");
             // SAFETY: the kernel is Avx2 only when the processor supports AVX2
             // (`Kernel::is_available`); the lengths are equal and a multiple of 16.
             return unsafe { avx2::add(acc, row) };
@@ -226,6 +227,7 @@ mod simd {
         assert!(sub2.is_none_or(|s| s.len() == n));
         #[cfg(target_arch = "x86_64")]
         if k == Kernel::Avx2 {
+            assert!(n.is_multiple_of(16), "rows of whole 16-lane blocks");
             // SAFETY: as in `add`.
             return unsafe { avx2::update(src, dst, add, sub1, sub2) };
         }
@@ -245,6 +247,7 @@ mod simd {
         assert_eq!(acc.len(), w.len());
         #[cfg(target_arch = "x86_64")]
         if k == Kernel::Avx2 {
+            assert!(acc.len().is_multiple_of(16), "rows of whole 16-lane blocks");
             // SAFETY: as in `add`.
             return unsafe { avx2::dot(acc, w) };
         }
@@ -266,7 +269,7 @@ mod simd {
         /// AVX2 must be available; the slices have equal lengths, a multiple of 16.
         #[target_feature(enable = "avx2")]
         pub unsafe fn add(acc: &mut [i16], row: &[i16]) {
-            debug_assert!(acc.len() % 16 == 0);
+            debug_assert!(acc.len().is_multiple_of(16));
             for i in (0..acc.len()).step_by(16) {
                 let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
                 let r = _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i);
@@ -287,7 +290,7 @@ mod simd {
             sub1: &[i16],
             sub2: Option<&[i16]>,
         ) {
-            debug_assert!(src.len() % 16 == 0);
+            debug_assert!(src.len().is_multiple_of(16));
             let ld = |s: &[i16], i: usize| _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i);
             for i in (0..src.len()).step_by(16) {
                 let mut v = _mm256_add_epi16(ld(src, i), ld(add, i));
@@ -303,7 +306,7 @@ mod simd {
         /// As for [`add`].
         #[target_feature(enable = "avx2")]
         pub unsafe fn dot(acc: &[i16], w: &[i16]) -> i32 {
-            debug_assert!(acc.len() % 16 == 0);
+            debug_assert!(acc.len().is_multiple_of(16));
             let zero = _mm256_setzero_si256();
             let qa = _mm256_set1_epi16(QA as i16);
             let mut sum = _mm256_setzero_si256();

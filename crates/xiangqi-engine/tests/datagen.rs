@@ -64,7 +64,7 @@ fn a_few_games_are_written_read_back_and_resumed() {
     let s2 = datagen::generate(&more, &mut |_| {}).unwrap();
     assert_eq!(s2.total, s.positions + s2.positions);
     let mut r = DataReader::open(&path).unwrap();
-    let n = r.by_ref().map(|x| x.unwrap()).count() as u64;
+    let n = r.by_ref().inspect(|x| assert!(x.is_ok(), "{x:?}")).count() as u64;
     assert_eq!(n, s2.total);
     assert_eq!(r.truncated, 0);
 }

@@ -177,6 +177,7 @@ pub enum Change {
 
 /// What moving `piece` from `from` to `to` (capturing `captured`) changes for perspective
 /// `p`, whose view was `before` and, on the board after the move `after`, is recomputed.
+#[allow(clippy::too_many_arguments)]
 pub fn changes(
     after: &Board,
     p: Color,

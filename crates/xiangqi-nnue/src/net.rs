@@ -58,7 +58,7 @@ impl Arch {
     }
     /// Whether the shape is one the file format and the engine support.
     pub fn check(&self) -> Result<(), String> {
-        if self.hidden == 0 || self.hidden > 4096 || self.hidden % 16 != 0 {
+        if self.hidden == 0 || self.hidden > 4096 || !self.hidden.is_multiple_of(16) {
             return Err(format!(
                 "hidden size {} must be a multiple of 16 between 16 and 4096",
                 self.hidden
@@ -117,7 +117,7 @@ impl SplitMix {
     }
     /// Uniform in 0..n.
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 

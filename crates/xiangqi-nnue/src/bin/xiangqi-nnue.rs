@@ -28,7 +28,8 @@ usage:
       --max-positions N   read at most N positions
       --max-seconds S     stop after the epoch that passes S seconds
       --resume FILE       continue from a checkpoint
-    writes DIR/epoch-N.ckpt after each epoch and DIR/net.nnue (quantised) at the end
+      --save-every N      write a checkpoint every N epochs (1) and after the last
+    writes DIR/epoch-N.ckpt and, at the end, DIR/last.ckpt and DIR/net.nnue (quantised)
   xiangqi-nnue quantise CHECKPOINT OUT.nnue
   xiangqi-nnue info FILE        counts and results of a data file";
 
@@ -71,6 +72,7 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
     let mut data = Vec::new();
     let mut out: Option<PathBuf> = None;
     let (mut val, mut max_positions, mut max_seconds, mut resume) = (0.05f64, None, None, None);
+    let mut save_every: u32 = 1;
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
@@ -96,6 +98,7 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
             "--max-positions" => max_positions = Some(num(value(args, &mut i, flag)?, flag)?),
             "--max-seconds" => max_seconds = Some(num::<u64>(value(args, &mut i, flag)?, flag)?),
             "--resume" => resume = Some(PathBuf::from(value(args, &mut i, flag)?)),
+            "--save-every" => save_every = num::<u32>(value(args, &mut i, flag)?, flag)?.max(1),
             _ => return Err(format!("train: unknown option '{flag}'")),
         }
         i += 1;
@@ -158,14 +161,19 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
             "epoch {}: lr {:.6} train loss {:.6} validation loss {:.6} ({:.0} positions/s, {:.1} s)",
             r.epoch, r.lr, r.train_loss, r.val_loss, r.positions_per_second, r.seconds
         );
-        let p = out.join(format!("epoch-{}.ckpt", r.epoch));
-        if let Err(e) = ck.save(&p) {
-            save_err = Some(format!("{}: {e}", p.display()));
+        if r.epoch % save_every == 0 {
+            let p = out.join(format!("epoch-{}.ckpt", r.epoch));
+            if let Err(e) = ck.save(&p) {
+                save_err = Some(format!("{}: {e}", p.display()));
+            }
         }
     });
     if let Some(e) = save_err {
         return Err(e);
     }
+    let last = out.join("last.ckpt");
+    ck.save(&last)
+        .map_err(|e| format!("{}: {e}", last.display()))?;
     let net = out.join("net.nnue");
     ck.net
         .quantise()
