@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
+use std::process::Command;
 
 use xiangqi::{Color, Position, Role};
 use xiangqi_nnue::data::{
@@ -374,4 +375,98 @@ fn training_a_tiny_net_lowers_its_validation_loss() {
     // Resuming from a checkpoint continues where it stopped.
     let again = Checkpoint::from_bytes(&ck.to_bytes(), "ck").unwrap();
     assert_eq!(again.epoch, 6);
+}
+
+#[test]
+fn the_command_line_trains_quantises_and_reports_errors() {
+    let exe = env!("CARGO_BIN_EXE_xiangqi-nnue");
+    let data = tmp("cli.bin");
+    let _ = std::fs::remove_file(&data);
+    let records: Vec<Record> = random_positions(12, 10, 100)
+        .iter()
+        .map(|p| Record {
+            board: p.board().clone(),
+            turn: p.turn(),
+            score: material(p).clamp(-3000, 3000) as i16,
+            result: GameResult::Draw,
+        })
+        .collect();
+    DataWriter::open(&data).unwrap().append(&records).unwrap();
+    let out = tmp("cli-run");
+    let run = |args: &[&str]| Command::new(exe).args(args).output().unwrap();
+    let o = run(&[
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "128",
+        "--threads",
+        "2",
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("epoch 2:") && stdout.contains("validation loss"),
+        "{stdout}"
+    );
+    let net = QuantisedNet::load(&out.join("net.nnue")).unwrap();
+    assert_eq!(net.arch.hidden, 16);
+    let ck = out.join("epoch-2.ckpt");
+    let again = out.join("again.nnue");
+    assert!(
+        run(&["quantise", ck.to_str().unwrap(), again.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert_eq!(QuantisedNet::load(&again).unwrap(), net);
+    let o = run(&["info", data.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("{} positions", records.len())));
+    for (args, want) in [
+        (vec!["train", "--out", "x"], "--data FILE is required"),
+        (vec!["train", "--data", "x"], "--out DIR is required"),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--hidden", "ten"],
+            "'ten' is not",
+        ),
+        (
+            vec![
+                "train",
+                "--data",
+                "x",
+                "--out",
+                "y",
+                "--king-buckets",
+                "file",
+            ],
+            "'file' is not none or palace",
+        ),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--hidden", "100"],
+            "multiple of 16",
+        ),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--frobnicate"],
+            "unknown option '--frobnicate'",
+        ),
+        (
+            vec!["info", "/nonexistent/data.bin"],
+            "/nonexistent/data.bin",
+        ),
+        (vec!["fly"], "unknown command 'fly'"),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
 }
