@@ -271,11 +271,16 @@ pub fn train(
     let steps_per_epoch = train.len().div_ceil(cfg.batch).max(1) as u64;
     let total_steps = steps_per_epoch * cfg.epochs as u64;
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(&cfg.arch)).collect();
-    let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    let mut rng = SplitMix(cfg.seed);
+    let mut order: Vec<u32> = Vec::with_capacity(train.len());
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     while ck.epoch < cfg.epochs {
         let start = Instant::now();
+        // Each epoch's order depends on the seed and the epoch only, so that a run resumed
+        // from a checkpoint continues exactly as the uninterrupted run would have.
+        let mut rng =
+            SplitMix(cfg.seed ^ (ck.epoch as u64 + 1).wrapping_mul(0xa076_1d64_78bd_642f));
+        order.clear();
+        order.extend(0..train.len() as u32);
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }

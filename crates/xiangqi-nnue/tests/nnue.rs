@@ -372,9 +372,21 @@ fn training_a_tiny_net_lowers_its_validation_loss() {
         }
     }
     assert!(n > 100 && agree * 10 >= n * 9, "{agree} of {n}");
-    // Resuming from a checkpoint continues where it stopped.
-    let again = Checkpoint::from_bytes(&ck.to_bytes(), "ck").unwrap();
-    assert_eq!(again.epoch, 6);
+    // Resuming from a checkpoint continues exactly where it stopped: the checkpoint saved
+    // after epoch 4, loaded and trained on, gives the same net as the run in one go.
+    let mut saved = None;
+    let mut again = train::fresh(&cfg);
+    train::train(&mut again, &tr, &va, &cfg, None, &mut |r, ck| {
+        if r.epoch == 4 {
+            saved = Some(ck.to_bytes());
+        }
+    });
+    assert!(again == ck, "training is deterministic");
+    let mut resumed = Checkpoint::from_bytes(&saved.unwrap(), "ck").unwrap();
+    assert_eq!(resumed.epoch, 4);
+    train::train(&mut resumed, &tr, &va, &cfg, None, &mut |_, _| {});
+    assert_eq!(resumed.epoch, 6);
+    assert!(resumed == ck, "the resumed run ends with the same net");
 }
 
 #[test]
