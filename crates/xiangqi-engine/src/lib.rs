@@ -485,6 +485,10 @@ impl Engine {
                 self.tt.clear();
             }
             (OptionId::EvalFile, OptionValue::String(path)) => {
+                // Hash entries keep static evaluations: none from another net may stay.
+                self.stop();
+                self.wait();
+                self.tt.clear();
                 if path.is_empty() || path == "<empty>" {
                     self.net = None;
                     self.options.eval_file.clear();
@@ -496,6 +500,15 @@ impl Engine {
                 }
             }
             (id, OptionValue::Spin(n)) => self.options.set_spin(id, n),
+            (OptionId::UseNnue, OptionValue::Check(b)) => {
+                if b != self.options.use_nnue {
+                    // Hash entries keep static evaluations of the other evaluation.
+                    self.stop();
+                    self.wait();
+                    self.tt.clear();
+                    self.options.use_nnue = b;
+                }
+            }
             (id, OptionValue::Check(b)) => self.options.set_check(id, b),
             (_, OptionValue::Button) | (_, OptionValue::String(_)) => {}
         }

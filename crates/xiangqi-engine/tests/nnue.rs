@@ -234,6 +234,15 @@ fn searching_with_a_network_through_the_options() {
             "{events:?}"
         );
     }
+    // Helper threads keep their own accumulators.
+    e.set_option("Threads", "2").unwrap();
+    let (best, events) = e.search(Limits::nodes(20000));
+    assert!(e.position().is_legal(best.unwrap()));
+    assert!(
+        !events.iter().any(|ev| matches!(ev, Event::Message(_))),
+        "{events:?}"
+    );
+    e.set_option("Threads", "1").unwrap();
     // Off again: the classical evaluation, and the same node counts as an engine that never
     // loaded a network.
     e.set_option("Use NNUE", "false").unwrap();
