@@ -213,7 +213,19 @@ impl DataWriter {
             .truncate(false)
             .open(path)
             .map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
+        let mut len = file.metadata().map_err(io)?.len();
+        if len > 0 && len < HEADER_LEN as u64 {
+            // A run killed while writing the header: start again if that is what it is.
+            let mut h = Vec::new();
+            (&mut file).read_to_end(&mut h).map_err(io)?;
+            if header().starts_with(&h) {
+                file.set_len(0).map_err(io)?;
+                file.seek(SeekFrom::Start(0)).map_err(io)?;
+                len = 0;
+            } else {
+                check_header(&h, &what)?;
+            }
+        }
         if len == 0 {
             file.write_all(&header()).map_err(io)?;
             file.sync_data().map_err(io)?;

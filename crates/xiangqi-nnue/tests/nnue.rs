@@ -118,6 +118,16 @@ fn damaged_data_gives_errors_that_say_where() {
         DataWriter::open(&path).is_err(),
         "the writer must not append to a foreign file"
     );
+    // A header cut short by a killed first run is written again.
+    let cut = tmp("cut-header.bin");
+    std::fs::write(&cut, b"XQNNDA").unwrap();
+    let mut w = DataWriter::open(&cut).unwrap();
+    assert_eq!(w.records(), 0);
+    w.append(&[record(&Position::new(), 0)]).unwrap();
+    assert_eq!(data::read_all(&cut, None).unwrap().len(), 1);
+    std::fs::write(&cut, b"hello").unwrap();
+    assert!(DataWriter::open(&cut).is_err());
+    assert_eq!(std::fs::read(&cut).unwrap(), b"hello");
     let mut h = std::fs::read(&path).unwrap();
     h[..8].copy_from_slice(b"XQNNDATA");
     h[8] = 9;
