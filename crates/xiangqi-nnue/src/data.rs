@@ -217,7 +217,7 @@ impl DataWriter {
         if len > 0 && len < HEADER_LEN as u64 {
             // A run killed while writing the header: start again if that is what it is.
             let mut h = Vec::new();
-            (&mut file).read_to_end(&mut h).map_err(io)?;
+            file.read_to_end(&mut h).map_err(io)?;
             if header().starts_with(&h) {
                 file.set_len(0).map_err(io)?;
                 file.seek(SeekFrom::Start(0)).map_err(io)?;
