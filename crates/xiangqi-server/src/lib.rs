@@ -37,12 +37,15 @@ pub use store::Store;
 
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
-pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback]
+pub const USAGE: &str =
+    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--redis URL]
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
   --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
   --no-fallback  fail if the port is taken instead of trying the next ones
-  --no-rate-limits  no per-client limits on the online endpoints (for benchmarks)";
+  --no-rate-limits  no per-client limits on the online endpoints (for benchmarks)
+  --redis URL  share live games with the other nodes on this Redis (redis://HOST:PORT);
+               the nodes must share one database";
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -54,6 +57,8 @@ pub struct Config {
     pub fallback: bool,
     /// Per-client limits on the online endpoints (`online::limits`); off for benchmarks.
     pub rate_limits: bool,
+    /// Redis, to share live games with other nodes (`online::cluster`).
+    pub redis: Option<String>,
 }
 
 /// The per-user data folder.
@@ -76,6 +81,7 @@ impl Config {
             data: default_data_dir(),
             fallback: true,
             rate_limits: true,
+            redis: None,
         };
         let mut i = 0;
         while i < args.len() {
@@ -105,6 +111,15 @@ impl Config {
                 "--data" => c.data = PathBuf::from(value()?),
                 "--no-fallback" => c.fallback = false,
                 "--no-rate-limits" => c.rate_limits = false,
+                "--redis" => {
+                    let v = value()?;
+                    if !(v.starts_with("redis://") || v.starts_with("rediss://")) {
+                        return Err(format!(
+                            "--redis: '{v}' is not a Redis URL (redis://HOST:PORT)"
+                        ));
+                    }
+                    c.redis = Some(v);
+                }
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown option '{other}'\nusage: {USAGE}")),
             }
@@ -150,7 +165,15 @@ pub fn serve(c: Config) -> Result<(), String> {
         let _ = writeln!(out, "xiangqi: serving on {shown}");
         let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
         let _ = out.flush();
-        let app = Arc::new(App::new(store));
+        let app = match &c.redis {
+            None => Arc::new(App::new(store)),
+            Some(url) => {
+                let cluster = online::cluster::Cluster::connect(url).await?;
+                println!("xiangqi: node {} shares live games on {url}", cluster.node);
+                let hub = online::hub::Hub::clustered(store.clone(), cluster);
+                Arc::new(App::with_hub(store, hub))
+            }
+        };
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
         if resumed > 0 {
             println!("xiangqi: {resumed} live games resumed");
