@@ -355,6 +355,8 @@ pub struct Hub {
     shared_lobby: Mutex<Arc<str>>,
     /// When a Redis failure was last logged (hub ms), to log one a second at most.
     said: AtomicU64,
+    /// Nodes without a heartbeat at the last sweep.
+    suspects: Mutex<Vec<String>>,
 }
 
 fn unavailable(e: redis::RedisError) -> OnlineError {
@@ -413,6 +415,7 @@ impl Hub {
             taking: tokio::sync::Mutex::new(()),
             shared_lobby: Mutex::new(format!("{empty}\n").into()),
             said: AtomicU64::new(0),
+            suspects: Mutex::new(Vec::new()),
         }
     }
 
@@ -715,6 +718,7 @@ impl Hub {
     /// until [`CALL_DEADLINE`]).
     async fn call(self: &Arc<Self>, id: &str, op: Op) -> Result<Payload, OnlineError> {
         let deadline = Instant::now() + CALL_DEADLINE;
+        let redis_deadline = Instant::now() + Duration::from_secs(2);
         let mut last: String;
         loop {
             match self.route(id).await {
@@ -730,7 +734,13 @@ impl Hub {
                         Err(CallError::Retry(m)) => last = m,
                     }
                 }
-                Err(OnlineError::Unavailable(m)) => last = m,
+                // Redis itself is away: answer soon (the client tries again).
+                Err(OnlineError::Unavailable(m)) => {
+                    if Instant::now() >= redis_deadline {
+                        return Err(OnlineError::Unavailable(m));
+                    }
+                    last = m
+                }
                 Err(e) => return Err(e),
             }
             if Instant::now() >= deadline {
@@ -997,24 +1007,36 @@ impl Hub {
         let Ok(beats) = conn.mget::<_, Vec<Option<String>>>(&keys).await else {
             return;
         };
-        let dead: Vec<&String> = nodes
+        // Dead: without a heartbeat at two sweeps in a row (after a restart of Redis every
+        // node's heartbeat is missing until its next renewal).
+        let missing: Vec<String> = nodes
             .iter()
             .zip(beats)
             .filter(|(_, b)| b.is_none())
-            .map(|(n, _)| n)
+            .map(|(n, _)| n.clone())
             .collect();
+        let dead: Vec<String> = {
+            let mut suspects = lock(&self.suspects);
+            let dead = missing
+                .iter()
+                .filter(|n| suspects.contains(n))
+                .cloned()
+                .collect();
+            *suspects = missing;
+            dead
+        };
         if dead.is_empty() {
             return;
         }
         for (room, others) in per_room {
             let mut st = room.state.lock().await;
             for n in others.iter().filter(|n| dead.contains(n)) {
-                self.presence(&room, &mut st, n.clone(), u64::MAX, [0; 3]);
+                self.forget_node(&room, &mut st, n);
             }
         }
         let gone: Vec<String> = seek_nodes
             .into_iter()
-            .filter(|(_, n)| dead.contains(&n))
+            .filter(|(_, n)| dead.contains(n))
             .map(|(id, _)| id)
             .collect();
         if !gone.is_empty() {
@@ -1480,6 +1502,13 @@ impl Hub {
         if old != new {
             Self::send(room, None, &Self::crowd(st));
         }
+    }
+
+    /// A dead node's streams are gone; a count it sent before is taken as new.
+    fn forget_node(self: &Arc<Self>, room: &Arc<Room>, st: &mut RoomState, node: &str) {
+        let v = st.presence.get(node).map_or(0, |e| e.0);
+        self.presence(room, st, node.to_owned(), v + 1, [0; 3]);
+        st.presence.remove(node);
     }
 
     /// Tells the opponent again when a claim becomes possible.
