@@ -384,7 +384,7 @@ fn killing_the_clocks_owner_loses_no_move_and_at_most_a_second() {
     let mut last = Value::Null;
     for (n, mv) in line.iter().enumerate() {
         let so_far = &line[..=n];
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             play(a.port, &g.id, &g.red, mv, 0);
             confirmed = Instant::now();
             last = black_b.moves(so_far);
@@ -427,7 +427,7 @@ fn killing_the_clocks_owner_loses_no_move_and_at_most_a_second() {
     // The game goes on, on B.
     let mut line = line.to_vec();
     for mv in ["h7h3", "g3g4", "c6c5"] {
-        let token = if line.len() % 2 == 0 {
+        let token = if line.len().is_multiple_of(2) {
             &g.red
         } else {
             &g.black

@@ -156,6 +156,16 @@ pub struct Msg {
     pub line: Arc<str>,
 }
 
+/// A sweep every this many renewals.
+const SWEEP_EVERY: u64 = {
+    let n = cluster::SWEEP.as_millis() / cluster::TICK.as_millis();
+    if n == 0 {
+        1
+    } else {
+        n as u64
+    }
+};
+
 /// The most live games in memory, and seeks in the lobby, at once.
 pub const MAX_ROOMS: usize = 100_000;
 /// How often a stream sends a keep-alive blank line.
@@ -349,8 +359,8 @@ pub struct Hub {
     cluster: Option<Arc<Cluster>>,
     /// This node's id (Redis's name for it; "local" alone).
     node: String,
-    /// One take-over at a time on this node.
-    taking: tokio::sync::Mutex<()>,
+    /// One take-over of a game at a time on this node.
+    taking: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// The lobby's line as Redis has it (several nodes).
     shared_lobby: Mutex<Arc<str>>,
     /// When a Redis failure was last logged (hub ms), to log one a second at most.
@@ -412,7 +422,7 @@ impl Hub {
             waiting: Mutex::new(HashMap::new()),
             cluster,
             node,
-            taking: tokio::sync::Mutex::new(()),
+            taking: Mutex::new(HashMap::new()),
             shared_lobby: Mutex::new(format!("{empty}\n").into()),
             said: AtomicU64::new(0),
             suspects: Mutex::new(Vec::new()),
@@ -439,7 +449,7 @@ impl Hub {
                 let Some(h) = weak.upgrade() else { return };
                 h.renew_tick().await;
                 n += 1;
-                if n % (cluster::SWEEP.as_millis() / cluster::TICK.as_millis()).max(1) as u64 == 0 {
+                if n.is_multiple_of(SWEEP_EVERY) {
                     h.sweep().await;
                 }
             }
@@ -513,16 +523,27 @@ impl Hub {
     pub async fn resume_all(self: &Arc<Self>) -> Result<usize, StoreError> {
         let rows = self.store.unfinished_live().await?;
         let mut n = 0;
-        for (row, moves) in rows {
-            if self.cluster.is_some() {
-                match self.take(&row.id).await {
-                    Ok(Ok(_)) => n += 1,
-                    Ok(Err(_)) => {}
-                    Err(OnlineError::Store(e)) => return Err(e),
-                    Err(e) => eprintln!("xiangqi serve: live game {}: {e}", row.id),
+        if self.cluster.is_some() {
+            // Taken side by side: a take-over may wait for a previous owner.
+            let tasks: Vec<_> = rows
+                .into_iter()
+                .map(|(row, _)| {
+                    let h = self.clone();
+                    tokio::spawn(async move { (h.take(&row.id).await, row.id) })
+                })
+                .collect();
+            for t in tasks {
+                match t.await {
+                    Ok((Ok(Ok(_)), _)) => n += 1,
+                    Ok((Ok(Err(_)), _)) => {}
+                    Ok((Err(OnlineError::Store(e)), _)) => return Err(e),
+                    Ok((Err(e), id)) => eprintln!("xiangqi serve: live game {id}: {e}"),
+                    Err(e) => eprintln!("xiangqi serve: resuming a live game: {e}"),
                 }
-                continue;
             }
+            return Ok(n);
+        }
+        for (row, moves) in rows {
             let room = self.room_of(&row, &moves, 0)?;
             let mut st = room.state.lock().await;
             self.schedule(&room, &mut st, 0);
@@ -608,12 +629,26 @@ impl Hub {
         let Some(c) = self.cluster.clone() else {
             return Ok(Ok(self.room_single(id).await?));
         };
-        let _one = self.taking.lock().await;
+        let one = lock(&self.taking).entry(id.to_owned()).or_default().clone();
+        let _one = one.lock().await;
         if let Some(r) = self.owned(id) {
             return Ok(Ok(r));
         }
-        let t0 = self.now();
         let mut conn = c.conn();
+        // The previous owner, and its last heartbeat: until then the clock ran.
+        let prev: Option<String> = conn.get(owner_key(id)).await.map_err(unavailable)?;
+        let (beat, alive): (Option<i64>, bool) = match &prev {
+            Some(p) => {
+                let (b, a): (Option<i64>, bool) = redis::pipe()
+                    .hget(BEATS, p)
+                    .exists(beat_key(p))
+                    .query_async(&mut conn)
+                    .await
+                    .map_err(unavailable)?;
+                (b, a)
+            }
+            None => (None, false),
+        };
         let set: Option<String> = redis::cmd("SET")
             .arg(lease_key(id))
             .arg(&self.node)
@@ -626,23 +661,25 @@ impl Hub {
         if set.is_none() {
             let owner: Option<String> = conn.get(lease_key(id)).await.map_err(unavailable)?;
             match owner {
-                Some(o) if o == self.node => {
-                    let _: bool = conn
-                        .pexpire(lease_key(id), LEASE_TTL as i64)
-                        .await
-                        .map_err(unavailable)?;
-                }
+                Some(o) if o == self.node => {}
                 Some(o) => return Ok(Err(o)),
                 // Expired in between: try again from the start.
                 None => return Ok(Err(self.node.clone())),
             }
         }
-        // The previous owner's last heartbeat: until then the clock ran.
-        let prev: Option<String> = conn.get(owner_key(id)).await.map_err(unavailable)?;
-        let beat: Option<i64> = match &prev {
-            Some(p) => conn.hget(BEATS, p).await.map_err(unavailable)?,
-            None => None,
-        };
+        // A lease missing while its owner may still act on it (Redis lost its keys, or the
+        // owner is alive): wait until that owner has surely stopped taking its lease as
+        // valid; it writes nothing after that, so the store is then up to date.
+        let mine = prev.as_deref() == Some(self.node.as_str());
+        if !mine && (prev.is_none() || alive) {
+            tokio::time::sleep(Duration::from_millis(LEASE_VALID + 50)).await;
+        }
+        let t0 = self.now();
+        let codes = c.renew(&[id.to_owned()]).await.map_err(unavailable)?;
+        if codes.first().copied().unwrap_or(0) == 0 {
+            let owner: Option<String> = conn.get(lease_key(id)).await.map_err(unavailable)?;
+            return Ok(Err(owner.unwrap_or_else(|| self.node.clone())));
+        }
         let Some((row, moves)) = self.store.load_live(id).await? else {
             let _: redis::RedisResult<()> = conn.del(lease_key(id)).await;
             let _: redis::RedisResult<()> = conn.srem(GAMES, id).await;
