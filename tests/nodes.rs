@@ -551,3 +551,32 @@ fn a_restart_of_redis_mid_game_and_the_game_goes_on() {
     drop(b);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn a_bad_or_unreachable_redis_is_a_one_line_error() {
+    let data = scratch("bad");
+    let run = |url: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .args(["serve", "--port", "0", "--redis", url])
+            .arg("--data")
+            .arg(&data)
+            .output()
+            .expect("run xiangqi");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let (code, err) = run("localhost:6379");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--redis: 'localhost:6379' is not a Redis URL"),
+        "{err}"
+    );
+    // Nothing listens on the port: the server does not start.
+    let (code, err) = run(&format!("redis://127.0.0.1:{}", free_port()));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--redis redis://127.0.0.1:"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -649,6 +649,10 @@ impl Hub {
             }
             None => (None, false),
         };
+        // Nobody ever owned it: is there such a game at all (before any lease is made)?
+        if prev.is_none() && self.store.load_live(id).await?.is_none() {
+            return Err(OnlineError::NotFound);
+        }
         let set: Option<String> = redis::cmd("SET")
             .arg(lease_key(id))
             .arg(&self.node)

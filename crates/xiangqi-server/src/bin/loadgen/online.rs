@@ -46,7 +46,8 @@ use xiangqi::{Color, Game, Position};
 
 use crate::{find, loopback, Conn};
 
-const USAGE: &str = "usage: xiangqi-loadgen online --url http://127.0.0.1:PORT [--url URL2 ...] [--games N] \
+const USAGE: &str =
+    "usage: xiangqi-loadgen online --url http://127.0.0.1:PORT [--url URL2 ...] [--games N] \
 [--rate MOVES_PER_S] [--seconds S] [--moves M] [--senders K] [--plies P] [--seed X] \
 [--server-pid PID] [--threads T] [--baseline]";
 
