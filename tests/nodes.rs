@@ -119,14 +119,78 @@ struct Node {
     child: Child,
 }
 
+/// The database the nodes of a test share: a fresh PostgreSQL database when
+/// `XIANGQI_TEST_POSTGRES` names a server (made with `psql`, dropped at the end), else the
+/// SQLite file in the data folder both nodes are given.
+struct Database {
+    url: Option<String>,
+    admin: String,
+    name: String,
+}
+
+impl Database {
+    fn new(test: &str) -> Database {
+        let Some(admin) = std::env::var("XIANGQI_TEST_POSTGRES")
+            .ok()
+            .filter(|u| !u.is_empty())
+        else {
+            return Database {
+                url: None,
+                admin: String::new(),
+                name: String::new(),
+            };
+        };
+        let name = format!("xq_nodes_{}_{test}", std::process::id());
+        psql(&admin, &format!("CREATE DATABASE {name}"));
+        // The same server and user, the new database (parameters after '?' kept).
+        let (base, query) = admin.split_once('?').unwrap_or((&admin, ""));
+        let (server, _) = base.rsplit_once('/').expect("a database in the URL");
+        let mut url = format!("{server}/{name}");
+        if !query.is_empty() {
+            url = format!("{url}?{query}");
+        }
+        Database {
+            url: Some(url),
+            admin,
+            name,
+        }
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        if self.url.is_some() {
+            let _ = Command::new("psql")
+                .args([self.admin.as_str(), "-qc"])
+                .arg(format!(
+                    "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                    self.name
+                ))
+                .output();
+        }
+    }
+}
+
+fn psql(url: &str, sql: &str) {
+    let o = Command::new("psql")
+        .args([url, "-qc", sql])
+        .output()
+        .expect("run psql");
+    assert!(
+        o.status.success(),
+        "psql {sql}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 impl Node {
-    fn start(data: &Path, redis: &str) -> Node {
+    fn start(data: &Path, db: &Database, redis: &str) -> Node {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_xiangqi"));
         cmd.args(["serve", "--port", "0", "--no-rate-limits", "--redis", redis])
             .arg("--data")
             .arg(data);
-        if let Ok(db) = std::env::var("XIANGQI_TEST_POSTGRES") {
-            cmd.args(["--database", &db]);
+        if let Some(url) = &db.url {
+            cmd.args(["--database", url]);
         }
         let mut child = cmd
             .stdout(Stdio::piped())
@@ -368,8 +432,9 @@ fn killing_the_clocks_owner_loses_no_move_and_at_most_a_second() {
     let Some(bin) = redis_server() else { return };
     let redis = Redis::start(&bin, free_port());
     let data = scratch("kill");
-    let mut a = Node::start(&data, &redis.url());
-    let b = Node::start(&data, &redis.url());
+    let db = Database::new("kill");
+    let mut a = Node::start(&data, &db, &redis.url());
+    let b = Node::start(&data, &db, &redis.url());
     // Created on A: A owns it and runs its clock.
     let g = open_game(a.port, 120);
     let red_a = Stream::game(a.port, &g.id, Some(&g.red));
@@ -456,8 +521,9 @@ fn a_restart_of_redis_mid_game_and_the_game_goes_on() {
     let Some(bin) = redis_server() else { return };
     let mut redis = Redis::start(&bin, free_port());
     let data = scratch("redis");
-    let a = Node::start(&data, &redis.url());
-    let b = Node::start(&data, &redis.url());
+    let db = Database::new("redis");
+    let a = Node::start(&data, &db, &redis.url());
+    let b = Node::start(&data, &db, &redis.url());
 
     // The lobby is shared: a seek on A is listed on B and taken there.
     let lobby_b = Stream::open(b.port, "/api/lobby/stream", None);
