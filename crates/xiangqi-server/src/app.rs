@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::accounts::Accounts;
 use crate::engine::analysis::Sessions;
 use crate::engine::EnginePool;
 use crate::games::Games;
@@ -20,6 +21,11 @@ pub struct App {
     pub sessions: Sessions,
     /// Live games between people and the lobby.
     pub hub: Arc<Hub>,
+    /// Accounts, sessions, API tokens.
+    pub accounts: Accounts,
+    /// Session cookies are `Secure` (`--https`: the server is reached over https only);
+    /// they are too for a request forwarded with `X-Forwarded-Proto: https`.
+    pub https: bool,
 }
 
 impl App {
@@ -31,11 +37,13 @@ impl App {
     /// With a hub of its own (one that shares live games with other nodes).
     pub fn with_hub(store: Store, hub: Arc<Hub>) -> App {
         App {
-            store,
+            store: store.clone(),
             games: Games::default(),
             engines: EnginePool::per_core(),
             sessions: Sessions::default(),
+            accounts: Accounts::new(store.clone()),
             hub,
+            https: false,
         }
     }
 }

@@ -12,12 +12,16 @@
 //!   is validated and stored.
 //! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
 //!   it in SQLite.
+//! - `accounts`: registration, log-in, sessions, personal API tokens and Glicko-2 ratings
+//!   (`api/accounts.rs` is their HTTP, `store/accounts.rs` their SQL).
+//! - `online`: live games between people, seats, clocks, the lobby.
 //! - `lines`: a game's alternative lines <-> a record's move tree.
 //! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
 //! - `app`: the shared state (`App`) the handlers get.
 
 #![forbid(unsafe_code)]
 
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod engine;
@@ -38,12 +42,13 @@ pub use store::Store;
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
 pub const USAGE: &str =
-    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--redis URL]
+    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--https] [--redis URL]
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
   --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
   --no-fallback  fail if the port is taken instead of trying the next ones
-  --no-rate-limits  no per-client limits on the online endpoints (for benchmarks)
+  --no-rate-limits  no per-client limits on the online endpoints and log-ins (for benchmarks)
+  --https      the server is reached over https (behind a proxy): session cookies are Secure
   --redis URL  share live games with the other nodes on this Redis (redis://HOST:PORT);
                the nodes must share one database";
 
@@ -55,10 +60,14 @@ pub struct Config {
     pub data: PathBuf,
     /// Try the following ports when `port` is taken.
     pub fallback: bool,
-    /// Per-client limits on the online endpoints (`online::limits`); off for benchmarks.
+    /// Per-client limits on the online endpoints (`online::limits`) and on log-ins
+    /// (`accounts`); off for benchmarks.
     pub rate_limits: bool,
     /// Redis, to share live games with other nodes (`online::cluster`).
     pub redis: Option<String>,
+    /// Reached over https only: session cookies get `Secure` (they do anyway on a request
+    /// forwarded with `X-Forwarded-Proto: https`).
+    pub https: bool,
 }
 
 /// The per-user data folder.
@@ -82,6 +91,7 @@ impl Config {
             fallback: true,
             rate_limits: true,
             redis: None,
+            https: false,
         };
         let mut i = 0;
         while i < args.len() {
@@ -120,6 +130,7 @@ impl Config {
                     }
                     c.redis = Some(v);
                 }
+                "--https" => c.https = true,
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown option '{other}'\nusage: {USAGE}")),
             }
@@ -165,15 +176,18 @@ pub fn serve(c: Config) -> Result<(), String> {
         let _ = writeln!(out, "xiangqi: serving on {shown}");
         let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
         let _ = out.flush();
-        let app = match &c.redis {
-            None => Arc::new(App::new(store)),
+        let mut app = match &c.redis {
+            None => App::new(store),
             Some(url) => {
                 let cluster = online::cluster::Cluster::connect(url).await?;
                 println!("xiangqi: node {} shares live games on {url}", cluster.node);
                 let hub = online::hub::Hub::clustered(store.clone(), cluster);
-                Arc::new(App::with_hub(store, hub))
+                App::with_hub(store, hub)
             }
         };
+        app.https = c.https;
+        app.accounts.set_limits(c.rate_limits);
+        let app = Arc::new(app);
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
         if resumed > 0 {
             println!("xiangqi: {resumed} live games resumed");

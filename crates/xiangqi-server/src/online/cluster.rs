@@ -56,7 +56,7 @@ use redis::AsyncCommands;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
-use super::hub::{Action, Hub};
+use super::hub::{Action, Credential, Hub};
 
 /// How long a lease (and a node's heartbeat) lives without renewal, ms.
 pub const LEASE_TTL: u64 = 1_500;
@@ -123,11 +123,11 @@ pub enum Wire {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Op {
     Act {
-        bearer: Option<String>,
+        cred: Option<WireCred>,
         action: Action,
     },
     /// A stream opens: check the token, answer the first lines and the seat.
-    Join { bearer: Option<String> },
+    Join { cred: Option<WireCred> },
     /// The `gameFull` line.
     Full,
     /// The asking node's streams of the game: Red's, Black's, spectators'.
@@ -138,6 +138,30 @@ pub enum Op {
         color: String,
         token: String,
     },
+}
+
+/// Who acts, as a request carries it: a seat's token, or an account's id (the asking node
+/// checked the account's own token).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum WireCred {
+    Seat(String),
+    Account(i64),
+}
+
+impl WireCred {
+    pub fn of(c: Credential<'_>) -> WireCred {
+        match c {
+            Credential::Seat(t) => WireCred::Seat(t.to_owned()),
+            Credential::Account(id) => WireCred::Account(id),
+        }
+    }
+
+    pub fn as_credential(&self) -> Credential<'_> {
+        match self {
+            WireCred::Seat(t) => Credential::Seat(t),
+            WireCred::Account(id) => Credential::Account(*id),
+        }
+    }
 }
 
 /// What a request answers.

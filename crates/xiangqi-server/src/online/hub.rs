@@ -23,13 +23,15 @@ use xiangqi::{Color, Game, Position, Rules};
 
 use super::clock::{Snapshot, TimeControl};
 use super::cluster::{
-    self, beat_key, lease_key, owner_key, CallError, Cluster, Op, Payload, Remote, Wire, BEATS,
-    CALL_DEADLINE, EVENTS, GAMES, LEASE_TTL, LEASE_VALID, SEEKS,
+    self, beat_key, lease_key, owner_key, CallError, Cluster, Op, Payload, Remote, Wire, WireCred,
+    BEATS, CALL_DEADLINE, EVENTS, GAMES, LEASE_TTL, LEASE_VALID, SEEKS,
 };
 use super::events::{self, Event};
 use super::live::{End, LiveGame, Refusal, Status};
 use super::lobby::{Lobby, Seek, SideWish, MAX_SEEKS};
 use super::token::{self, RandomError, Token};
+use crate::accounts::rating::Speed;
+use crate::store::accounts::{AccountWrite, SeatsRow};
 use crate::store::live::{LiveChange, LiveRow, LiveWrite};
 use crate::store::{Store, StoreError, Write};
 
@@ -69,6 +71,10 @@ pub enum OnlineError {
     },
     /// Too many seeks or games open (503).
     Full(&'static str),
+    /// A rated seek taken without an account (401).
+    NeedsAccount,
+    /// An account taking its own seek (409).
+    OwnSeek,
     Store(StoreError),
     Random(RandomError),
     /// Refused by the game's owner on another node (its HTTP status and message).
@@ -88,6 +94,10 @@ impl std::fmt::Display for OnlineError {
             OnlineError::Refused(r) => r.fmt(f),
             OnlineError::Bad { msg, .. } => f.write_str(msg),
             OnlineError::Full(what) => write!(f, "too many {what} open; try again later"),
+            OnlineError::NeedsAccount => f.write_str(
+                "a rated seek can be taken only by an account: log in (or send a personal API token)",
+            ),
+            OnlineError::OwnSeek => f.write_str("this is your own seek"),
             OnlineError::Store(e) => e.fmt(f),
             OnlineError::Random(e) => e.fmt(f),
             OnlineError::Remote(r) => f.write_str(&r.msg),
@@ -132,6 +142,31 @@ pub struct NewLive {
     pub fen: Option<String>,
     /// Red's and Black's names.
     pub names: [String; 2],
+    /// The accounts that hold the seats, if any.
+    pub seats: Option<NewSeats>,
+}
+
+/// The accounts of a new game's seats (Red's, Black's), and whether it is rated (only
+/// between two accounts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewSeats {
+    pub users: [Option<i64>; 2],
+    pub rated: bool,
+}
+
+/// Who acts for a seat: the seat's own token, or an account (its session or personal API
+/// token) that holds the seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credential<'a> {
+    Seat(&'a str),
+    Account(i64),
+}
+
+/// An account opening a seek.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seeker {
+    pub id: i64,
+    pub name: String,
 }
 
 /// A created game: its id and the two seat tokens (shown once, to the creator).
@@ -314,6 +349,8 @@ struct RoomState {
     created: i64,
     rematch: Option<String>,
     timer: Option<tokio::task::AbortHandle>,
+    /// The accounts of the seats (`None`: two guests).
+    seats: Option<SeatsRow>,
     /// Each node's streams of the game (version of its count, count), this node's too.
     presence: HashMap<String, (u64, [u32; 3])>,
 }
@@ -343,8 +380,33 @@ struct SharedSeek {
     name: String,
     tc: Option<(u64, u64)>,
     color: SideWish,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    user: Option<String>,
+    #[serde(default)]
+    rating: Option<i64>,
+    #[serde(default)]
+    provisional: Option<bool>,
+    #[serde(default)]
+    user_id: Option<i64>,
     node: String,
     at: i64,
+}
+
+impl SharedSeek {
+    fn seek(&self) -> Seek {
+        let tc = self
+            .tc
+            .map(|(initial, increment)| TimeControl { initial, increment });
+        let mut s = Seek::new(self.id.clone(), self.name.clone(), tc, self.color);
+        s.rated = self.rated;
+        s.user = self.user.clone();
+        s.rating = self.rating;
+        s.provisional = self.provisional;
+        s.user_id = self.user_id;
+        s
+    }
 }
 
 pub struct Hub {
@@ -379,7 +441,8 @@ fn unavailable(e: redis::RedisError) -> OnlineError {
 fn remote_of(e: OnlineError) -> Remote {
     let (status, field) = match &e {
         OnlineError::NotFound => (404, None),
-        OnlineError::NoToken => (401, None),
+        OnlineError::NoToken | OnlineError::NeedsAccount => (401, None),
+        OnlineError::OwnSeek => (409, None),
         OnlineError::WrongToken => (403, None),
         OnlineError::Refused(r) => (r.status_code(), None),
         OnlineError::Bad { field, .. } => (400, Some(field.to_string())),
@@ -544,7 +607,8 @@ impl Hub {
             return Ok(n);
         }
         for (row, moves) in rows {
-            let room = self.room_of(&row, &moves, 0)?;
+            let seats = self.store.live_seats(&row.id).await?;
+            let room = self.room_of(&row, &moves, seats, 0)?;
             let mut st = room.state.lock().await;
             self.schedule(&room, &mut st, 0);
             n += 1;
@@ -556,6 +620,7 @@ impl Hub {
         &self,
         row: &LiveRow,
         moves: &[String],
+        seats: Option<SeatsRow>,
         charge: u64,
     ) -> Result<Arc<Room>, StoreError> {
         let live = restore(row, moves, self.now(), charge)?;
@@ -565,6 +630,7 @@ impl Hub {
             created: row.created,
             rematch: (!row.rematch.is_empty()).then(|| row.rematch.clone()),
             timer: None,
+            seats,
             presence: HashMap::new(),
         };
         let room = self.new_room(row.id.clone(), st);
@@ -582,11 +648,12 @@ impl Hub {
             .load_live(id)
             .await?
             .ok_or(OnlineError::NotFound)?;
+        let seats = self.store.live_seats(id).await?;
         // Another request may have loaded it meanwhile: keep the first.
         if let Some(r) = lock(&self.rooms).get(id) {
             return Ok(r.clone());
         }
-        let room = self.room_of(&row, &moves, 0)?;
+        let room = self.room_of(&row, &moves, seats, 0)?;
         let counts = *lock(&room.chan.local);
         if counts != [0; 3] {
             let mut st = room.state.lock().await;
@@ -719,7 +786,8 @@ impl Hub {
             Some(b) if b > row.updated => (b - row.updated) as u64,
             _ => 0,
         };
-        let room = self.room_of(&row, &moves, charge)?;
+        let seats = self.store.live_seats(id).await?;
+        let room = self.room_of(&row, &moves, seats, charge)?;
         room.valid_until.store(t0 + LEASE_VALID, Ordering::Relaxed);
         let _: redis::RedisResult<()> = conn.set(owner_key(id), &self.node).await;
         if room.over.load(Ordering::Relaxed) {
@@ -735,7 +803,7 @@ impl Hub {
             self.presence(&room, &mut st, self.node.clone(), v, counts);
             self.schedule(&room, &mut st, 0);
             if room.chan.tx.receiver_count() > 0 || prev.is_some() {
-                let full = events::full(&room.id, &st.live, self.now(), st.live.end_text_zh());
+                let full = self.full_event(&room, &st);
                 Self::send(&room, None, &full);
             }
         }
@@ -801,14 +869,18 @@ impl Hub {
         op: Op,
     ) -> Result<Payload, OnlineError> {
         match op {
-            Op::Act { bearer, action } => {
-                self.act_local(&room, bearer.as_deref(), action).await?;
+            Op::Act { cred, action } => {
+                let cred = cred.as_ref().map(WireCred::as_credential);
+                self.act_local(&room, cred, action).await?;
                 Ok(Payload::default())
             }
-            Op::Join { bearer } => self.join_local(&room, bearer.as_deref()).await,
+            Op::Join { cred } => {
+                let cred = cred.as_ref().map(WireCred::as_credential);
+                self.join_local(&room, cred).await
+            }
             Op::Full => {
                 let st = room.state.lock().await;
-                let line = events::full(&room.id, &st.live, self.now(), st.live.end_text_zh());
+                let line = self.full_event(&room, &st);
                 Ok(Payload {
                     first: line.line(),
                     ..Payload::default()
@@ -1113,7 +1185,7 @@ impl Hub {
             SeatKey::of(tokens[1].as_str()),
         ];
         let live = LiveGame::new(game, new.tc, new.names, self.now());
-        self.open_room(id.clone(), live, keys).await?;
+        self.open_room(id.clone(), live, keys, new.seats).await?;
         Ok(Created { id, tokens })
     }
 
@@ -1123,6 +1195,7 @@ impl Hub {
         id: String,
         live: LiveGame,
         keys: [SeatKey; 2],
+        seats: Option<NewSeats>,
     ) -> Result<Arc<Room>, OnlineError> {
         let now = self.now();
         if let Some(c) = &self.cluster {
@@ -1162,9 +1235,25 @@ impl Hub {
             winner: change.winner,
             rematch: String::new(),
         };
-        self.store
-            .write(Write::Live(LiveWrite::Create { row, moves: vec![] }))
-            .await?;
+        let speed = Speed::of(row.clock);
+        let create = Write::Live(LiveWrite::Create { row, moves: vec![] });
+        let seats = match seats {
+            Some(s) if s.users.iter().any(Option::is_some) => {
+                let seats = Write::Account(AccountWrite::Seats {
+                    game_id: id.clone(),
+                    users: s.users,
+                    // Rated only between two accounts.
+                    rated: s.rated && s.users.iter().all(Option::is_some),
+                    speed,
+                });
+                self.store.write(Write::Batch(vec![create, seats])).await?;
+                self.store.live_seats(&id).await?
+            }
+            _ => {
+                self.store.write(create).await?;
+                None
+            }
+        };
         let room = self.new_room(
             id.clone(),
             RoomState {
@@ -1173,6 +1262,7 @@ impl Hub {
                 created,
                 rematch: None,
                 timer: None,
+                seats,
                 presence: HashMap::new(),
             },
         );
@@ -1192,12 +1282,107 @@ impl Hub {
         Ok(room)
     }
 
-    fn seat_of(st: &RoomState, bearer: Option<&str>) -> Result<Color, OnlineError> {
-        let t = bearer.ok_or(OnlineError::NoToken)?;
+    fn seat_of(st: &RoomState, cred: Option<Credential<'_>>) -> Result<Color, OnlineError> {
+        let cred = cred.ok_or(OnlineError::NoToken)?;
         Color::ALL
             .into_iter()
-            .find(|&c| st.keys[c.index()].admits(t))
+            .find(|&c| match cred {
+                Credential::Seat(t) => st.keys[c.index()].admits(t),
+                Credential::Account(uid) => st
+                    .seats
+                    .as_ref()
+                    .is_some_and(|s| s.users[c.index()].as_ref().is_some_and(|u| u.id == uid)),
+            })
             .ok_or(OnlineError::WrongToken)
+    }
+
+    /// The write that rates a game that has just ended, when it is rated.
+    fn rating_write(id: &str, st: &RoomState, next: &LiveGame) -> Option<Write> {
+        if !next.is_over() || st.live.is_over() {
+            return None;
+        }
+        let seats = st.seats.as_ref()?;
+        if !seats.rated || seats.rated_at.is_some() || next.status() == Status::Aborted {
+            return None;
+        }
+        let score_red = match next.winner() {
+            Some(Color::Red) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        };
+        Some(Write::Account(AccountWrite::Rate {
+            game_id: id.to_owned(),
+            score_red,
+            at: wall_ms(),
+        }))
+    }
+
+    /// Writes a change of a room, with the ratings when it ends a rated game; then the room's
+    /// accounts are read again (their new ratings).
+    async fn commit(
+        &self,
+        room: &Room,
+        st: &mut RoomState,
+        rate: Option<Write>,
+        w: LiveWrite,
+    ) -> Result<(), StoreError> {
+        match rate {
+            Some(r) => {
+                self.store
+                    .write(Write::Batch(vec![Write::Live(w), r]))
+                    .await?;
+                match self.store.live_seats(&room.id).await {
+                    Ok(s) => st.seats = s,
+                    Err(e) => eprintln!(
+                        "xiangqi serve: live game {}: cannot read its new ratings: {e}",
+                        room.id
+                    ),
+                }
+            }
+            None => {
+                self.store.write(Write::Live(w)).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The `gameFull` event of a room, with its accounts and ratings.
+    fn full_event(&self, room: &Room, st: &RoomState) -> Event {
+        let mut full = events::full(&room.id, &st.live, self.now(), st.live.end_text_zh());
+        if let (
+            Event::GameFull {
+                red,
+                black,
+                rated,
+                speed,
+                ..
+            },
+            Some(seats),
+        ) = (&mut full, st.seats.as_ref())
+        {
+            *rated = seats.rated;
+            *speed = Some(seats.speed.as_str());
+            for (p, u) in [(red, &seats.users[0]), (black, &seats.users[1])] {
+                if let Some(u) = u {
+                    p.user = Some(u.name.clone());
+                    if let Some((r, rd)) = u.before {
+                        p.rating = Some(r.round() as i64);
+                        p.provisional = Some(rd > crate::accounts::rating::PROVISIONAL_RD);
+                    }
+                    p.rating_diff = u.diff.map(|d| d.round() as i64);
+                }
+            }
+        }
+        if let Event::GameFull { speed, .. } = &mut full {
+            if speed.is_none() {
+                let tc = st.live.clock.as_ref().map(|c| {
+                    let t = c.time_control();
+                    (t.initial, t.increment)
+                });
+                *speed = Some(Speed::of(tc).as_str());
+            }
+        }
+        full
     }
 
     /// Sends a line to the room's streams, on every node.
@@ -1271,7 +1456,8 @@ impl Hub {
                 id: room.id.clone(),
                 change: change_of(&next, now),
             };
-            match self.store.write(Write::Live(w)).await {
+            let rate = Self::rating_write(&room.id, &st, &next);
+            match self.commit(room, &mut st, rate, w).await {
                 Ok(_) => {
                     st.live = next;
                     room.over.store(st.live.is_over(), Ordering::Relaxed);
@@ -1292,13 +1478,13 @@ impl Hub {
     pub async fn act(
         self: &Arc<Self>,
         id: &str,
-        bearer: Option<&str>,
+        cred: Option<Credential<'_>>,
         action: Action,
     ) -> Result<(), OnlineError> {
         self.call(
             id,
             Op::Act {
-                bearer: bearer.map(str::to_owned),
+                cred: cred.map(WireCred::of),
                 action,
             },
         )
@@ -1309,11 +1495,11 @@ impl Hub {
     async fn act_local(
         self: &Arc<Self>,
         room: &Arc<Room>,
-        bearer: Option<&str>,
+        cred: Option<Credential<'_>>,
         action: Action,
     ) -> Result<(), OnlineError> {
         let mut st = room.state.lock().await;
-        let seat = Self::seat_of(&st, bearer)?;
+        let seat = Self::seat_of(&st, cred)?;
         let now = self.now();
         let mut next = st.live.clone();
         let before = next.game.len();
@@ -1365,7 +1551,8 @@ impl Hub {
                 change,
             }
         };
-        self.store.write(Write::Live(w)).await?;
+        let rate = Self::rating_write(&room.id, &st, &next);
+        self.commit(room, &mut st, rate, w).await?;
         st.live = next;
         room.over.store(st.live.is_over(), Ordering::Relaxed);
         Self::send(room, None, &Self::state_event(&st.live, now));
@@ -1390,7 +1577,15 @@ impl Hub {
         let names = [st.live.names[1].clone(), st.live.names[0].clone()];
         let keys = [st.keys[1].clone(), st.keys[0].clone()];
         let live = LiveGame::new(Game::new(st.live.game.start().clone()), tc, names, now);
-        self.open_room(id.clone(), live, keys).await?;
+        let seats = st.seats.as_ref().map(|s| {
+            let u = |c: usize| s.users[c].as_ref().map(|u| u.id);
+            NewSeats {
+                users: [u(1), u(0)],
+                rated: s.rated,
+            }
+        });
+        self.open_room(id.clone(), live, keys, seats).await?;
+
         self.store
             .write(Write::Live(LiveWrite::Rematch {
                 id: room.id.clone(),
@@ -1408,7 +1603,7 @@ impl Hub {
     pub async fn subscribe(
         self: &Arc<Self>,
         id: &str,
-        bearer: Option<&str>,
+        cred: Option<Credential<'_>>,
     ) -> Result<Subscription, OnlineError> {
         if !token::is_game_id(id) {
             return Err(OnlineError::NotFound);
@@ -1419,7 +1614,7 @@ impl Hub {
             .call(
                 id,
                 Op::Join {
-                    bearer: bearer.map(str::to_owned),
+                    cred: cred.map(WireCred::of),
                 },
             )
             .await;
@@ -1455,15 +1650,15 @@ impl Hub {
     async fn join_local(
         self: &Arc<Self>,
         room: &Arc<Room>,
-        bearer: Option<&str>,
+        cred: Option<Credential<'_>>,
     ) -> Result<Payload, OnlineError> {
         let st = room.state.lock().await;
-        let seat = match bearer {
-            Some(_) => Some(Self::seat_of(&st, bearer)?),
+        let seat = match cred {
+            Some(_) => Some(Self::seat_of(&st, cred)?),
             None => None,
         };
         let now = self.now();
-        let mut full = events::full(&room.id, &st.live, now, st.live.end_text_zh());
+        let mut full = self.full_event(room, &st);
         if let Event::GameFull { seat: you, .. } = &mut full {
             *you = seat.map(Color::name);
         }
@@ -1630,17 +1825,7 @@ impl Hub {
             .filter_map(|s| serde_json::from_str(s).ok())
             .collect();
         seeks.sort_by(|a, b| (a.at, &a.id).cmp(&(b.at, &b.id)));
-        let list: Vec<Seek> = seeks
-            .into_iter()
-            .map(|s| {
-                Seek::new(
-                    s.id,
-                    s.name,
-                    s.tc.map(|(initial, increment)| TimeControl { initial, increment }),
-                    s.color,
-                )
-            })
-            .collect();
+        let list: Vec<Seek> = seeks.iter().map(SharedSeek::seek).collect();
         let v = serde_json::json!({ "type": "seeks", "seeks": list });
         let line: Arc<str> = format!("{v}\n").into();
         let changed = {
@@ -1667,9 +1852,27 @@ impl Hub {
         name: String,
         tc: Option<TimeControl>,
         color: SideWish,
+        seeker: Option<Seeker>,
+        rated: bool,
     ) -> Result<(Seek, oneshot::Receiver<SeatGrant>, SeekGuard), OnlineError> {
+        if rated && seeker.is_none() {
+            return Err(OnlineError::Bad {
+                field: "rated",
+                msg: "a rated seek needs an account: log in (or send a personal API token)".into(),
+            });
+        }
         let id = token::game_id()?;
-        let seek = Seek::new(id.clone(), name, tc, color);
+        let mut seek = Seek::new(id.clone(), name, tc, color);
+        seek.rated = rated;
+        if let Some(u) = seeker {
+            let speed = Speed::of(tc.map(|t| (t.initial, t.increment)));
+            let r = self.store.rating_of(u.id, speed).await?;
+            seek.name = u.name.clone();
+            seek.user = Some(u.name);
+            seek.user_id = Some(u.id);
+            seek.rating = Some(r.rating.round() as i64);
+            seek.provisional = Some(r.provisional());
+        }
         let (tx, rx) = oneshot::channel();
         match &self.cluster {
             Some(c) => {
@@ -1683,6 +1886,11 @@ impl Hub {
                     name: seek.name.clone(),
                     tc: tc.map(|t| (t.initial, t.increment)),
                     color,
+                    rated: seek.rated,
+                    user: seek.user.clone(),
+                    rating: seek.rating,
+                    provisional: seek.provisional,
+                    user_id: seek.user_id,
                     node: self.node.clone(),
                     at: wall_ms(),
                 };
@@ -1719,23 +1927,45 @@ impl Hub {
 
     /// Takes seek `id` out of the lobby: its creator's name, time control and side wish, and
     /// the node the creator waits on. `None` if it is gone (taken by someone else).
-    async fn take_seek(&self, id: &str) -> Result<Option<(Seek, String)>, OnlineError> {
+    /// Refuses a seek to this taker: a rated one to a guest, one's own.
+    fn may_take(s: &Seek, taker: Option<&Seeker>) -> Result<(), OnlineError> {
+        if s.rated && taker.is_none() {
+            return Err(OnlineError::NeedsAccount);
+        }
+        if s.user_id.is_some() && s.user_id == taker.map(|t| t.id) {
+            return Err(OnlineError::OwnSeek);
+        }
+        Ok(())
+    }
+
+    async fn take_seek(
+        &self,
+        id: &str,
+        taker: Option<&Seeker>,
+    ) -> Result<Option<(Seek, String)>, OnlineError> {
         let Some(c) = &self.cluster else {
-            let seek = lock(&self.lobby).remove(id);
+            let mut l = lock(&self.lobby);
+            let s = l
+                .list()
+                .iter()
+                .find(|s| s.id == id)
+                .ok_or(OnlineError::NotFound)?;
+            Self::may_take(s, taker)?;
+            let seek = l.remove(id);
             return Ok(seek.map(|s| (s, self.node.clone())));
         };
         let mut conn = c.conn();
         let body: Option<String> = conn.hget(SEEKS, id).await.map_err(unavailable)?;
         let Some(body) = body else { return Ok(None) };
+        let s: SharedSeek = serde_json::from_str(&body)
+            .map_err(|e| OnlineError::Unavailable(format!("a seek in Redis is unreadable: {e}")))?;
+        let seek = s.seek();
+        Self::may_take(&seek, taker)?;
         let gone: i64 = conn.hdel(SEEKS, id).await.map_err(unavailable)?;
         if gone == 0 {
             return Ok(None);
         }
-        let s: SharedSeek = serde_json::from_str(&body)
-            .map_err(|e| OnlineError::Unavailable(format!("a seek in Redis is unreadable: {e}")))?;
-        let tc =
-            s.tc.map(|(initial, increment)| TimeControl { initial, increment });
-        Ok(Some((Seek::new(s.id, s.name, tc, s.color), s.node)))
+        Ok(Some((seek, s.node)))
     }
 
     /// The creator's seat of seek `seek`, sent from the taker's node.
@@ -1768,8 +1998,13 @@ impl Hub {
         self: &Arc<Self>,
         id: &str,
         name: String,
+        taker: Option<Seeker>,
     ) -> Result<SeatGrant, OnlineError> {
-        let (seek, node) = self.take_seek(id).await?.ok_or(OnlineError::NotFound)?;
+        let name = taker.as_ref().map_or(name, |t| t.name.clone());
+        let (seek, node) = self
+            .take_seek(id, taker.as_ref())
+            .await?
+            .ok_or(OnlineError::NotFound)?;
         self.lobby_changed();
         if self.cluster.is_some() {
             self.refresh_lobby().await;
@@ -1791,11 +2026,20 @@ impl Hub {
             Color::Red => [seek.name.clone(), name],
             Color::Black => [name, seek.name.clone()],
         };
+        let taker_id = taker.map(|t| t.id);
+        let users = match creator_color {
+            Color::Red => [seek.user_id, taker_id],
+            Color::Black => [taker_id, seek.user_id],
+        };
         let created = self
             .create(NewLive {
                 tc: seek.tc,
                 fen: None,
                 names,
+                seats: Some(NewSeats {
+                    users,
+                    rated: seek.rated,
+                }),
             })
             .await?;
         let [red, black] = created.tokens;
