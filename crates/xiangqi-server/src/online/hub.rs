@@ -191,6 +191,11 @@ pub struct Msg {
     pub line: Arc<str>,
 }
 
+/// How long Redis remembers a game's last owner (s): what a take-over charges is found
+/// through it; a game taken over later than this after its last take-over or start charges
+/// nothing for the time before.
+const OWNER_TTL: u64 = 86_400;
+
 /// A sweep every this many renewals.
 const SWEEP_EVERY: u64 = {
     let n = cluster::SWEEP.as_millis() / cluster::TICK.as_millis();
@@ -766,7 +771,8 @@ impl Hub {
                 && st.rematch.as_deref().unwrap_or("") == row.rematch
             {
                 room.valid_until.store(t0 + LEASE_VALID, Ordering::Relaxed);
-                let _: redis::RedisResult<()> = conn.set(owner_key(id), &self.node).await;
+                let _: redis::RedisResult<()> =
+                    conn.set_ex(owner_key(id), &self.node, OWNER_TTL).await;
                 self.schedule(&room, &mut st, 0);
                 drop(st);
                 c.publish(
@@ -789,7 +795,7 @@ impl Hub {
         let seats = self.store.live_seats(id).await?;
         let room = self.room_of(&row, &moves, seats, charge)?;
         room.valid_until.store(t0 + LEASE_VALID, Ordering::Relaxed);
-        let _: redis::RedisResult<()> = conn.set(owner_key(id), &self.node).await;
+        let _: redis::RedisResult<()> = conn.set_ex(owner_key(id), &self.node, OWNER_TTL).await;
         if room.over.load(Ordering::Relaxed) {
             let _: redis::RedisResult<()> = conn.srem(GAMES, id).await;
             room.released.store(true, Ordering::Relaxed);
@@ -1208,7 +1214,7 @@ impl Hub {
                 .arg("PX")
                 .arg(LEASE_TTL)
                 .ignore()
-                .set(owner_key(&id), &self.node)
+                .set_ex(owner_key(&id), &self.node, OWNER_TTL)
                 .ignore()
                 .sadd(GAMES, &id)
                 .ignore()
