@@ -52,6 +52,8 @@ pub struct Config {
     /// Per-client limits on the online endpoints (`online::limits`) and on log-ins
     /// (`accounts`); off for benchmarks.
     pub rate_limits: bool,
+    /// Redis, to share live games with other nodes (`online::cluster`).
+    pub redis: Option<String>,
     /// Reached over https only: session cookies get `Secure` (they do anyway on a request
     /// forwarded with `X-Forwarded-Proto: https`).
     pub https: bool,
@@ -94,6 +96,19 @@ pub struct ServeArgs {
     /// The server is reached over https (behind a proxy): session cookies are Secure
     #[arg(long)]
     pub https: bool,
+    /// Share live games with the other nodes on this Redis (redis://HOST:PORT); the nodes
+    /// must share one database
+    #[arg(long, value_name = "URL", value_parser = parse_redis_url)]
+    pub redis: Option<String>,
+}
+
+/// A Redis URL (`redis://` or `rediss://`), or the message naming what is wrong.
+fn parse_redis_url(v: &str) -> Result<String, String> {
+    if v.starts_with("redis://") || v.starts_with("rediss://") {
+        Ok(v.to_string())
+    } else {
+        Err(format!("'{v}' is not a Redis URL (redis://HOST:PORT)"))
+    }
 }
 
 /// A port number, or the message naming what is wrong.
@@ -113,6 +128,7 @@ impl ServeArgs {
             fallback: !self.no_fallback && port != 0,
             rate_limits: !self.no_rate_limits,
             https: self.https,
+            redis: self.redis,
         }
     }
 }
@@ -153,7 +169,15 @@ pub fn serve(c: Config) -> Result<(), String> {
         let _ = writeln!(out, "xiangqi: serving on {shown}");
         let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
         let _ = out.flush();
-        let mut app = App::new(store);
+        let mut app = match &c.redis {
+            None => App::new(store),
+            Some(url) => {
+                let cluster = online::cluster::Cluster::connect(url).await?;
+                println!("xiangqi: node {} shares live games on {url}", cluster.node);
+                let hub = online::hub::Hub::clustered(store.clone(), cluster);
+                App::with_hub(store, hub)
+            }
+        };
         app.https = c.https;
         app.accounts.set_limits(c.rate_limits);
         let app = Arc::new(app);
