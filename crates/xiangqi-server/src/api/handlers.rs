@@ -390,6 +390,7 @@ pub async fn draw(
         return Ok(Json(DrawReply {
             accepted: false,
             why: verdict.why,
+            code: verdict.code,
             game: None,
         }));
     }
@@ -404,6 +405,7 @@ pub async fn draw(
     Ok(Json(DrawReply {
         accepted: true,
         why: verdict.why,
+        code: verdict.code,
         game: Some(game),
     }))
 }
