@@ -66,6 +66,8 @@ const OVER = (status) => !['created', 'started'].includes(status);
 
 export function startLive(ctx) {
   const { t, settings, toast } = ctx;
+  const errText = ctx.errText || ((e) => e.message);
+  const ask = ctx.ask || (async (q) => confirm(q));
   const id = decodeURIComponent(location.pathname.split('/')[2] || '');
   const token = new URLSearchParams(location.hash.slice(1)).get('seat');
   const L = {
@@ -202,7 +204,7 @@ export function startLive(ctx) {
       }
       return true;
     } catch (e) {
-      toast(e.message);
+      toast(errText(e));
       return false;
     }
   }
@@ -447,7 +449,7 @@ export function startLive(ctx) {
     // status
     const status = $('live-status');
     status.textContent = '';
-    if (L.error) status.append(node('span', 'error', L.error));
+    if (L.error) status.append(node('span', 'error', errText({ message: L.error })));
     else if (!st) status.append(t('connecting'));
     else if (over) status.append(resultHead(st));
     else {
@@ -571,7 +573,7 @@ export function startLive(ctx) {
 
   // ---- wiring -----------------------------------------------------------------------
 
-  $('live-resign').addEventListener('click', () => { if (confirm(t('confirmResign'))) act('resign'); });
+  $('live-resign').addEventListener('click', async () => { if (await ask(t('confirmResign'), t('resign'))) act('resign'); });
   $('live-abort').addEventListener('click', () => act('abort'));
   $('live-draw').addEventListener('click', () => act('draw/yes'));
   $('live-takeback').addEventListener('click', () => act('takeback/yes'));

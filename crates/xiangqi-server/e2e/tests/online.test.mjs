@@ -260,8 +260,10 @@ test('the lobby: one creates a seek, another joins it, both land in the same gam
     await expectAttribute(joiner, '[data-testid="conn-black"]', 'class', /\bon\b/);
     await expectHidden(joiner, '[data-testid="opponent-gone"]');
     await expectCount(seeker, '#live-moves .mv', 2);
-    joiner.once('dialog', (d) => d.accept());
     await joiner.click('[data-testid="resign"]');
+    // The app's own dialog asks first (no native confirm()).
+    await joiner.waitForSelector('#dlg-confirm[open]');
+    await joiner.click('#confirm-yes');
     await expectText(seeker, '[data-testid="result"] strong', 'Black wins');
     await expectText(joiner, '[data-testid="result"] strong', '黑胜');
     await shot(seeker, 'online-10b-resigned');
