@@ -534,7 +534,7 @@ async fn repetition_rulings_are_explained_in_chinese_too() {
     );
     let zh = o["text_zh"].as_str().unwrap();
     assert!(
-        zh.starts_with("红方长将，判负：红方从第1着（车四平五）到第7着（车五平四）"),
+        zh.starts_with("红方长将，判负：红方从第1回合（车四平五）到第4回合（车五平四）"),
         "{zh}"
     );
     assert!(zh.contains("每着都将军"), "{zh}");
@@ -551,7 +551,7 @@ async fn repetition_rulings_are_explained_in_chinese_too() {
     assert_eq!(o["reason"], "repetition", "{last}");
     let zh = o["text_zh"].as_str().unwrap();
     assert!(
-        zh.starts_with("双方不变作和：第8着后的局面自上次吃子以来第3次出现"),
+        zh.starts_with("双方不变作和：第4回合黑方走后的局面自上次吃子以来第3次出现"),
         "{zh}"
     );
     // The simple endings too.
@@ -596,7 +596,7 @@ async fn perpetual_chase_is_ruled_with_an_explanation() {
     assert!(zh.contains("判负"), "{zh}");
     assert!(zh.contains("红方的炮捉黑方的车（先后位于b7、a7）"), "{zh}");
     assert!(
-        zh.contains("从第3着（炮九平八）到第9着（炮八平九）每着都"),
+        zh.contains("从第2回合（炮九平八）到第5回合（炮八平九）每着都"),
         "{zh}"
     );
     assert_eq!(last["legal"].as_array().unwrap().len(), 0);
