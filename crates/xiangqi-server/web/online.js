@@ -441,6 +441,14 @@ export function startLive(ctx) {
     return st.winner === 'red' ? t('redWins') : st.winner === 'black' ? t('blackWins') : t('drawn');
   }
 
+  // The ply `ply` (from 1) as the move list numbers it: "1. C2.5", "2… H8+7".
+  function liveLabel(ply) {
+    const startBlack = parseFen(startFen() || 'x w').turn === 'black';
+    const idx = ply - 1 + (startBlack ? 1 : 0);
+    const names = moveNames(L.fens[ply - 1], L.moves[ply - 1]);
+    return `${Math.floor(idx / 2) + 1}${idx % 2 ? '…' : '.'} ${names[settings.notation] || names.iccs}`;
+  }
+
   function renderSide() {
     const st = L.st;
     const over = st && OVER(st.status);
@@ -465,7 +473,9 @@ export function startLive(ctx) {
     if (L.full && L.full.clock) sub.textContent += ' · ' + tcText(L.full.clock.initial / 1000, L.full.clock.increment / 1000, t);
     status.append(sub);
     if (L.view != null) {
-      const v = node('span', 'sub viewing', t('viewing', { n: L.view, m: L.moves.length }));
+      // Numbered as the move list numbers moves ("2… H8+7"), as the main page says it.
+      const last = L.moves.length ? liveLabel(L.moves.length) : t('startPosition');
+      const v = node('span', 'sub viewing', L.view === 0 ? t('viewingStart', { last }) : t('viewingMove', { move: liveLabel(L.view), last }));
       v.dataset.testid = 'viewing';
       status.append(v);
     }

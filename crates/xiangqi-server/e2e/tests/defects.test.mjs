@@ -357,6 +357,9 @@ test('no native confirm(): resigning, a draw between two players and deleting as
     await expectGame(g.id, (d) => assert.equal(d.outcome?.reason, 'agreement'));
     // "Draw by agreement", not "Draw — Draw by agreement".
     await expectText(page, '#status-main', 'Draw by agreement');
+    await page.waitForSelector('#dlg-over[open]');
+    await expectText(page, '#over-title', 'Draw by agreement');
+    await expectText(page, '#over-reason', '');
     await closeDialogs(page);
     // Deleting from the games list asks in the page too.
     await page.click('#btn-games');

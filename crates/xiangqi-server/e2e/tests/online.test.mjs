@@ -135,11 +135,11 @@ test('two people play a friend challenge with clocks, a spectator watches, a dra
     assert.equal(game.state.moves, 'h2e2 h9g7 h0g2 i9h9');
     // The spectator looks back: a click on a move, then the arrow keys.
     await watcher.click('#live-moves .mv[data-ply="1"]');
-    await expectText(watcher, '[data-testid="viewing"]', 'Viewing move 1 of 4');
+    await expectText(watcher, '[data-testid="viewing"]', 'Viewing 1. C2.5 · the game is at 2… R9.8');
     await expectCount(watcher, '#pieces [data-at="g7"]', 0);
     await expectCount(watcher, '#pieces [data-at="h9"]', 1);
     await watcher.keyboard.press('ArrowRight');
-    await expectText(watcher, '[data-testid="viewing"]', 'Viewing move 2 of 4');
+    await expectText(watcher, '[data-testid="viewing"]', 'Viewing 1… H8+7 · the game is at 2… R9.8');
     await expectCount(watcher, '#pieces [data-at="g7"]', 1);
     await watcher.keyboard.press('End');
     await expectCount(watcher, '[data-testid="viewing"]', 0);
