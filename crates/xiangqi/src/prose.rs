@@ -337,7 +337,7 @@ impl Writer<'_> {
             None => (1, false),
         };
         let idx = ply.saturating_sub(1) + usize::from(black_first);
-        let side = if idx % 2 == 0 {
+        let side = if idx.is_multiple_of(2) {
             Color::Red
         } else {
             Color::Black

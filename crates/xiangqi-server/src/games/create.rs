@@ -221,7 +221,11 @@ pub fn move_label(start: &Position, ply: usize) -> String {
     let black_first = start.turn() == Color::Black;
     let idx = ply - 1 + usize::from(black_first);
     let number = start.fullmoves() as usize + idx / 2;
-    let side = if idx % 2 == 0 { "Red" } else { "Black" };
+    let side = if idx.is_multiple_of(2) {
+        "Red"
+    } else {
+        "Black"
+    };
     format!("{side}'s move {number}")
 }
 
