@@ -743,7 +743,8 @@ async fn an_import_stops_at_the_rules_ending_and_says_so() {
     assert_error(&r, StatusCode::BAD_REQUEST, "more than 2000 moves");
 }
 
-/// A binary upload is described by its first bytes, not echoed as garbage.
+/// A binary upload is described by its first bytes, not echoed as garbage; a very long move
+/// is not echoed whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_binary_upload_is_named_without_garbage() {
     let dir = temp_dir("import-binary");
@@ -756,6 +757,20 @@ async fn a_binary_upload_is_named_without_garbage() {
         StatusCode::BAD_REQUEST,
         "binary data of no known record format (it starts with the bytes 7f 45 4c 46 02 01 01 00)",
     );
+    // A 12,000-character move is named in a few words, not echoed whole.
+    let long = "x".repeat(12_000);
+    let r = post(
+        &app,
+        "/api/games",
+        json!({"mode": "two-player", "moves": [long]}),
+    )
+    .await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "(12000 characters) is too long to be a move",
+    );
+    assert!(r.json["error"].as_str().unwrap().len() < 80, "{}", r.text);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
