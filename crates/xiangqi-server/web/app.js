@@ -178,6 +178,7 @@ async function api(method, path, body, raw) {
 // or a click outside.
 function ask(text, yes, no) {
   const dlg = $('dlg-confirm');
+  if (dlg.open) return Promise.resolve(false); // one question at a time (a double click)
   $('confirm-text').textContent = text;
   $('confirm-yes').textContent = yes || t('ok');
   $('confirm-no').textContent = no || t('cancel');
