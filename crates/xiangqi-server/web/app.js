@@ -940,6 +940,7 @@ function renderAnalysis() {
       const mv = document.createElement('span');
       mv.className = 'pvmv';
       mv.dataset.j = j;
+      mv.dataset.uci = uci;
       mv.textContent = moves[j] || uci;
       mv.addEventListener('click', () => previewLine(pvMoves.slice(0, j + 1), label));
       pv.append(mv, ' ');

@@ -394,12 +394,21 @@ test('analysis lines are numbered and clickable; an analysis board has no game c
       const nums = await page.evaluate(() => [...document.querySelectorAll('#an-lines li:first-child .pvnum')].map((x) => x.textContent));
       assert.deepEqual(nums.slice(0, 2), ['1…', '2.']);
     });
-    // Click the second move of the first line: the board shows that position.
+    // Stop the search so the lines stay put, then click the second move of the first line:
+    // the board shows that position.
     await page.waitForFunction(() => document.querySelectorAll('#an-lines li:first-child .pvmv').length >= 2, null, { timeout: 20000 });
+    await page.click('#an-toggle');
+    await expectText(page, '#an-toggle', 'Start');
     const second = page.locator('#an-lines li:first-child .pvmv').nth(1);
     const name = await second.textContent();
+    // The line's first two moves, as the page has them.
+    const [from, to] = await page.evaluate(() => [...document.querySelectorAll('#an-lines li:first-child .pvmv')].slice(0, 2).map((x) => x.dataset.uci));
     await second.click();
     await expectText(page, '#status-sub', new RegExp('^Engine line: 2\\. ' + name.replace(/[.+*?()[\]\\]/g, '\\$&')));
+    // The board shows the line's position: the piece of its second move stands on its target.
+    await expectCount(page, `#pieces [data-at="${to.slice(2, 4)}"]`, 1);
+    await expectCount(page, `#pieces [data-at="${from.slice(2, 4)}"]`, 1);
+    await expectCount(page, '#board .arrow', 0);
     await shot(page, 'defects-07-line-preview');
     // Escape returns to the game's position.
     await page.keyboard.press('Escape');
