@@ -583,7 +583,7 @@ async function openGame(id) {
     if (e.status === 404 || e.status === 400) {
       // No such game: nothing on the board, a prompt to start or open one.
       if (!S.game || String(S.game.id) === String(id)) {
-        S.game = null; S.missing = id; S.view = 0; S.preview = null;
+        S.game = null; S.missing = String(id).slice(0, 24); S.view = 0; S.preview = null;
         if (String(localStorage.getItem('xiangqi.last')) === String(id)) localStorage.removeItem('xiangqi.last');
         renderAll();
       } else toast(errText(e));
