@@ -330,7 +330,9 @@ function renderBars() {
     return who ? `${t(side)} · ${who}` : t(side);
   };
   for (const [bar, side] of [[top, topSide], [bottom, bottomSide]]) {
-    const turn = g && !g.outcome && parseFen(fenAt(S.view)).turn === side;
+    // The side to move in the position shown (an earlier one of a finished game too).
+    const shown = S.preview ? S.preview.fen : g ? fenAt(S.view) : null;
+    const turn = g && (!g.outcome || !atEnd() || S.preview) && parseFen(shown).turn === side;
     bar.innerHTML = '';
     const who = document.createElement('span');
     who.className = 'who';

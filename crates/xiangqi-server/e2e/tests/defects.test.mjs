@@ -48,9 +48,11 @@ test('the status line follows the board while browsing a game', async () => {
     await closeDialogs(page);
     await expectText(page, '#status-main', 'Red wins — Checkmate');
     // Back one move: Red is to move there (not the game's end), and the line says what is shown.
+    await expectCount(page, '.player-bar .turn', 0);
     await page.keyboard.press('ArrowLeft');
     await expectText(page, '#status-main', 'Red to move');
     await expectText(page, '#status-sub', 'Viewing 1… K4.5 · the game is at 2. R8+9');
+    await expectText(page, '#bar-bottom .turn', 'Red to move');
     await page.keyboard.press('ArrowLeft');
     await expectText(page, '#status-main', 'Black to move');
     await page.keyboard.press('Home');
