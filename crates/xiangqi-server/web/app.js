@@ -58,7 +58,7 @@ const TEXT = {
     noGame: 'No game is open.', noSuchGame: 'There is no game #{id} (it was deleted, or the link is wrong).',
     startOrOpen: 'Start a new game or open a saved one.', ok: 'OK',
     viewingStart: 'Viewing the start position · the game is at {last}', viewingMove: 'Viewing {move} · the game is at {last}',
-    startPosition: 'the start position', previewLine: 'Engine line: {move}', previewBack: 'Back to the game',
+    startPosition: 'the start position', previewLine: 'Engine line: {move}', previewBack: 'Back to the game', previewPlay: 'Play this line',
     analysisOffComputer: 'Analysis is off while you play the computer.',
     edSide: 'You play', edLevel: 'Level',
     drawReasons: {
@@ -106,7 +106,7 @@ const TEXT = {
     noGame: '没有打开的棋局。', noSuchGame: '没有第 {id} 号棋局（已删除，或链接有误）。',
     startOrOpen: '开始新对局，或打开已保存的棋局。', ok: '确定',
     viewingStart: '正在查看开局局面 · 对局已走到 {last}', viewingMove: '正在查看 {move} · 对局已走到 {last}',
-    startPosition: '开局局面', previewLine: '引擎变例：{move}', previewBack: '回到对局',
+    startPosition: '开局局面', previewLine: '引擎变例：{move}', previewBack: '回到对局', previewPlay: '走这个变例',
     analysisOffComputer: '与电脑对弈时不能分析。',
     edSide: '执棋', edLevel: '级别',
     drawReasons: {
@@ -430,6 +430,13 @@ function renderStatus() {
     back.id = 'preview-back'; back.textContent = t('previewBack');
     back.addEventListener('click', endPreview);
     s2.append(' ', back);
+    if (g.mode === 'analysis') {
+      // An analysis board can take the line in: its moves are played from the position shown.
+      const play = document.createElement('button');
+      play.id = 'preview-play'; play.textContent = t('previewPlay');
+      play.addEventListener('click', () => playLine(S.preview.moves));
+      s2.append(' ', play);
+    }
   }
   st.append(s2);
   const over = !!g.outcome;
@@ -876,10 +883,21 @@ function previewLine(moves, label) {
   if (!S.game || !a.fen) return;
   let fen = a.fen;
   for (const m of moves) fen = fenAfter(fen, m);
-  S.preview = { fen, last: moves[moves.length - 1], label };
+  S.preview = { fen, last: moves[moves.length - 1], label, moves };
   S.selected = null;
   render();
   renderStatus();
+}
+// Plays an engine line's moves on an analysis board from the position shown (a new branch
+// keeps the old continuation as a variation, as a move played there does).
+async function playLine(moves) {
+  S.preview = null;
+  for (const uci of moves) {
+    const before = S.game && S.game.id != null ? S.view : -1;
+    await playMove(uci);
+    if (!S.game || (before >= 0 && S.view !== before + 1)) break;
+  }
+  renderAll();
 }
 function endPreview() {
   if (!S.preview) return false;

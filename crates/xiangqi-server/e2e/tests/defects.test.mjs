@@ -415,6 +415,12 @@ test('analysis lines are numbered and clickable; an analysis board has no game c
     // Escape returns to the game's position.
     await page.keyboard.press('Escape');
     await expectText(page, '#status-sub', /^#\d+ · analysis/);
+    await expectCount(page, `#pieces [data-at="${to.slice(2, 4)}"]`, 0);
+    // On an analysis board the line can be played in.
+    await second.click();
+    await page.click('#preview-play');
+    await expectGame(g.id, (d) => assert.deepEqual(d.moves.map((m) => m.uci), ['h2e2', from, to]));
+    await expectCount(page, '#movelist .mv', 3);
   } finally {
     await cleanup();
   }
