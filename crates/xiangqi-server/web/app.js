@@ -10,6 +10,12 @@ import { messageText } from '/messages.js';
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
 import { soundSwitch } from '/sound.js';
+import {
+  MOVELIST_TEXT, setupMoveList, wireMoveList, renderMoveList, renderTags, viewChanged,
+} from '/movelist.js';
+import { SETTINGS_TEXT, settings, saveSettings, setupSettingsDialog } from '/settings.js';
+import { moveShown, droppedMove } from '/motion.js';
+import { whoami, csrfHeaders } from '/account.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,6 +45,9 @@ const TEXT = {
     modeComputer: 'vs computer', modeTwo: 'two players', modeAnalysis: 'analysis', ongoing: 'in progress',
     chooseFile: 'Choose a file or paste some text first.', editorHint: 'Pick a piece below and click points on the board; click a piece to remove it (or use the eraser).',
     eraser: 'Eraser', fenOk: 'A legal position.',
+    leaderboard: 'Leaderboard', account: 'Account', login: 'Log in', rated: 'Rated', casual: 'Casual',
+    ratedNeedsAccount: 'Log in to play rated games', opponentAccount: "Opponent's account (rated games)",
+    provisional: 'provisional',
     lobby: 'Lobby', playFriend: 'Play a friend online', timeControl: 'Time control', randomSide: 'Random',
     yourName: 'Your name', sounds: 'Sounds', accept: 'Accept', decline: 'Decline', withdraw: 'Withdraw',
     claimVictory: 'Claim victory', claimDraw: 'Claim a draw', inviteLink: 'Send this link to your opponent',
@@ -91,6 +100,8 @@ const TEXT = {
     modeComputer: '人机', modeTwo: '双人', modeAnalysis: '分析', ongoing: '进行中',
     chooseFile: '请先选择文件或粘贴文本。', editorHint: '在下方选一个棋子，再点棋盘上的位置；点棋子可移除（或用橡皮）。',
     eraser: '橡皮', fenOk: '局面合法。',
+    leaderboard: '排行榜', account: '账户', login: '登录', rated: '计分', casual: '不计分',
+    ratedNeedsAccount: '登录后才能下计分棋', opponentAccount: '对手的账户（计分棋）', provisional: '暂定',
     lobby: '大厅', playFriend: '与好友在线对弈', timeControl: '用时', randomSide: '随机', yourName: '你的名字',
     sounds: '声音', accept: '同意', decline: '拒绝', withdraw: '撤回', claimVictory: '判对方负', claimDraw: '判和',
     inviteLink: '把这个链接发给对手', watchLink: '观战链接', abort: '中止', rematch: '再来一局', createSeek: '发起对局',
@@ -121,11 +132,8 @@ const TEXT = {
   },
 };
 
-const settings = Object.assign(
-  { lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese', hints: true, sound: true, name: '' },
-  JSON.parse(localStorage.getItem('xiangqi.settings') || '{}'),
-);
-function saveSettings() { localStorage.setItem('xiangqi.settings', JSON.stringify(settings)); }
+// The texts of the modules moved out of this file (move list, settings).
+for (const T of [MOVELIST_TEXT, SETTINGS_TEXT]) for (const l of ['en', 'zh']) Object.assign(TEXT[l], T[l]);
 soundSwitch(() => settings.sound);
 // The live game's page, when this is one (/live/{id}): it draws the board itself.
 let LIVE = null;
@@ -159,7 +167,8 @@ function applyLanguage() {
 // Talking to the server
 
 async function api(method, path, body, raw) {
-  const opt = { method, headers: {} };
+  // A change made while logged in carries the session's CSRF token.
+  const opt = { method, headers: method === 'GET' ? {} : await csrfHeaders() };
   if (body !== undefined) {
     if (raw) { opt.body = body; } else { opt.body = JSON.stringify(body); opt.headers['Content-Type'] = 'application/json'; }
   }
@@ -233,7 +242,7 @@ function humanTurn() {
 // Drawing the board (board.js draws; these give it the flip and the piece style)
 
 function xy(sq) { return xyOf(sq, S.flipped); }
-function drawGrid(svg) { drawGridOf(svg, S.flipped); }
+function drawGrid(svg) { drawGridOf(svg, S.flipped, settings.notation); }
 function pieceGroup(ch, x, y, parent) { return pieceOf(ch, x, y, parent, settings.pieces === 'letters'); }
 
 function render() {
@@ -290,6 +299,12 @@ function render() {
     }
   }
   if (S.analysis.on && !editing && !S.preview) drawArrows(svg);
+  if (!editing && S.game && !S.preview) {
+    moveShown(
+      { game: S.game.id ?? 'unsaved', view: S.view, fen: fenAt(S.view), fenBefore: S.view > 0 ? fenAt(S.view - 1) : null, move: lastMove },
+      (sq) => pieces.querySelector(`[data-at="${sq}"]`), xy,
+    );
+  }
   // the hit layer, on top: one transparent square per point
   const hit = el('g', { id: 'hit' }, svg);
   for (let f = 0; f < 9; f++) for (let r = 0; r < 10; r++) {
@@ -456,69 +471,10 @@ function renderStatus() {
   $('move-input').disabled = $('move-play').disabled = (over && !analysable()) || S.busy;
 }
 
+// The move list, the record's tags and comments: movelist.js.
 function renderMoves() {
-  const list = $('movelist');
-  list.textContent = '';
-  const g = S.game;
-  if (!g || (g.moves.length === 0 && !(g.lines || []).length)) {
-    const li = document.createElement('li');
-    li.innerHTML = `<span class="empty">${t('noMoves')}</span>`;
-    li.style.display = 'block';
-    list.append(li);
-    return;
-  }
-  const startBlack = parseFen(g.start_fen).turn === 'black';
-  const startNo = +(g.start_fen.split(' ')[5] || 1);
-  let li = null;
-  const rowOf = [];
-  g.moves.forEach((m, i) => {
-    const idx = i + (startBlack ? 1 : 0);
-    if (idx % 2 === 0 || li === null) {
-      li = document.createElement('li');
-      const n = document.createElement('span');
-      n.className = 'num';
-      n.textContent = (startNo + Math.floor(idx / 2)) + '.';
-      li.append(n);
-      if (idx % 2 === 1) li.append(document.createElement('span'));
-      list.append(li);
-    }
-    const s = document.createElement('span');
-    s.className = 'mv' + (S.view === i + 1 ? ' current' : '');
-    s.textContent = m[settings.notation] || m.uci;
-    s.dataset.ply = i + 1;
-    s.addEventListener('click', () => goTo(i + 1));
-    li.append(s);
-    rowOf[i + 1] = li;
-  });
-  // Alternative lines (analysis variations), each after the main-line move it replaces.
-  const after = new Map();
-  (g.lines || []).forEach((line) => {
-    const d = line.ply;
-    const v = document.createElement('li');
-    v.className = 'var';
-    v.append('(');
-    line.moves.forEach((m, j) => {
-      const idx = d + j + (startBlack ? 1 : 0);
-      if (j === 0 || idx % 2 === 0) {
-        const n = document.createElement('span');
-        n.className = 'vnum';
-        n.textContent = (startNo + Math.floor(idx / 2)) + (idx % 2 === 1 ? '…' : '.');
-        v.append(n);
-      }
-      const s = document.createElement('span');
-      s.className = 'vmv';
-      s.textContent = m[settings.notation] || m.uci;
-      s.addEventListener('click', () => promoteLine(line, d + j + 1));
-      v.append(s);
-    });
-    v.append(')');
-    const anchor = after.get(d) || rowOf[Math.min(d + 1, g.moves.length)] || null;
-    if (anchor) anchor.after(v); else list.append(v);
-    after.set(d, v);
-  });
-  const cur = list.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
-  else list.scrollTop = list.scrollHeight;
+  renderTags();
+  renderMoveList();
 }
 
 function renderAll() {
@@ -534,6 +490,7 @@ function goTo(ply) {
   S.view = Math.max(0, Math.min(S.game.moves.length, ply));
   S.selected = null;
   S.preview = null;
+  viewChanged();
   renderAll();
   if (S.analysis.on) startAnalysis();
 }
@@ -825,6 +782,7 @@ function onPointerUp(evt) {
   if (!moved) return; // a click: the piece stays selected
   const to = sqAt(evt);
   S.selected = null;
+  if (to) droppedMove(from + to);
   if (!to || to === from || !tryMove(from, to)) render();
 }
 
@@ -1166,6 +1124,9 @@ async function playFriend() {
   settings.name = name; saveSettings();
   const body = { ...clockFields($('friend-tc').value), color: $('friend-side').value };
   if (name) body.name = name;
+  const opponent = $('friend-opponent').value.trim();
+  if (opponent) body.opponent = opponent;
+  if ($('friend-rated').checked) body.rated = true;
   try {
     const c = await api('POST', '/api/challenge/open', body);
     const mine = c.color === 'red' ? c.urlRed : c.urlBlack;
@@ -1230,16 +1191,9 @@ function wire() {
   $('imp-file').addEventListener('change', () => { S.importFrom = 'file'; });
   $('imp-text').addEventListener('input', () => { S.importFrom = 'text'; });
   $('btn-editor').addEventListener('click', () => openEditor());
-  $('btn-settings').addEventListener('click', () => {
-    $('set-notation').value = settings.notation; $('set-pieces').value = settings.pieces;
-    $('set-lang').value = settings.lang; $('set-hints').checked = settings.hints; $('set-sound').checked = settings.sound;
-    $('dlg-settings').showModal();
-  });
-  $('dlg-settings').addEventListener('close', () => {
-    settings.notation = $('set-notation').value; settings.pieces = $('set-pieces').value;
-    settings.lang = $('set-lang').value; settings.hints = $('set-hints').checked; settings.sound = $('set-sound').checked;
-    saveSettings(); applyLanguage(); renderAll();
-  });
+  setupSettingsDialog(() => { applyLanguage(); renderAll(); });
+  setupMoveList({ t, settings, state: () => S, goTo, promoteLine, api, setGame, toast, errText });
+  wireMoveList();
   $('btn-lang').addEventListener('click', () => {
     settings.lang = settings.lang === 'zh' ? 'en' : 'zh';
     saveSettings(); applyLanguage(); renderAll();
@@ -1324,9 +1278,21 @@ function wire() {
   });
 }
 
+// The header's account link: the username when logged in; the rated choices need one.
+async function showAccount() {
+  const me = await whoami();
+  $('nav-account').textContent = me ? me.name : t('login');
+  for (const id of ['friend-rated', 'lobby-rated']) {
+    $(id).disabled = !me;
+    $(id).closest('label').title = me ? '' : t('ratedNeedsAccount');
+  }
+  for (const id of ['friend-name', 'lobby-name']) if (me) { $(id).value = me.name; $(id).disabled = true; }
+}
+
 async function start() {
   wire();
   applyLanguage();
+  showAccount();
   if (location.pathname.startsWith('/live/')) {
     LIVE = startLive({ t, settings, saveSettings, toast, api, copy, errText, ask });
     return;

@@ -6,6 +6,7 @@ import {
   CELL, MARGIN, el, sqName, parseFen, xyOf, drawGrid, pieceGroup, fenAfter,
 } from '/board.js';
 import { play } from '/sound.js';
+import { moveShown, droppedMove } from '/motion.js';
 import { moveNames } from '/notation.js';
 
 const $ = (id) => document.getElementById(id);
@@ -172,7 +173,27 @@ export function startLive(ctx) {
       positionInfo(last);
     }
     L.optimistic = false;
+    // A rated game that ends: its players' new ratings.
+    if (!whole && OVER(st.status) && L.full && L.full.rated && !L.rerated) {
+      L.rerated = true;
+      refreshFull();
+    }
     renderAll();
+  }
+
+  async function refreshFull() {
+    for (let i = 0; i < 10; i++) {
+      try {
+        const res = await fetch(`/api/board/game/${encodeURIComponent(id)}`, { cache: 'no-store' });
+        const f = await res.json();
+        if (res.ok && (f.red.ratingDiff != null || f.black.ratingDiff != null)) {
+          L.full = { ...f, seat: L.seat };
+          renderAll();
+          return;
+        }
+      } catch { /* try again */ }
+      await new Promise((r) => setTimeout(r, 300));
+    }
   }
 
   // The legal moves and check of the position now (from /api/position); plays the move's
@@ -316,6 +337,7 @@ export function startLive(ctx) {
     const to = sqAt(evt);
     L.selected = null;
     if (!to || to === from) { render(); return; }
+    droppedMove(from + to);
     sendMove(from + to).then((sent) => { if (!sent) render(); });
   });
 
@@ -324,7 +346,7 @@ export function startLive(ctx) {
   function render() {
     svg.textContent = '';
     const fl = flipped();
-    drawGrid(svg, fl);
+    drawGrid(svg, fl, settings.notation);
     const n = shownPly();
     const fen = L.fens[n] || startFen();
     if (!fen) return;
@@ -349,6 +371,11 @@ export function startLive(ctx) {
       const [x, y] = xy(sq);
       pieceGroup(ch, x, y, pieces, letters).dataset.at = sq;
     }
+    // The piece of a move just shown slides there (this page plays the sounds itself).
+    moveShown(
+      { game: 'live:' + id, view: n, fen, fenBefore: n > 0 ? L.fens[n - 1] : null, move: n > 0 ? { uci: L.moves[n - 1] } : null },
+      (sq) => pieces.querySelector(`[data-at="${sq}"]`), xy, { sound: false },
+    );
     if (L.selected) {
       const [x, y] = xy(L.selected);
       el('circle', { cx: x, cy: y, r: 29, class: 'hl-sel' }, hl);
@@ -396,14 +423,34 @@ export function startLive(ctx) {
       bar.textContent = '';
       const who = node('span', 'who');
       const dot = node('span', 'dot ' + side);
-      const name = node('span', 'name', L.full ? L.full[side].name : t(side));
+      const p = L.full ? L.full[side] : null;
+      const name = node('span', 'name');
       name.dataset.testid = 'name-' + side;
+      if (p && p.user) {
+        const a = document.createElement('a');
+        a.href = '/@/' + encodeURIComponent(p.user);
+        a.textContent = p.name;
+        name.append(a);
+      } else name.textContent = p ? p.name : t(side);
+      // The rating and its change go beside the name (which a long name cuts short).
+      const extra = [];
+      if (p && p.rating != null) {
+        const r = node('span', 'rating', `${p.rating}${p.provisional ? '?' : ''}`);
+        r.dataset.testid = 'rating-' + side;
+        if (p.provisional) r.title = t('provisional');
+        extra.push(r);
+      }
+      if (p && p.ratingDiff != null) {
+        const d = node('span', 'diff ' + (p.ratingDiff >= 0 ? 'up' : 'down'), (p.ratingDiff >= 0 ? '+' : '') + p.ratingDiff);
+        d.dataset.testid = 'rating-diff-' + side;
+        extra.push(d);
+      }
       const on = !!L.crowd[side];
       const conn = node('span', 'conn ' + (on ? 'on' : 'off'));
       conn.dataset.testid = 'conn-' + side;
       conn.title = on ? t('connected') : t('disconnected');
       conn.textContent = on ? t('connected') : t('disconnected');
-      who.append(dot, name);
+      who.append(dot, name, ...extra);
       if (L.seat === side) who.append(node('span', 'you', '(' + t('you') + ')'));
       who.append(conn);
       bar.append(who);
@@ -471,7 +518,13 @@ export function startLive(ctx) {
     sub.textContent = L.conn === 'open' ? (player ? t('youPlayAs', { side: t(L.seat || 'red') }) : t('spectating'))
       : L.conn === 'lost' ? t('reconnecting') : L.conn === 'closed' ? '' : t('connecting');
     if (L.full && L.full.clock) sub.textContent += ' · ' + tcText(L.full.clock.initial / 1000, L.full.clock.increment / 1000, t);
+    let kind = null;
+    if (L.full) {
+      kind = node('span', 'sub', L.full.rated ? t('rated') : t('casual'));
+      kind.dataset.testid = 'game-kind';
+    }
     status.append(sub);
+    if (kind) status.append(kind);
     if (L.view != null) {
       // Numbered as the move list numbers moves ("2… H8+7"), as the main page says it.
       const last = L.moves.length ? liveLabel(L.moves.length) : t('startPosition');

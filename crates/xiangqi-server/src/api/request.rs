@@ -141,6 +141,22 @@ impl Fields {
         }
     }
 
+    /// A boolean (JSON `true`/`false`, or a form's text `true`/`false`), if given.
+    pub fn flag(&self, name: &str) -> Result<Option<bool>, ApiError> {
+        let bad = || ApiError::bad(format!("field '{name}' must be true or false")).field(name);
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(Value::String(s)) if self.1 => match s.trim() {
+                "true" => Ok(Some(true)),
+                "false" => Ok(Some(false)),
+                "" => Ok(None),
+                _ => Err(bad()),
+            },
+            Some(_) => Err(bad()),
+        }
+    }
+
     /// A string, if given.
     pub fn text(&self, name: &str) -> Result<Option<&str>, ApiError> {
         match self.0.get(name) {
@@ -518,6 +534,22 @@ pub struct Promote {
     pub line: Option<Line>,
     #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
+}
+
+/// `POST /api/games/{id}/note`
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetNote {
+    /// The move the note is on: the moves from the start position to it, in coordinates, of
+    /// the main line or of a line; `[]` for a comment before the first move. Required.
+    #[schema(value_type = Vec<String>, required)]
+    pub path: Option<Line>,
+    /// The comment (at most 20,000 characters); `""` or absent removes it.
+    #[schema(value_type = Option<String>)]
+    pub comment: Option<String>,
+    /// NAG numbers (`1` is `!`, `2` is `?`, ...); absent keeps those the move has.
+    #[schema(value_type = Option<Vec<u8>>)]
+    pub nags: Option<Vec<u8>>,
 }
 
 /// `POST /api/games/{id}/computer-move`

@@ -15,8 +15,12 @@ use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 use xiangqi::Color;
 
+use super::accounts::{
+    self, AccountWrite, LeaderRow, ProfileRow, RatingRow, SeatsRow, SessionRow, TokenRow, UserRow,
+};
 use super::live::{self, LiveRow};
-use super::{Declared, GameRow, Mode, StoreError, StoredGame, Verdict, Write};
+use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, Verdict, Write};
+use crate::accounts::rating::{Rating, Speed};
 
 /// The most writes committed in one transaction.
 const MAX_GROUP: usize = 1024;
@@ -82,6 +86,17 @@ CREATE TABLE IF NOT EXISTS lines (
     moves TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+-- What a record says at a move: a comment and NAGs (numbers separated by spaces). `path`
+-- names the move: the moves from the start position to it in coordinates separated by
+-- spaces ('' for the start: a comment before the first move). Added with records shown
+-- whole; an older file gets the table when opened and its games have no notes.
+CREATE TABLE IF NOT EXISTS notes (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    comment TEXT NOT NULL DEFAULT '',
+    nags TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (game_id, path)
+) WITHOUT ROWID;
 ";
 
 impl Store {
@@ -96,6 +111,7 @@ impl Store {
         writer
             .execute_batch(SCHEMA)
             .and_then(|_| writer.execute_batch(live::SCHEMA))
+            .and_then(|_| writer.execute_batch(accounts::SCHEMA))
             .map_err(|error| StoreError::Open {
                 path: path.clone(),
                 what: "create the tables of",
@@ -165,7 +181,26 @@ impl Store {
             let lines = st
                 .query_map([id], |r| r.get::<_, String>(0))?
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(Some((row, moves, lines)))
+            let mut st = c.prepare_cached(
+                "SELECT path, comment, nags FROM notes WHERE game_id = ?1 ORDER BY path",
+            )?;
+            let notes = st
+                .query_map([id], |r| {
+                    let nags: String = r.get(2)?;
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        Note {
+                            text: r.get(1)?,
+                            // A value that is not a NAG number (a foreign file) is left out.
+                            nags: nags
+                                .split_whitespace()
+                                .filter_map(|n| n.parse().ok())
+                                .collect(),
+                        },
+                    ))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Some((row, moves, lines, notes)))
         })
         .await
     }
@@ -194,6 +229,91 @@ impl Store {
             Ok((rows, total))
         })
         .await
+    }
+}
+
+/// Accounts (`store/accounts.rs` has the SQL).
+impl Store {
+    /// Creates an account; `None` when the name (in any case) is taken.
+    pub async fn create_user(
+        &self,
+        name: &str,
+        name_key: &str,
+        password_hash: &str,
+        created: i64,
+    ) -> Result<Option<i64>, StoreError> {
+        let w = Write::Account(AccountWrite::CreateUser {
+            name: name.to_owned(),
+            name_key: name_key.to_owned(),
+            password_hash: password_hash.to_owned(),
+            created,
+        });
+        match self.write(w).await {
+            Ok(id) => Ok(Some(id)),
+            Err(StoreError::Write(rusqlite::Error::SqliteFailure(e, _)))
+                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A write to accounts; answers its id or count (`AccountWrite`).
+    pub async fn account(&self, w: AccountWrite) -> Result<i64, StoreError> {
+        self.write(Write::Account(w)).await
+    }
+
+    pub async fn user_by_key(&self, name_key: &str) -> Result<Option<UserRow>, StoreError> {
+        let k = name_key.to_owned();
+        self.read(move |c| accounts::user_by_key(c, &k)).await
+    }
+
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, StoreError> {
+        self.read(move |c| accounts::user_by_id(c, id)).await
+    }
+
+    pub async fn session(&self, key: &str, now: i64) -> Result<Option<SessionRow>, StoreError> {
+        let k = key.to_owned();
+        self.read(move |c| accounts::session(c, &k, now)).await
+    }
+
+    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String)>, StoreError> {
+        let k = key.to_owned();
+        self.read(move |c| accounts::token_user(c, &k)).await
+    }
+
+    pub async fn tokens(&self, user: i64) -> Result<Vec<TokenRow>, StoreError> {
+        self.read(move |c| accounts::tokens(c, user)).await
+    }
+
+    pub async fn ratings(&self, user: i64) -> Result<Vec<RatingRow>, StoreError> {
+        self.read(move |c| accounts::ratings(c, user)).await
+    }
+
+    pub async fn rating_of(&self, user: i64, speed: Speed) -> Result<Rating, StoreError> {
+        self.read(move |c| accounts::rating_of(c, user, speed))
+            .await
+    }
+
+    /// The accounts of a live game's seats (`None`: a game of two guests).
+    pub async fn live_seats(&self, game_id: &str) -> Result<Option<SeatsRow>, StoreError> {
+        let id = game_id.to_owned();
+        self.read(move |c| accounts::seats(c, &id)).await
+    }
+
+    pub async fn profile(&self, name_key: &str) -> Result<Option<ProfileRow>, StoreError> {
+        let k = name_key.to_owned();
+        self.read(move |c| accounts::profile(c, &k)).await
+    }
+
+    pub async fn leaderboard(
+        &self,
+        speed: Speed,
+        limit: i64,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        self.read(move |c| accounts::leaderboard(c, speed, limit))
+            .await
     }
 }
 
@@ -260,7 +380,12 @@ fn verdict_text(v: Option<Verdict>) -> &'static str {
 
 fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
     match w {
-        Write::Create { row, moves, lines } => {
+        Write::Create {
+            row,
+            moves,
+            lines,
+            notes,
+        } => {
             c.prepare_cached(
                 "INSERT INTO games (created, updated, mode, human, level, start_fen, tags, \
                  declared, declared_ply, result, reason, plies) \
@@ -287,7 +412,25 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
                 st.execute(params![id, i as i64, m])?;
             }
             insert_lines(c, id, lines)?;
+            for (path, note) in notes {
+                set_note(c, id, path, note)?;
+            }
             Ok(id)
+        }
+        Write::SetNote {
+            id,
+            path,
+            note,
+            updated,
+        } => {
+            let n = c
+                .prepare_cached("UPDATE games SET updated = ?2 WHERE id = ?1")?
+                .execute(params![id, updated])?;
+            if n == 0 {
+                return Err(rusqlite::Error::QueryReturnedNoRows);
+            }
+            set_note(c, *id, path, note)?;
+            Ok(*id)
         }
         Write::SetLines { row, moves, lines } => {
             let n = c
@@ -392,16 +535,42 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             Ok(*id)
         }
         Write::Live(w) => live::apply(c, w).map(|_| 0),
+        Write::Account(w) => accounts::apply(c, w),
+        Write::Batch(ws) => {
+            let mut last = 0;
+            for w in ws {
+                last = apply(c, w)?;
+            }
+            Ok(last)
+        }
         Write::Delete { id } => {
             c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
                 .execute([id])?;
             c.prepare_cached("DELETE FROM lines WHERE game_id = ?1")?
+                .execute([id])?;
+            c.prepare_cached("DELETE FROM notes WHERE game_id = ?1")?
                 .execute([id])?;
             c.prepare_cached("DELETE FROM games WHERE id = ?1")?
                 .execute([id])?;
             Ok(*id)
         }
     }
+}
+
+/// Stores the note at `path` of game `id`, or deletes it when it is empty.
+fn set_note(c: &Connection, id: i64, path: &str, note: &Note) -> rusqlite::Result<()> {
+    if note.is_empty() {
+        c.prepare_cached("DELETE FROM notes WHERE game_id = ?1 AND path = ?2")?
+            .execute(params![id, path])?;
+    } else {
+        let nags: Vec<String> = note.nags.iter().map(|n| n.to_string()).collect();
+        c.prepare_cached(
+            "INSERT INTO notes (game_id, path, comment, nags) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT (game_id, path) DO UPDATE SET comment = excluded.comment, nags = excluded.nags",
+        )?
+        .execute(params![id, path, note.text, nags.join(" ")])?;
+    }
+    Ok(())
 }
 
 fn insert_lines(c: &Connection, id: i64, lines: &[String]) -> rusqlite::Result<()> {
