@@ -1003,12 +1003,15 @@ function editorChanged() {
 }
 async function validateEditor(fen) {
   const msg = $('ed-msg');
+  // Only the answer about the FEN the field still holds is shown (an earlier check may
+  // answer after a FEN was typed).
+  const current = () => $('ed-fen').value.trim() === fen.trim();
   try {
     await api('GET', '/api/position?fen=' + encodeURIComponent(fen));
-    msg.textContent = t('fenOk'); msg.className = 'msg ok';
+    if (current()) { msg.textContent = t('fenOk'); msg.className = 'msg ok'; }
     return true;
   } catch (e) {
-    msg.textContent = errText(e); msg.className = 'msg';
+    if (current()) { msg.textContent = errText(e); msg.className = 'msg'; }
     return false;
   }
 }
@@ -1016,6 +1019,7 @@ async function validateEditor(fen) {
 // text stays as typed; the board shows the server's reading, or stays as it was with the
 // server's error when the FEN is refused.
 async function editorFenTyped() {
+  clearTimeout(edTimer);
   const v = $('ed-fen').value.trim();
   const n = (editorFenTyped.n = (editorFenTyped.n || 0) + 1);
   const msg = $('ed-msg');

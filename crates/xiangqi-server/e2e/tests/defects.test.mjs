@@ -18,7 +18,8 @@ async function open(context, url = '/') {
   const errors = [];
   const native = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' || /NaN/.test(m.text())) errors.push(m.text()); });
+  // (A 401 answer to the account check of a visitor not logged in is no page error.)
+  page.on('console', (m) => { if ((m.type() === 'error' && !/status of 401/.test(m.text())) || /NaN/.test(m.text())) errors.push(m.text()); });
   page.on('dialog', (d) => { native.push(d.message()); d.dismiss(); });
   await page.goto(BASE + url);
   return { page, errors, native };
