@@ -443,6 +443,7 @@ pub async fn draw(
         return Ok(Json(DrawReply {
             accepted: false,
             why: verdict.why,
+            code: verdict.code,
             game: None,
         }));
     }
@@ -457,6 +458,7 @@ pub async fn draw(
     Ok(Json(DrawReply {
         accepted: true,
         why: verdict.why,
+        code: verdict.code,
         game: Some(game),
     }))
 }
