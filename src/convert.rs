@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 
 use xiangqi::notation::Notation;
-use xiangqi_record::detect::{read_any_with, RecordFormat};
+use xiangqi_record::detect::{read_any_with, ReadAll, RecordFormat};
 use xiangqi_record::pgn;
 
 pub const USAGE: &str =
@@ -73,35 +73,9 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
         i += 1;
     }
     let input = input.ok_or_else(|| usage("convert needs an INPUT file".to_string()))?;
-    let bytes = if input == "-" {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .map_err(|e| (format!("cannot read stdin: {e}"), 2))?;
-        v
-    } else {
-        std::fs::read(&input).map_err(|e| (format!("cannot read {input}: {e}"), 2))?
-    };
-    let all = read_any_with(&bytes, strict).map_err(|e| (format!("{input}: {e}"), 2))?;
-    // Default notation: the input's own for PGN, Chinese otherwise.
-    let notation = notation.unwrap_or_else(|| match all.format {
-        RecordFormat::Pgn => {
-            let (text, _) = xiangqi_record::encoding::decode(&bytes);
-            let mut r = pgn::PgnReader::new(&text);
-            let _ = r.next();
-            r.notation().unwrap_or(Notation::Chinese)
-        }
-        RecordFormat::XieXie => Notation::Wxf,
-        _ => Notation::Chinese,
-    });
+    let (all, default_notation) = read_records(&input, strict, "convert")?;
+    let notation = notation.unwrap_or(default_notation);
     let total = all.games.len();
-    for w in &all.warnings {
-        let game = w.game().unwrap_or(1);
-        eprintln!(
-            "xiangqi convert: warning: {input} ({}), game {game}: {w}",
-            all.format
-        );
-    }
     let mut out = String::new();
     let mut failed = 0;
     for (n, g) in all.games.iter().enumerate() {
@@ -145,6 +119,45 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
             1,
         )),
     }
+}
+
+/// Reads INPUT (a file, or stdin for `-`) as any record format, strictly or not, and prints
+/// the readers' warnings on stderr as `xiangqi CMD: warning: ...`. Answers the games and the
+/// notation to write by default: the input's own for PGN, WXF for XieXie, else Chinese.
+/// `xiangqi convert` and `xiangqi analyze` share it, and so its error messages.
+pub fn read_records(
+    input: &str,
+    strict: bool,
+    cmd: &str,
+) -> Result<(ReadAll, Notation), (String, u8)> {
+    let bytes = if input == "-" {
+        let mut v = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut v)
+            .map_err(|e| (format!("cannot read stdin: {e}"), 2))?;
+        v
+    } else {
+        std::fs::read(input).map_err(|e| (format!("cannot read {input}: {e}"), 2))?
+    };
+    let all = read_any_with(&bytes, strict).map_err(|e| (format!("{input}: {e}"), 2))?;
+    let notation = match all.format {
+        RecordFormat::Pgn => {
+            let (text, _) = xiangqi_record::encoding::decode(&bytes);
+            let mut r = pgn::PgnReader::new(&text);
+            let _ = r.next();
+            r.notation().unwrap_or(Notation::Chinese)
+        }
+        RecordFormat::XieXie => Notation::Wxf,
+        _ => Notation::Chinese,
+    };
+    for w in &all.warnings {
+        let game = w.game().unwrap_or(1);
+        eprintln!(
+            "xiangqi {cmd}: warning: {input} ({}), game {game}: {w}",
+            all.format
+        );
+    }
+    Ok((all, notation))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::time::Instant;
 use xiangqi::game::{Game, Rules};
 use xiangqi::{perft, perft_no_bulk, Position, START_FEN};
 
+mod analyze;
 mod convert;
 
 mod judge;
@@ -16,6 +17,7 @@ const USAGE: &str = "usage:
   xiangqi perft [--fen FEN] [--divide] [--no-bulk] DEPTH
   xiangqi moves [--fen FEN] [MOVE ...]
   xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen]
+  xiangqi analyze INPUT [-o OUTPUT] [--nodes N | --depth D | --movetime MS] [--threads T] [--hash MB] [--notation iccs|wxf|chinese] [--quiet]
   xiangqi judge [--fen FEN] [--repetitions N] [--explain [--lang en|zh]] MOVE ...
   xiangqi uci                 (the engine, speaking UCI on stdin/stdout)
   xiangqi bench [DEPTH]       (the engine's fixed search: last line `N nodes M nps`)
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some("perft") => cmd_perft(&args[1..]),
         Some("moves") => cmd_moves(&args[1..]),
         Some("convert") => convert::cmd_convert(&args[1..]).map_err(|(m, c)| Fail(m, c)),
+        Some("analyze") => analyze::cmd_analyze(&args[1..]).map_err(|(m, c)| Fail(m, c)),
         Some("judge") => judge::cmd_judge(&args[1..]),
         Some("match") => std::process::exit(xiangqi_match::run(&args[1..])),
         Some("serve") => xiangqi_server::cli(&args[1..]).map_err(|m| Fail(m, 2)),

@@ -32,6 +32,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod review;
 pub mod movepick;
 pub mod search;
 pub mod skill;

@@ -585,6 +585,19 @@ fn glyph_nag(s: &str) -> Option<u8> {
     })
 }
 
+/// The glyph written for a move-quality NAG (the reverse of `glyph_nag`).
+fn nag_glyph(n: u8) -> Option<&'static str> {
+    Some(match n {
+        1 => "!",
+        2 => "?",
+        3 => "!!",
+        4 => "??",
+        5 => "!?",
+        6 => "?!",
+        _ => return None,
+    })
+}
+
 struct Frame {
     line: Vec<MoveNode>,
     /// The position before the line's last move.
@@ -1044,7 +1057,14 @@ fn write_line(tokens: &mut Vec<String>, start: &Position, line: &[MoveNode], not
     let mut need_number = true;
     for node in line {
         let n = pos.fullmoves();
-        let mv = notation.write(&pos, node.mv);
+        let mut mv = notation.write(&pos, node.mv);
+        // The move-quality glyphs (`!`, `?`, `!!`, `??`, `!?`, `?!`: NAGs 1-6) are written
+        // after the move, as lichess and ChessBase export them; other NAGs as `$n`.
+        for &nag in &node.nags {
+            if let Some(g) = nag_glyph(nag) {
+                mv.push_str(g);
+            }
+        }
         // The move number and its move stay on one line.
         if pos.turn() == Color::Red {
             tokens.push(format!("{n}. {mv}"));
@@ -1054,7 +1074,7 @@ fn write_line(tokens: &mut Vec<String>, start: &Position, line: &[MoveNode], not
             tokens.push(mv);
         }
         need_number = false;
-        for nag in &node.nags {
+        for nag in node.nags.iter().filter(|&&n| nag_glyph(n).is_none()) {
             tokens.push(format!("${nag}"));
         }
         if let Some(c) = &node.comment {
