@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::engine::analysis::Sessions;
+use crate::engine::review::Reviews;
 use crate::engine::EnginePool;
 use crate::games::Games;
 use crate::online::hub::Hub;
@@ -20,6 +21,8 @@ pub struct App {
     pub sessions: Sessions,
     /// Live games between people and the lobby.
     pub hub: Arc<Hub>,
+    /// Game reviews running in the background, on `engines`.
+    pub reviews: Reviews,
 }
 
 impl App {
@@ -30,6 +33,7 @@ impl App {
             engines: EnginePool::per_core(),
             sessions: Sessions::default(),
             hub: Hub::new(store.clone()),
+            reviews: Reviews::default(),
         }
     }
 }

@@ -16,7 +16,7 @@ use tokio::sync::oneshot;
 use xiangqi::Color;
 
 use super::live::{self, LiveRow};
-use super::{Declared, GameRow, Mode, StoreError, StoredGame, Verdict, Write};
+use super::{Declared, GameRow, Mode, StoreError, StoredGame, StoredReview, Verdict, Write};
 
 /// The most writes committed in one transaction.
 const MAX_GROUP: usize = 1024;
@@ -82,6 +82,17 @@ CREATE TABLE IF NOT EXISTS lines (
     moves TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+-- A game's engine review (at most one, the latest): the main line it reviewed (moves in
+-- coordinates separated by spaces, so a later change of the game shows), the search depth, when
+-- it was made (Unix seconds) and the result as JSON (docs/API.md, `Review`). Added with game
+-- review; an older file gets the table when opened.
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    moves TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
 ";
 
 impl Store {
@@ -166,6 +177,27 @@ impl Store {
                 .query_map([id], |r| r.get::<_, String>(0))?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Some((row, moves, lines)))
+        })
+        .await
+    }
+
+    /// A game's stored review, or `None`.
+    pub async fn load_review(&self, id: i64) -> Result<Option<StoredReview>, StoreError> {
+        self.read(move |c| {
+            c.query_row(
+                "SELECT game_id, moves, depth, created, data FROM reviews WHERE game_id = ?1",
+                [id],
+                |r| {
+                    Ok(StoredReview {
+                        game_id: r.get(0)?,
+                        moves: r.get(1)?,
+                        depth: r.get(2)?,
+                        created: r.get(3)?,
+                        data: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
         })
         .await
     }
@@ -391,11 +423,23 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             ])?;
             Ok(*id)
         }
+        Write::SaveReview(r) => {
+            c.prepare_cached(
+                "INSERT INTO reviews (game_id, moves, depth, created, data) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) \
+                 ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, \
+                 depth = excluded.depth, created = excluded.created, data = excluded.data",
+            )?
+            .execute(params![r.game_id, r.moves, r.depth, r.created, r.data])?;
+            Ok(r.game_id)
+        }
         Write::Live(w) => live::apply(c, w).map(|_| 0),
         Write::Delete { id } => {
             c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
                 .execute([id])?;
             c.prepare_cached("DELETE FROM lines WHERE game_id = ?1")?
+                .execute([id])?;
+            c.prepare_cached("DELETE FROM reviews WHERE game_id = ?1")?
                 .execute([id])?;
             c.prepare_cached("DELETE FROM games WHERE id = ?1")?
                 .execute([id])?;
