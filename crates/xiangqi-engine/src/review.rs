@@ -19,7 +19,7 @@ use crate::{Engine, Event, Limits};
 /// The slope of the fitted win-probability curve: Red's expected score in a position is
 /// `1 / (1 + exp(-K * cp))` with `cp` the evaluation in centipawns from Red's view
 /// (docs/REVIEW.md: fitted on positions of our own engine games).
-pub const WIN_K: f64 = 0.00368;
+pub const WIN_K: f64 = 0.0021;
 
 /// Evaluations beyond this many centipawns count as this many (lichess caps at 1000 too):
 /// the chances hardly change there, and a mate counts as this.
@@ -86,6 +86,11 @@ pub struct PositionEval {
     pub pv: Vec<Move>,
     pub depth: i32,
     pub nodes: u64,
+    /// When the game's move from this position was not the engine's best: the evaluation of
+    /// that move by a search of this position limited to it (same budget, same root), which
+    /// the move is judged by (a search of the next position on its own would differ by the
+    /// noise between two roots and depths' parity).
+    pub played: Option<Eval>,
 }
 
 /// How bad a move was, by the winning chances it lost.
@@ -150,7 +155,8 @@ pub struct MoveReview {
     pub mover: Color,
     /// The evaluation after the move (Red's view).
     pub eval: Eval,
-    /// The mover's win% before and after the move.
+    /// The mover's win% before the move and after it (by the move's own evaluation from the
+    /// position before, [`PositionEval::played`], when it was not the engine's best).
     pub win_before: f64,
     pub win_after: f64,
     /// The mover's accuracy for this move, 0-100.
@@ -256,6 +262,7 @@ pub fn analyse_position(
         pv: Vec::new(),
         depth: 0,
         nodes: 0,
+        played: None,
     };
     if pos.has_no_legal_move() {
         return Ok(over(Some(!pos.turn())));
@@ -268,7 +275,37 @@ pub fn analyse_position(
     engine
         .set_position(start.clone(), &moves[..ply])
         .map_err(|e| e.0)?;
-    let (best, events) = engine.search(budget.limits());
+    let (best, score, mut pv, depth, mut nodes) = search(engine, budget.limits());
+    if let Some(b) = best {
+        if pv.first() != Some(&b) {
+            pv = vec![b];
+        }
+    }
+    let mut played = None;
+    if let Some(&m) = moves.get(ply) {
+        if best != Some(m) {
+            let limits = Limits {
+                searchmoves: vec![m],
+                ..budget.limits()
+            };
+            let (_, s, _, _, n) = search(engine, limits);
+            played = Some(Eval::from_score(s, pos.turn()));
+            nodes += n;
+        }
+    }
+    Ok(PositionEval {
+        eval: Eval::from_score(score, pos.turn()),
+        pv,
+        depth,
+        nodes,
+        played,
+    })
+}
+
+/// One search: the best move, the last exact score of the first line (an aspiration
+/// window's bound only says which side of it the score is), its line, depth and the nodes.
+fn search(engine: &mut Engine, limits: Limits) -> (Option<Move>, Score, Vec<Move>, i32, u64) {
+    let (best, events) = engine.search(limits);
     let infos: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
@@ -276,28 +313,16 @@ pub fn analyse_position(
             _ => None,
         })
         .collect();
-    // The last exact score (an aspiration window's bound only says which side it is on).
     let info = infos
         .iter()
         .rev()
         .find(|i| i.bound.is_none_or(|b| b == Bound::Exact))
         .or(infos.last());
-    let (score, mut pv, depth) = match info {
-        Some(i) => (i.score, i.pv.clone(), i.depth),
-        None => (Score::Cp(0), Vec::new(), 0),
-    };
-    if let Some(b) = best {
-        if pv.first() != Some(&b) {
-            pv = vec![b];
-        }
-    }
     let nodes = infos.last().map_or(0, |i| i.nodes);
-    Ok(PositionEval {
-        eval: Eval::from_score(score, pos.turn()),
-        pv,
-        depth,
-        nodes,
-    })
+    match info {
+        Some(i) => (best, i.score, i.pv.clone(), i.depth, nodes),
+        None => (best, Score::Cp(0), Vec::new(), 0, nodes),
+    }
 }
 
 /// lichess's accuracy of one move from the mover's win% before and after it: 100 when nothing
@@ -364,7 +389,13 @@ pub fn assemble(start: &Position, moves: &[Move], evals: &[PositionEval]) -> Rev
         let before = evals[i].eval;
         let after = evals[i + 1].eval;
         let win_before = before.win_percent(mover);
-        let win_after = after.win_percent(mover);
+        // The move is judged by its own evaluation from the position before it (a finished
+        // game's end counts as it is).
+        let judged = match (after, evals[i].played) {
+            (Eval::Over(_), _) | (_, None) => after,
+            (_, Some(p)) => p,
+        };
+        let win_after = judged.win_percent(mover);
         let best = evals[i].pv.first().copied();
         // The engine's own move loses nothing (its search of the next position may differ by
         // noise, which is no fault of the mover).
@@ -459,7 +490,7 @@ mod tests {
     #[test]
     fn the_curve_and_the_kinds() {
         assert!((Eval::Cp(0).red_expectation() - 0.5).abs() < 1e-12);
-        assert!(Eval::Cp(300).win_percent(Color::Red) > 70.0);
+        assert!(Eval::Cp(300).win_percent(Color::Red) > 60.0);
         assert!(
             (Eval::Cp(300).win_percent(Color::Black) + Eval::Cp(300).win_percent(Color::Red)
                 - 100.0)

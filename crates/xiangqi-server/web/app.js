@@ -9,6 +9,7 @@ import {
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
 import { soundSwitch } from '/sound.js';
+import { setupReview } from '/review.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,6 +30,11 @@ const TEXT = {
     notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Chinese characters', piecesLetters: 'Letters',
     language: 'Language', hints: 'Show legal moves', typeMove: 'Type a move (h2e2, C2.5, 炮二平五)',
     redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
+    review: 'Review', rvTitle: 'Game review', rvDepth: 'Depth', rvNext: 'Next mistake', rvAccuracy: 'accuracy',
+    rvCounts: '{i} inaccuracies, {m} mistakes, {b} blunders', rvProgress: 'Reviewing: {done} of {total} positions',
+    rvCancelled: 'The review was cancelled.', rvFailed: 'The review failed', rvStale: 'The game changed since its review: review it again.',
+    rvBetter: '{kind}: {move} was better', rvEval: 'Evaluation {e}', rvNoMistakes: 'No inaccuracies, mistakes or blunders for this side.',
+    rv_inaccuracy: 'Inaccuracy', rv_mistake: 'Mistake', rv_blunder: 'Blunder', rvReviewLive: 'Review',
     yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.', unsaved: 'shared position, not saved until you play a move', badLink: 'This link does not hold a valid position',
     redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
     viewing: 'Viewing move {n} of {m}', confirmResign: 'Resign this game?', confirmDraw: '{side} offers a draw. Does {other} accept?',
@@ -68,6 +74,11 @@ const TEXT = {
     notation: '记谱方式', pieces: '棋子', piecesChinese: '汉字', piecesLetters: '字母', language: '语言',
     hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
     check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
+    review: '复盘', rvTitle: '复盘分析', rvDepth: '深度', rvNext: '下一个失误', rvAccuracy: '准确率',
+    rvCounts: '{i} 次缓着，{m} 次错着，{b} 次败着', rvProgress: '复盘中：{done} / {total} 个局面',
+    rvCancelled: '复盘已取消。', rvFailed: '复盘失败', rvStale: '复盘后对局有改动，请重新复盘。',
+    rvBetter: '{kind}：{move} 更好', rvEval: '评估 {e}', rvNoMistakes: '这一方没有缓着、错着或败着。',
+    rv_inaccuracy: '缓着', rv_mistake: '错着', rv_blunder: '败着', rvReviewLive: '复盘',
     noMoves: '尚无着法。', unsaved: '分享的局面，走棋后才保存', badLink: '链接中的局面无效', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
     viewing: '正在查看第 {n} 步（共 {m} 步）', confirmResign: '确定认输吗？', confirmDraw: '{side}提和，{other}同意吗？',
     drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
@@ -101,6 +112,8 @@ function saveSettings() { localStorage.setItem('xiangqi.settings', JSON.stringif
 soundSwitch(() => settings.sound);
 // The live game's page, when this is one (/live/{id}): it draws the board itself.
 let LIVE = null;
+// Game review (review.js), on the main page.
+let REVIEW = null;
 function t(key, vars) {
   let s = TEXT[settings.lang][key] ?? TEXT.en[key] ?? key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
@@ -232,6 +245,7 @@ function render() {
     }
   }
   if (S.analysis.on && !editing) drawArrows(svg);
+  if (REVIEW && !editing && S.game) REVIEW.drawArrow(svg);
   // the hit layer, on top: one transparent square per point
   const hit = el('g', { id: 'hit' }, svg);
   for (let f = 0; f < 9; f++) for (let r = 0; r < 10; r++) {
@@ -404,6 +418,7 @@ function renderAll() {
   renderStatus();
   renderMoves();
   renderAnalysis();
+  if (REVIEW) REVIEW.render();
 }
 
 function goTo(ply) {
@@ -424,6 +439,7 @@ function setGame(g, keepView) {
   S.linkError = null;
   if (!keepView || !sameGame) S.view = g.moves.length;
   S.selected = null;
+  if (REVIEW) REVIEW.gameChanged(g);
   if (g.id != null) {
     // A saved game: the address names it (a shared position keeps its ?fen= until saved).
     const url = new URL(location.href);
@@ -1094,6 +1110,10 @@ async function start() {
     LIVE = startLive({ t, settings, saveSettings, toast, api, copy });
     return;
   }
+  REVIEW = setupReview({
+    api, t, toast, game: () => S.game, view: () => S.view, goTo, notation: () => settings.notation,
+    xy, rerender: () => renderAll(),
+  });
   renderAll();
   const q = new URLSearchParams(location.search);
   if (q.get('fen')) {
@@ -1112,7 +1132,12 @@ async function start() {
     }
     return;
   }
-  if (q.get('game')) { await openGame(q.get('game')); return; }
+  if (q.get('game')) {
+    await openGame(q.get('game'));
+    // `&review=1` (the live page's Review of an ended online game): start it at once.
+    if (q.get('review') && S.game) { await REVIEW.start(); }
+    return;
+  }
   const last = localStorage.getItem('xiangqi.last');
   if (last) {
     try { const g = await api('GET', `/api/games/${last}`); setGame(g); computerIfDue(); return; } catch { /* gone */ }

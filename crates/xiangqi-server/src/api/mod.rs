@@ -37,6 +37,7 @@ const BOARD_JS: &str = include_str!("../../web/board.js");
 const ONLINE_JS: &str = include_str!("../../web/online.js");
 const LOBBY_JS: &str = include_str!("../../web/lobby.js");
 const SOUND_JS: &str = include_str!("../../web/sound.js");
+const REVIEW_JS: &str = include_str!("../../web/review.js");
 const NOTATION_JS: &str = include_str!("../../web/notation.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
@@ -45,7 +46,7 @@ const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 10] = [
+const ASSETS: [(&str, &str, &str); 11] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -54,6 +55,7 @@ const ASSETS: [(&str, &str, &str); 10] = [
     ("/online.js", ONLINE_JS, JS),
     ("/lobby.js", LOBBY_JS, JS),
     ("/sound.js", SOUND_JS, JS),
+    ("/review.js", REVIEW_JS, JS),
     ("/notation.js", NOTATION_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),

@@ -1,0 +1,105 @@
+// Game review (review.js): the graph, the marks in the move list, a click on the graph, the
+// next mistake with the better move as an arrow, and cancelling a review. Depths are small.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, shot, BASE, api, eventually, expectText, expectCount, expectAttribute,
+} from '../lib.mjs';
+
+async function english(page) {
+  await page.goto(BASE + '/');
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('xiangqi.settings') || '{}');
+    localStorage.setItem('xiangqi.settings', JSON.stringify({ ...s, lang: 'en', notation: 'iccs' }));
+  });
+}
+
+test('a review draws the graph, marks the blunder, and the graph and next mistake move the board', async () => {
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // 2. C5+4?? takes the central soldier and loses the cannon to the knight.
+    const r = await api('POST', '/api/games', { mode: 'two-player', moves: ['h2e2', 'h9g7', 'e2e6', 'g7e6', 'h0g2', 'i9h9'] });
+    assert.equal(r.status, 201);
+    const id = r.data.id;
+    await english(page);
+    await page.goto(`${BASE}/?game=${id}`);
+    await expectCount(page, '#movelist .mv', 6);
+    await page.selectOption('#rv-depth', '8');
+    await page.click('#btn-review');
+    // The graph is drawn when the review is done; the blunder is marked in the list.
+    await expectCount(page, '#rv-graph path.rv-line', 1, { timeout: 60000 });
+    await expectCount(page, '#rv-graph circle.rv-blunder', 1);
+    await expectCount(page, '#movelist .mv.rv-blunder', 1);
+    await expectAttribute(page, '#movelist .mv.rv-blunder', 'data-ply', '3');
+    await expectText(page, '#movelist .mv.rv-blunder .rv-glyph', '??');
+    await expectText(page, '#rv-red', /^Red: accuracy \d+\.\d%.*1 blunders/);
+    await expectText(page, '#rv-black', /^Black: accuracy \d+\.\d%/);
+    await shot(page, '20-review');
+    // A click on the graph's left fifth goes to the first move.
+    const box = await page.locator('#rv-graph').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.17, box.y + box.height / 2);
+    await expectAttribute(page, '#movelist .mv.current', 'data-ply', '1');
+    // Red's next mistake: the position before 2. e2e6, with the better move as an arrow and a line.
+    await page.click('#rv-next-red');
+    await expectAttribute(page, '#movelist .mv.current', 'data-ply', '2');
+    await expectCount(page, '[data-testid="better-arrow"]', 1);
+    await expectText(page, '#rv-better', /^Blunder: [a-i]\d[a-i]\d was better/);
+    await expectText(page, '[data-testid="better-line"]', /^[a-i]\d[a-i]\d( [a-i]\d[a-i]\d)*$/);
+    // A click on the graph's right end goes to the last move; no arrow there.
+    await page.mouse.click(box.x + box.width - 1, box.y + box.height / 2);
+    await expectAttribute(page, '#movelist .mv.current', 'data-ply', '6');
+    await expectCount(page, '[data-testid="better-arrow"]', 0);
+    // Kept with the game: a reload shows it again without reviewing.
+    await page.reload();
+    await expectCount(page, '#movelist .mv.rv-blunder', 1);
+    // In Chinese the texts are Chinese.
+    await page.evaluate(() => {
+      const s = JSON.parse(localStorage.getItem('xiangqi.settings') || '{}');
+      localStorage.setItem('xiangqi.settings', JSON.stringify({ ...s, lang: 'zh' }));
+    });
+    await page.reload();
+    await expectText(page, '#rv-red', /^红方: 准确率 \d+\.\d%.*1 次败着/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a running review shows its progress and can be cancelled', async () => {
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // A game of 60 plies, each move chosen from the legal list (the server's own).
+    const r = await api('POST', '/api/games', { mode: 'two-player' });
+    const id = r.data.id;
+    let g = r.data;
+    for (let ply = 0; ply < 60 && !g.outcome; ply++) {
+      const mv = g.legal[(ply * 7) % g.legal.length];
+      const m = await api('POST', `/api/games/${id}/moves`, { move: mv });
+      assert.equal(m.status, 200, JSON.stringify(m.data));
+      g = (await api('GET', `/api/games/${id}`)).data;
+    }
+    await english(page);
+    await page.goto(`${BASE}/?game=${id}`);
+    await expectCount(page, '#movelist .mv', g.moves.length);
+    await page.selectOption('#rv-depth', '14');
+    await page.click('#btn-review');
+    await expectText(page, '[data-testid="review-progress"]', /^Reviewing: \d+ of \d+ positions$/);
+    await page.click('#rv-cancel');
+    await expectText(page, '[data-testid="review-state"]', 'The review was cancelled.', { timeout: 30000 });
+    await eventually(async () => {
+      const s = await api('GET', `/api/games/${id}/review`);
+      assert.equal(s.data.state, 'cancelled');
+    });
+    await expectCount(page, '#rv-graph path', 0);
+    await expectCount(page, '#movelist .mv.rv-blunder', 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await cleanup();
+  }
+});
