@@ -72,7 +72,11 @@ pub fn parse_args(args: &[String]) -> Result<Options, Fail> {
             v.parse::<u64>()
                 .ok()
                 .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| usage(format!("{name} '{v}' is not a whole number from {min} to {max}")))
+                .ok_or_else(|| {
+                    usage(format!(
+                        "{name} '{v}' is not a whole number from {min} to {max}"
+                    ))
+                })
         };
         match a {
             "-o" | "--output" => o.output = Some(value(a)?),
@@ -167,18 +171,13 @@ pub fn run(o: &Options) -> Result<(), Fail> {
             Ok(game) => {
                 bar.set_message(format!("game {} of {total}", n + 1));
                 let moves: Vec<Move> = game.mainline().collect();
-                let r = review::review_game(
-                    &mut engine,
-                    &game.start,
-                    &moves,
-                    o.budget,
-                    &mut |_, _| {
+                let r =
+                    review::review_game(&mut engine, &game.start, &moves, o.budget, &mut |_, _| {
                         bar.inc(1);
                         true
-                    },
-                )
-                .map_err(|e| (format!("{}: game {}: {e}", o.input, n + 1), 2))?
-                .expect("never cancelled");
+                    })
+                    .map_err(|e| (format!("{}: game {}: {e}", o.input, n + 1), 2))?
+                    .expect("never cancelled");
                 let annotated = annotate(game, &r, o.budget, notation);
                 xiangqi_record::pgn::write_game(&mut out, &annotated, notation);
             }
@@ -205,7 +204,10 @@ pub fn run(o: &Options) -> Result<(), Fail> {
     }
     match failed {
         0 => Ok(()),
-        f if f == total => Err((format!("{}: no game could be read ({f} broken)", o.input), 2)),
+        f if f == total => Err((
+            format!("{}: no game could be read ({f} broken)", o.input),
+            2,
+        )),
         f => Err((
             format!(
                 "{}: {f} of {total} games could not be read (the others were analysed)",
@@ -221,6 +223,7 @@ fn budget_text(b: Budget) -> String {
         Budget::Nodes(n) => format!("{n} nodes"),
         Budget::Depth(d) => format!("depth {d}"),
         Budget::MoveTime(ms) => format!("{ms} ms"),
+        Budget::DepthWithin(d, ms) => format!("depth {d}, at most {ms} ms"),
     }
 }
 
@@ -247,7 +250,10 @@ pub fn annotate(game: &GameRecord, r: &Review, budget: Budget, notation: Notatio
                     review::Kind::Mistake => "Mistake",
                     review::Kind::Blunder => "Blunder",
                 };
-                text.push_str(&format!(" {name}. {} was best.", notation.write(&pos, best)));
+                text.push_str(&format!(
+                    " {name}. {} was best.",
+                    notation.write(&pos, best)
+                ));
                 let line: Vec<MoveNode> = m.better.iter().map(|&mv| MoveNode::new(mv)).collect();
                 node.variations.insert(0, line);
             }
@@ -259,7 +265,10 @@ pub fn annotate(game: &GameRecord, r: &Review, budget: Budget, notation: Notatio
         node.comment = Some(text);
         pos.play_unchecked(m.mv);
     }
-    let mut summary = vec![format!("Reviewed by xiangqi analyze ({})", budget_text(budget))];
+    let mut summary = vec![format!(
+        "Reviewed by xiangqi analyze ({})",
+        budget_text(budget)
+    )];
     for side in [Color::Red, Color::Black] {
         let s = r.side(side);
         let name = if side == Color::Red { "Red" } else { "Black" };
@@ -277,7 +286,10 @@ pub fn annotate(game: &GameRecord, r: &Review, budget: Budget, notation: Notatio
             plural(s.blunders, "blunder", "blunders"),
         ));
     }
-    g.set_tag("Annotator", format!("xiangqi analyze ({})", budget_text(budget)));
+    g.set_tag(
+        "Annotator",
+        format!("xiangqi analyze ({})", budget_text(budget)),
+    );
     let summary = summary.join("; ");
     g.comment = Some(match &g.comment {
         Some(c) => format!("{summary}. [%eval {}] {c}", r.start_eval.pgn()),
@@ -332,12 +344,21 @@ mod tests {
             let g = g.as_ref().unwrap();
             for (k, m) in g.moves.iter().enumerate() {
                 let c = m.comment.as_deref().unwrap_or("");
-                assert!(c.starts_with("[%eval "), "move {} of {:?}: {c}", k + 1, g.tag("Event"));
+                assert!(
+                    c.starts_with("[%eval "),
+                    "move {} of {:?}: {c}",
+                    k + 1,
+                    g.tag("Event")
+                );
             }
         }
         let g = games[0].as_ref().unwrap();
         assert_eq!(g.moves[2].nags, vec![4]);
-        assert_eq!(g.moves[2].variations.len(), 1, "the better move as a variation");
+        assert_eq!(
+            g.moves[2].variations.len(),
+            1,
+            "the better move as a variation"
+        );
         assert!(g.moves[4].comment.as_deref().unwrap().ends_with("mine"));
         std::fs::remove_file(&input).ok();
         std::fs::remove_file(&output).ok();
@@ -357,7 +378,10 @@ mod tests {
         assert!(msg.starts_with("cannot read /nonexistent/x.pgn"), "{msg}");
         for (bad, want) in [
             (vec![i, "--depth", "x"], "--depth 'x' is not a whole number"),
-            (vec![i, "--depth", "3", "--nodes", "9"], "cannot both be given"),
+            (
+                vec![i, "--depth", "3", "--nodes", "9"],
+                "cannot both be given",
+            ),
             (vec![i, "--notation", "san"], "unknown notation 'san'"),
             (vec![i, "--threads", "0"], "--threads '0'"),
             (vec![i, "--bogus"], "unknown option '--bogus'"),

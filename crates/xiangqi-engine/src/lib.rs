@@ -32,8 +32,8 @@
 
 pub mod bench;
 pub mod eval;
-pub mod review;
 pub mod movepick;
+pub mod review;
 pub mod search;
 pub mod skill;
 pub mod timeman;

@@ -141,10 +141,7 @@ impl Kind {
 
     /// The kind of a loss of `loss` points of win%, or `None` below the least threshold.
     pub fn of_loss(loss: f64) -> Option<Kind> {
-        Kind::ALL
-            .into_iter()
-            .rev()
-            .find(|k| loss >= k.threshold())
+        Kind::ALL.into_iter().rev().find(|k| loss >= k.threshold())
     }
 }
 
@@ -209,6 +206,8 @@ pub enum Budget {
     Nodes(u64),
     Depth(i32),
     MoveTime(u64),
+    /// To a depth, but for at most this many milliseconds a search (the server's bound).
+    DepthWithin(i32, u64),
 }
 
 impl Budget {
@@ -217,6 +216,11 @@ impl Budget {
             Budget::Nodes(n) => Limits::nodes(n),
             Budget::Depth(d) => Limits::depth(d),
             Budget::MoveTime(ms) => Limits::movetime(ms),
+            Budget::DepthWithin(d, ms) => Limits {
+                depth: Some(d),
+                movetime: Some(ms),
+                ..Limits::default()
+            },
         }
     }
 }
@@ -497,7 +501,10 @@ mod tests {
                 .abs()
                 < 1e-9
         );
-        assert_eq!(Eval::Mate(3).red_expectation(), Eval::Cp(5000).red_expectation());
+        assert_eq!(
+            Eval::Mate(3).red_expectation(),
+            Eval::Cp(5000).red_expectation()
+        );
         assert_eq!(Kind::of_loss(4.9), None);
         assert_eq!(Kind::of_loss(5.0), Some(Kind::Inaccuracy));
         assert_eq!(Kind::of_loss(12.0), Some(Kind::Mistake));
@@ -509,7 +516,10 @@ mod tests {
         assert_eq!(Eval::Cp(-120).pgn(), "-1.20");
         assert_eq!(Eval::Mate(-3).pgn(), "#-3");
         assert_eq!(Eval::from_score(Score::Cp(50), Color::Black), Eval::Cp(-50));
-        assert_eq!(Eval::from_score(Score::Mate(2), Color::Black), Eval::Mate(-2));
+        assert_eq!(
+            Eval::from_score(Score::Mate(2), Color::Black),
+            Eval::Mate(-2)
+        );
     }
 
     #[test]
@@ -521,11 +531,17 @@ mod tests {
         let mut engine = Engine::new();
         engine.set_option("Hash", "8").unwrap();
         let mut calls = 0;
-        let r = review_game(&mut engine, &start, &line, Budget::Depth(10), &mut |d, t| {
-            calls += 1;
-            assert!(d <= t);
-            true
-        })
+        let r = review_game(
+            &mut engine,
+            &start,
+            &line,
+            Budget::Depth(10),
+            &mut |d, t| {
+                calls += 1;
+                assert!(d <= t);
+                true
+            },
+        )
         .unwrap()
         .unwrap();
         assert_eq!(calls, line.len() + 1);
@@ -550,21 +566,24 @@ mod tests {
         let line = moves(&start, &["h2e2", "h9g7", "h0g2"]);
         let mut engine = Engine::new();
         engine.set_option("Hash", "8").unwrap();
-        let r = review_game(&mut engine, &start, &line, Budget::Depth(2), &mut |d, _| d < 2);
+        let r = review_game(&mut engine, &start, &line, Budget::Depth(2), &mut |d, _| {
+            d < 2
+        });
         assert_eq!(r, Ok(None));
     }
 
     #[test]
     fn a_mated_position_is_over_and_not_searched() {
         // Red mates with a chariot on the back rank (Black's king boxed in by its advisors).
-        let start =
-            Position::from_fen("3k5/1R7/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        let start = Position::from_fen("3k5/1R7/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
         let line = moves(&start, &["a0a9"]);
         let mut engine = Engine::new();
         engine.set_option("Hash", "8").unwrap();
-        let r = review_game(&mut engine, &start, &line, Budget::Depth(4), &mut |_, _| true)
-            .unwrap()
-            .unwrap();
+        let r = review_game(&mut engine, &start, &line, Budget::Depth(4), &mut |_, _| {
+            true
+        })
+        .unwrap()
+        .unwrap();
         assert_eq!(r.moves[0].eval, Eval::Over(Some(Color::Red)));
         assert_eq!(r.moves[0].kind, None);
         assert_eq!(r.moves[0].eval.pgn(), "#0");

@@ -27,13 +27,14 @@ pub struct App {
 
 impl App {
     pub fn new(store: Store) -> App {
+        let engines = EnginePool::per_core();
         App {
             store: store.clone(),
             games: Games::default(),
-            engines: EnginePool::per_core(),
+            reviews: Reviews::new(engines.size()),
+            engines,
             sessions: Sessions::default(),
             hub: Hub::new(store.clone()),
-            reviews: Reviews::default(),
         }
     }
 }

@@ -22,10 +22,7 @@ impl Drop for TempDir {
 }
 
 fn temp_dir(name: &str) -> TempDir {
-    let d = std::env::temp_dir().join(format!(
-        "xiangqi-review-test-{}-{name}",
-        std::process::id()
-    ));
+    let d = std::env::temp_dir().join(format!("xiangqi-review-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     TempDir(d)
 }
@@ -80,7 +77,11 @@ async fn a_review_finds_the_planted_blunder_and_is_kept_with_the_game() {
     // 2. C5+4?? loses the cannon to the knight.
     let id = two_player(&app, &["h2e2", "h9g7", "e2e6", "g7e6", "h0g2"]).await;
     let (s, v) = call(&app, "GET", &format!("/api/games/{id}/review"), None).await;
-    assert_eq!((s, v["state"].as_str()), (StatusCode::OK, Some("none")), "{v}");
+    assert_eq!(
+        (s, v["state"].as_str()),
+        (StatusCode::OK, Some("none")),
+        "{v}"
+    );
     let (s, v) = call(
         &app,
         "POST",
@@ -97,7 +98,10 @@ async fn a_review_finds_the_planted_blunder_and_is_kept_with_the_game() {
     let moves = r["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 5);
     for m in moves {
-        assert!(m["eval_text"].as_str().is_some_and(|t| !t.is_empty()), "{m}");
+        assert!(
+            m["eval_text"].as_str().is_some_and(|t| !t.is_empty()),
+            "{m}"
+        );
         assert!(m["red_win"].as_f64().is_some());
     }
     assert_eq!(moves[2]["kind"], "blunder", "{r}");

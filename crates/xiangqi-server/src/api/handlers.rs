@@ -16,10 +16,10 @@ use super::game_json::{
     MoveReply, Summary,
 };
 use super::request::{self as req, Body, GameId, Query, RawBody};
+use crate::engine::review::{self, ReviewStatus};
 use crate::games::create::{self, NewGame};
 use crate::games::moves::{self, MoveRequest, Moved};
 use crate::games::{detached, ends, export, Change, GameError, Loaded, Snapshot};
-use crate::engine::review::{self, ReviewStatus};
 use crate::store::Mode;
 use crate::App;
 
@@ -611,10 +611,7 @@ pub async fn start_review(
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
     )
 )]
-pub async fn get_review(
-    State(app): AppState,
-    GameId(id): GameId,
-) -> ApiResult<Json<ReviewStatus>> {
+pub async fn get_review(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<ReviewStatus>> {
     let moves = with_game(&app, id, async |l: &mut Loaded| Ok(l.game.moves())).await?;
     let s = review::status(&app, id, &moves)
         .await

@@ -22,6 +22,9 @@ pub const DEFAULT_DEPTH: i64 = 10;
 pub const MAX_DEPTH: i64 = 16;
 /// The most reviews running at once (each takes turns on the engine pool).
 pub const MAX_RUNNING: usize = 4;
+/// The longest search of one position in a review, in milliseconds (a deep search of a sharp
+/// position must not hold a pool engine long: the computer's moves wait for it).
+pub const POSITION_MS: u64 = 3000;
 
 /// An evaluation from Red's point of view, as the API writes it: `{"cp": 35}`,
 /// `{"mate": -3}` (Black mates in 3) or `{"over": "red"}` / `{"over": "draw"}` (the game is over
@@ -167,10 +170,12 @@ enum Ended {
 }
 
 /// The reviews running now, and how the last attempt of each game ended.
-#[derive(Default)]
 pub struct Reviews {
     running: Mutex<HashMap<i64, Job>>,
     ended: Mutex<HashMap<i64, Ended>>,
+    /// Reviews search on at most this many of the pool's engines at once (one fewer than the
+    /// pool has, so the computer's moves always find one).
+    slots: tokio::sync::Semaphore,
 }
 
 /// Where a game's review stands.
@@ -209,6 +214,15 @@ pub enum StartError {
 }
 
 impl Reviews {
+    /// The reviews of a server whose engine pool has `pool_size` engines.
+    pub fn new(pool_size: usize) -> Reviews {
+        Reviews {
+            running: Default::default(),
+            ended: Default::default(),
+            slots: tokio::sync::Semaphore::new(pool_size.saturating_sub(1).max(1)),
+        }
+    }
+
     fn running_status(&self, id: i64) -> Option<ReviewStatus> {
         let running = lock(&self.running);
         running.get(&id).map(|j| ReviewStatus {
@@ -352,13 +366,19 @@ async fn run(
 ) -> Result<bool, String> {
     let start = Arc::new(start);
     let moves = Arc::new(moves);
-    let budget = Budget::Depth(depth as i32);
+    let budget = Budget::DepthWithin(depth as i32, POSITION_MS);
     let mut evals = Vec::with_capacity(moves.len() + 1);
     for ply in 0..=moves.len() {
         if cancel.load(Ordering::SeqCst) {
             return Ok(false);
         }
         let (s, m) = (start.clone(), moves.clone());
+        let _slot = app
+            .reviews
+            .slots
+            .acquire()
+            .await
+            .map_err(|_| "the server is shutting down".to_string())?;
         let e = app
             .engines
             .run(-id, move |engine| {
