@@ -7,8 +7,9 @@ ten plies is a sample (Red's view) with the game's result (1, 1/2, 0 for Red). F
 expected score E = 1 / (1 + exp(-k cp)) by maximum likelihood (Newton's method on k), and the
 two-parameter E = 1 / (1 + exp(-(k cp + a))) for comparison. Plain Python 3, no packages.
 
-usage: python3 docs/review/fit.py games.pgn
+usage: python3 docs/review/fit.py GAMES.pgn[.gz] ...
 """
+import gzip
 import math
 import re
 import sys
@@ -89,7 +90,12 @@ def fit_ka(data, feature=lambda s: 1.0):
     return k, a
 
 def main():
-    text = open(sys.argv[1], encoding='utf-8').read()
+    text = ''
+    for name in sys.argv[1:]:
+        opener = gzip.open if name.endswith('.gz') else open
+        with opener(name, 'rt', encoding='utf-8') as f:
+            text += f.read() + '\n'
+
     data = samples(text)
     n_games = sum(1 for _ in games(text))
     print(f'games {n_games}, positions {len(data)}')
@@ -106,7 +112,7 @@ def main():
     bins = {}
     for cp, y, _ in data:
         b = max(-9, min(9, int(math.floor((cp + 50) / 100))))
-        bins.setdefault(b, []).append((cp, y))
+        bins.setdefault(b, []).append((cp, y, 0))
     for b in sorted(bins):
         xs = bins[b]
         obs = sum(y for _, y, _ in xs) / len(xs)

@@ -19,7 +19,7 @@ use crate::{Engine, Event, Limits};
 /// The slope of the fitted win-probability curve: Red's expected score in a position is
 /// `1 / (1 + exp(-K * cp))` with `cp` the evaluation in centipawns from Red's view
 /// (docs/REVIEW.md: fitted on positions of our own engine games).
-pub const WIN_K: f64 = 0.0021;
+pub const WIN_K: f64 = 0.00228;
 
 /// Evaluations beyond this many centipawns count as this many (lichess caps at 1000 too):
 /// the chances hardly change there, and a mate counts as this.
