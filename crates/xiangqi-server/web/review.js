@@ -43,8 +43,9 @@ export function setupReview(ctx) {
       if (R.id !== id) return;
       try { R.status = await ctx.api('GET', `/api/games/${id}/review`); } catch (e) { ctx.toast(e.message); return; }
       if (R.id !== id) return;
-      if (R.status.state === 'running') poll(id);
-      ctx.rerender();
+      // While it runs only the panel changes (a whole render would disturb a piece being
+      // dragged); when it ends, the board and the move list get the marks and the arrow.
+      if (R.status.state === 'running') { poll(id); render(); } else ctx.rerender();
     }, 400);
   }
 
@@ -88,7 +89,10 @@ export function setupReview(ctx) {
 
   function sideText(side, s) {
     const acc = s.accuracy == null ? '–' : s.accuracy.toFixed(1) + '%';
-    return `${ctx.t(side)}: ${ctx.t('rvAccuracy')} ${acc} · ${ctx.t('rvCounts', { i: s.inaccuracies, m: s.mistakes, b: s.blunders })}`;
+    const count = (key, n) => ctx.t(n === 1 ? key + '1' : key + 'n', { n });
+    const sep = ctx.t('rvSep');
+    const counts = [count('rvI', s.inaccuracies), count('rvM', s.mistakes), count('rvB', s.blunders)].join(sep);
+    return `${ctx.t(side)}: ${ctx.t('rvAccuracy')} ${acc} · ${counts}`;
   }
 
   function drawGraph(r) {
