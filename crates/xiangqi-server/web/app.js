@@ -1135,7 +1135,7 @@ async function start() {
   if (q.get('game')) {
     await openGame(q.get('game'));
     // `&review=1` (the live page's Review of an ended online game): start it at once.
-    if (q.get('review') && S.game) { await REVIEW.start(); }
+    if (q.get('review') && S.game) { await REVIEW.startIfNone(); }
     return;
   }
   const last = localStorage.getItem('xiangqi.last');

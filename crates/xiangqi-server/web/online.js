@@ -580,6 +580,12 @@ export function startLive(ctx) {
   // Review of an ended game: it is imported as an analysis game (its moves from its start) and
   // opened on the main page, where the review starts (review.js).
   $('live-review').addEventListener('click', async () => {
+    // Imported once: a second click opens the same game (while it is still stored).
+    const key = 'xiangqi.reviewed.' + L.id + '.' + L.moves.length;
+    const known = localStorage.getItem(key);
+    if (known) {
+      try { await ctx.api('GET', '/api/games/' + known); location.href = '/?game=' + known + '&review=1'; return; } catch { /* deleted */ }
+    }
     const fen = startFen();
     const black = parseFen(fen).turn === 'black';
     const no = +(fen.split(' ')[5] || 1);
@@ -595,6 +601,7 @@ export function startLive(ctx) {
     text += '*\n';
     try {
       const r = await ctx.api('POST', '/api/import', text, true);
+      localStorage.setItem(key, r.games[0].id);
       location.href = '/?game=' + r.games[0].id + '&review=1';
     } catch (e) { toast(e.message); }
   });

@@ -227,5 +227,15 @@ export function setupReview(ctx) {
     render,
     drawArrow,
     start: startReview,
+    // Starts a review unless the game has one of its main line now (or one is running).
+    async startIfNone() {
+      const g = ctx.game();
+      if (!reviewable()) return;
+      try {
+        const st = await ctx.api('GET', `/api/games/${g.id}/review`);
+        if (st.state === 'running' || (st.review && !st.stale)) { await load(g.id); return; }
+      } catch { /* start it */ }
+      await startReview();
+    },
   };
 }

@@ -128,6 +128,18 @@ test('an ended online game is reviewed from its live page', async () => {
     const g = (await api('GET', `/api/games/${id}`)).data;
     assert.equal(g.tags.Red, 'Ann');
     assert.deepEqual(g.moves.map((m) => m.uci), ['h2e2', 'h9g7', 'e2e6', 'g7e6']);
+    // Review again from the live page: the same game, its review shown, not made again.
+    const before = (await api('GET', '/api/games?limit=1')).data.total;
+    const created = (await api('GET', `/api/games/${id}/review`)).data.review.created;
+    await page.goto(BASE + ch.url);
+    await page.waitForSelector('[data-testid="live-review"]', { state: 'visible' });
+    await page.click('[data-testid="live-review"]');
+    await page.waitForURL(new RegExp(`/\\?game=${id}&review=1$`));
+    await expectCount(page, '#movelist .mv[data-ply="3"].rv-blunder', 1);
+    assert.equal((await api('GET', '/api/games?limit=1')).data.total, before);
+    const again = (await api('GET', `/api/games/${id}/review`)).data;
+    assert.equal(again.state, 'done');
+    assert.equal(again.review.created, created);
     assert.deepEqual(errors, []);
   } finally {
     await cleanup();
