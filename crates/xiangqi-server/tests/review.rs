@@ -108,7 +108,8 @@ async fn a_review_finds_the_planted_blunder_and_is_kept_with_the_game() {
     assert_eq!(moves[2]["move"], "e2e6");
     assert!(moves[2]["better"][0].as_str().is_some_and(|b| b != "e2e6"));
     assert!(moves[2]["better_chinese"][0].as_str().is_some());
-    assert_eq!(r["red"]["blunders"], 1);
+    // The planted blunder at least (the pool's engines may have searched other games before).
+    assert!(r["red"]["blunders"].as_u64().unwrap() >= 1, "{r}");
     assert!(r["red"]["accuracy"].as_f64().unwrap() < r["black"]["accuracy"].as_f64().unwrap());
 
     // Kept with the game: a new server over the same file answers it.
