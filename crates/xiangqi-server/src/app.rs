@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::accounts::Accounts;
 use crate::engine::analysis::Sessions;
 use crate::engine::review::Reviews;
 use crate::engine::EnginePool;
@@ -23,6 +24,11 @@ pub struct App {
     pub hub: Arc<Hub>,
     /// Game reviews running in the background, on `engines`.
     pub reviews: Reviews,
+    /// Accounts, sessions, API tokens.
+    pub accounts: Accounts,
+    /// Session cookies are `Secure` (`--https`: the server is reached over https only);
+    /// they are too for a request forwarded with `X-Forwarded-Proto: https`.
+    pub https: bool,
 }
 
 impl App {
@@ -35,6 +41,8 @@ impl App {
             engines,
             sessions: Sessions::default(),
             hub: Hub::new(store.clone()),
+            accounts: Accounts::new(store.clone()),
+            https: false,
         }
     }
 }

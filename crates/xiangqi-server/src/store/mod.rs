@@ -2,6 +2,7 @@
 //! writes that change it. SQLite is the one backend today (`sqlite`); the types here are
 //! what the rest of the server sees, so another backend can come beside it.
 
+pub mod accounts;
 pub mod live;
 mod sqlite;
 
@@ -187,6 +188,11 @@ pub enum Write {
     SaveReview(StoredReview),
     /// A write to a live game between people (`live`).
     Live(live::LiveWrite),
+    /// A write to accounts, sessions, tokens, ratings (`accounts`).
+    Account(accounts::AccountWrite),
+    /// Writes that succeed or fail together (a game's end and its ratings); answers the
+    /// last one's answer.
+    Batch(Vec<Write>),
 }
 
 /// A game's engine review as stored (`data` is the review's JSON).
