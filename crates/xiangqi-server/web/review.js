@@ -125,16 +125,19 @@ export function setupReview(ctx) {
   }
 
   // Marks in the move list: every `.mv[data-ply]` of a judged move gets its glyph and class.
+  // The list (movelist.js) is rebuilt only when the game changes, so the marks are made
+  // afresh each time: the old ones are taken off first (none are left without a review).
   function markMoves(r) {
-    const byPly = new Map(r.moves.map((m) => [m.ply, m]));
+    const byPly = new Map(r ? r.moves.map((m) => [m.ply, m]) : []);
     for (const s of document.querySelectorAll('#movelist .mv[data-ply]')) {
+      s.classList.remove('rv-inaccuracy', 'rv-mistake', 'rv-blunder');
+      for (const old of s.querySelectorAll('.rv-glyph')) old.remove();
       const m = byPly.get(+s.dataset.ply);
-      if (!m) continue;
-      s.title = m.eval_text + (m.kind ? ' · ' + kindText(m.kind) : '');
-      if (!m.kind) continue;
+      if (!m || !m.kind) continue;
       s.classList.add('rv-' + m.kind);
       const g = document.createElement('span');
       g.className = 'rv-glyph';
+      g.title = kindText(m.kind) + ' · ' + m.eval_text;
       g.textContent = GLYPH[m.kind];
       s.append(g);
     }
@@ -160,6 +163,7 @@ export function setupReview(ctx) {
     if (!s) {
       for (const id of ['rv-progress-row', 'rv-cancel', 'rv-result']) $(id).classList.add('hidden');
       $('rv-state').textContent = '';
+      markMoves(null);
       return;
     }
     $('rv-progress-row').classList.toggle('hidden', !running);
@@ -176,11 +180,11 @@ export function setupReview(ctx) {
     $('rv-state').textContent = state;
     const r = shown();
     $('rv-result').classList.toggle('hidden', !r);
+    markMoves(r);
     if (!r) return;
     $('rv-red').textContent = sideText('red', r.red);
     $('rv-black').textContent = sideText('black', r.black);
     drawGraph(r);
-    markMoves(r);
     const bad = badNext(r);
     const better = $('rv-better');
     better.textContent = '';
@@ -212,6 +216,10 @@ export function setupReview(ctx) {
     const ex = x2 - ((x2 - x1) / len) * 14, ey = y2 - ((y2 - y1) / len) * 14;
     el('line', { x1, y1, x2: ex, y2: ey, class: 'arrow rv-arrow', 'marker-end': 'url(#ah)', 'data-testid': 'better-arrow' }, svg);
   }
+
+  // movelist.js rebuilds the list on its own too (folding a variation): mark it again then.
+  // (Only the list's rows are watched; the marks change spans inside them.)
+  new MutationObserver(() => markMoves(shown())).observe($('movelist'), { childList: true });
 
   $('btn-review').addEventListener('click', startReview);
   $('rv-cancel').addEventListener('click', cancel);
