@@ -154,17 +154,14 @@ mod tests {
         let out = run("--explain --lang zh h2e2").unwrap();
         assert_eq!(
             out,
-            [
-                "ongoing",
-                "对局继续：已走1着，轮到黑方走棋；尚无规则结束对局。"
-            ]
+            ["ongoing", "对局继续：轮到黑方走第1回合；尚无规则结束对局。"]
         );
         let out = run("--explain h2e2").unwrap();
         assert_eq!(
             out,
             [
                 "ongoing",
-                "The game goes on: black to move after 1 move; no rule has ended it."
+                "The game goes on: black to play move 1; no rule has ended it."
             ]
         );
     }

@@ -33,6 +33,12 @@ pub struct App {
 
 impl App {
     pub fn new(store: Store) -> App {
+        let hub = Hub::new(store.clone());
+        App::with_hub(store, hub)
+    }
+
+    /// With a hub of its own (one that shares live games with other nodes).
+    pub fn with_hub(store: Store, hub: Arc<Hub>) -> App {
         let engines = EnginePool::per_core();
         App {
             store: store.clone(),
@@ -40,8 +46,8 @@ impl App {
             reviews: Reviews::new(engines.size()),
             engines,
             sessions: Sessions::default(),
-            hub: Hub::new(store.clone()),
             accounts: Accounts::new(store.clone()),
+            hub,
             https: false,
         }
     }

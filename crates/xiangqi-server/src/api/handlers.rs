@@ -444,6 +444,7 @@ pub async fn draw(
         return Ok(Json(DrawReply {
             accepted: false,
             why: verdict.why,
+            code: verdict.code,
             game: None,
         }));
     }
@@ -458,6 +459,7 @@ pub async fn draw(
     Ok(Json(DrawReply {
         accepted: true,
         why: verdict.why,
+        code: verdict.code,
         game: Some(game),
     }))
 }

@@ -42,6 +42,7 @@ const LOBBY_JS: &str = include_str!("../../web/lobby.js");
 const SOUND_JS: &str = include_str!("../../web/sound.js");
 const REVIEW_JS: &str = include_str!("../../web/review.js");
 const NOTATION_JS: &str = include_str!("../../web/notation.js");
+const MESSAGES_JS: &str = include_str!("../../web/messages.js");
 const MOVELIST_JS: &str = include_str!("../../web/movelist.js");
 const SETTINGS_JS: &str = include_str!("../../web/settings.js");
 const MOTION_JS: &str = include_str!("../../web/motion.js");
@@ -65,6 +66,7 @@ const ASSETS: [(&str, &str, &str); 18] = [
     ("/sound.js", SOUND_JS, JS),
     ("/review.js", REVIEW_JS, JS),
     ("/notation.js", NOTATION_JS, JS),
+    ("/messages.js", MESSAGES_JS, JS),
     ("/movelist.js", MOVELIST_JS, JS),
     ("/settings.js", SETTINGS_JS, JS),
     ("/motion.js", MOTION_JS, JS),
