@@ -87,6 +87,21 @@ pub enum Command {
                       xiangqi convert - --to fen < games.pgn"
     )]
     Convert(ConvertArgs),
+    /// Review every game of a record file with the engine: evaluations, mistakes, accuracy
+    #[command(
+        override_usage = "xiangqi analyze INPUT [-o OUTPUT] [--nodes N | --depth D | --movetime MS] [--threads T] [--hash MB] [--notation iccs|wxf|chinese] [--quiet]",
+        long_about = "Review every game of a record file (any format convert reads; many games \
+                      per file): every position is searched and PGN is written with an \
+                      [%eval] comment on every move (Red's point of view, in pawns), ?! ? ?? on \
+                      inaccuracies, mistakes and blunders by the loss of winning chances, the \
+                      engine's better move as a variation after each, and per side the accuracy \
+                      and the counts (tags and a summary comment). docs/REVIEW.md describes the \
+                      analysis. A progress bar shows on stderr when it is a terminal, none with \
+                      --quiet. A broken game is reported and the others are analysed.",
+        after_help = "Examples:\n  xiangqi analyze game.xqf -o reviewed.pgn\n  \
+                      xiangqi analyze games.pgn --nodes 200000 --threads 2 --quiet > out.pgn"
+    )]
+    Analyze(AnalyzeArgs),
     /// Run the engine, speaking UCI (or UCCI) on stdin/stdout
     #[command(
         override_usage = "xiangqi uci",
@@ -285,6 +300,38 @@ pub struct ConvertArgs {
     /// Refuse a game with an illegal move in a variation instead of dropping the branch
     #[arg(long)]
     pub strict: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("budget").args(["nodes", "depth", "movetime"])))]
+pub struct AnalyzeArgs {
+    /// The record file ('-': stdin)
+    pub input: String,
+    /// Where to write ('-': stdout) [default: stdout]
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<String>,
+    /// Search each position to N nodes
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=(1 << 40)))]
+    pub nodes: Option<u64>,
+    /// Search each position to depth D [default: 12 when no budget is given]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(i32).range(1..=99))]
+    pub depth: Option<i32>,
+    /// Search each position for MS milliseconds
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub movetime: Option<u64>,
+    /// Search threads
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Hash table size in MiB
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// The notation of the PGN written [default: the input's own for PGN, WXF for XieXie,
+    /// else Chinese]
+    #[arg(long, value_enum, ignore_case = true)]
+    pub notation: Option<NotationArg>,
+    /// No progress bar
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 
 use xiangqi::notation::Notation;
-use xiangqi_record::detect::{read_any_progress, RecordFormat};
+use xiangqi_record::detect::{read_any_progress, ReadAll, RecordFormat};
 use xiangqi_record::pgn;
 
 use crate::cli::{ConvertArgs, EncodingArg, OutputFormat};
@@ -18,50 +18,11 @@ const BIG: usize = 1 << 20;
 pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
     let input = a.input.clone();
     let output = a.output.clone();
-    let notation: Option<Notation> = a.notation.map(Notation::from);
     let to_fen = a.to == OutputFormat::Fen;
     let gbk = a.encoding == EncodingArg::Gbk;
-    let strict = a.strict;
-    let bytes = if input == "-" {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .map_err(|e| (format!("cannot read stdin: {e}"), 2))?;
-        v
-    } else {
-        std::fs::read(&input).map_err(|e| (format!("cannot read {input}: {e}"), 2))?
-    };
-    let big = bytes.len() >= BIG;
-    let bar = if big {
-        crate::progress::bytes(bytes.len() as u64, "reading")
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let all = read_any_progress(&bytes, strict, &mut |done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    });
-    bar.finish_and_clear();
-    let all = all.map_err(|e| (format!("{input}: {e}"), 2))?;
-    // Default notation: the input's own for PGN, Chinese otherwise.
-    let notation = notation.unwrap_or_else(|| match all.format {
-        RecordFormat::Pgn => {
-            let (text, _) = xiangqi_record::encoding::decode(&bytes);
-            let mut r = pgn::PgnReader::new(&text);
-            let _ = r.next();
-            r.notation().unwrap_or(Notation::Chinese)
-        }
-        RecordFormat::XieXie => Notation::Wxf,
-        _ => Notation::Chinese,
-    });
+    let (all, default_notation, big) = read_records(&input, a.strict, "convert")?;
+    let notation = a.notation.map(Notation::from).unwrap_or(default_notation);
     let total = all.games.len();
-    for w in &all.warnings {
-        let game = w.game().unwrap_or(1);
-        eprintln!(
-            "xiangqi convert: warning: {input} ({}), game {game}: {w}",
-            all.format
-        );
-    }
     let mut out = String::new();
     let mut failed = 0;
     let bar = if big {
@@ -114,6 +75,57 @@ pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
             1,
         )),
     }
+}
+
+/// Reads INPUT (a file, or stdin for `-`) as any record format, strictly or not, with a
+/// progress bar on stderr for big inputs (when it is a terminal), and prints the readers'
+/// warnings on stderr as `xiangqi CMD: warning: ...`. Answers the games, the notation to write
+/// by default (the input's own for PGN, WXF for XieXie, else Chinese) and whether the input
+/// was big. `xiangqi convert` and `xiangqi analyze` share it, and so its error messages.
+pub fn read_records(
+    input: &str,
+    strict: bool,
+    cmd: &str,
+) -> Result<(ReadAll, Notation, bool), (String, u8)> {
+    let bytes = if input == "-" {
+        let mut v = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut v)
+            .map_err(|e| (format!("cannot read stdin: {e}"), 2))?;
+        v
+    } else {
+        std::fs::read(input).map_err(|e| (format!("cannot read {input}: {e}"), 2))?
+    };
+    let big = bytes.len() >= BIG;
+    let bar = if big {
+        crate::progress::bytes(bytes.len() as u64, "reading")
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let all = read_any_progress(&bytes, strict, &mut |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    let all = all.map_err(|e| (format!("{input}: {e}"), 2))?;
+    let notation = match all.format {
+        RecordFormat::Pgn => {
+            let (text, _) = xiangqi_record::encoding::decode(&bytes);
+            let mut r = pgn::PgnReader::new(&text);
+            let _ = r.next();
+            r.notation().unwrap_or(Notation::Chinese)
+        }
+        RecordFormat::XieXie => Notation::Wxf,
+        _ => Notation::Chinese,
+    };
+    for w in &all.warnings {
+        let game = w.game().unwrap_or(1);
+        eprintln!(
+            "xiangqi {cmd}: warning: {input} ({}), game {game}: {w}",
+            all.format
+        );
+    }
+    Ok((all, notation, big))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use std::time::Instant;
 use xiangqi::game::{Game, Rules};
 use xiangqi::{perft, perft_no_bulk, Position};
 
+mod analyze;
 mod board;
 mod cli;
 mod convert;
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(a)) => cmd_perft(a),
         Some(Command::Moves(a)) => cmd_moves(a),
         Some(Command::Convert(a)) => convert::cmd_convert(&a).map_err(|(m, c)| Fail(m, c)),
+        Some(Command::Analyze(a)) => analyze::cmd_analyze(&a).map_err(|(m, c)| Fail(m, c)),
         Some(Command::Judge(a)) => judge::cmd_judge(&a),
         Some(Command::Match(a)) => std::process::exit(xiangqi_match::run(&a.args)),
         Some(Command::Serve(a)) => xiangqi_server::cli(a).map_err(Fail::input),

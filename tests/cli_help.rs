@@ -4,12 +4,13 @@
 use std::process::{Command, Output, Stdio};
 
 /// Every subcommand, in the README's order.
-const COMMANDS: [&str; 12] = [
+const COMMANDS: [&str; 13] = [
     "serve",
     "perft",
     "moves",
     "judge",
     "convert",
+    "analyze",
     "uci",
     "bench",
     "match",

@@ -36,6 +36,7 @@ pub mod datagen;
 pub mod eval;
 pub mod movepick;
 pub mod nnue;
+pub mod review;
 pub mod search;
 pub mod skill;
 pub mod timeman;

@@ -590,6 +590,19 @@ fn glyph_nag(s: &str) -> Option<u8> {
     })
 }
 
+/// The glyph written for a move-quality NAG (the reverse of `glyph_nag`).
+fn nag_glyph(n: u8) -> Option<&'static str> {
+    Some(match n {
+        1 => "!",
+        2 => "?",
+        3 => "!!",
+        4 => "??",
+        5 => "!?",
+        6 => "?!",
+        _ => return None,
+    })
+}
+
 struct Frame {
     line: Vec<MoveNode>,
     /// The position before the line's last move.
@@ -1049,7 +1062,14 @@ fn write_line(tokens: &mut Vec<String>, start: &Position, line: &[MoveNode], not
     let mut need_number = true;
     for node in line {
         let n = pos.fullmoves();
-        let mv = notation.write(&pos, node.mv);
+        let mut mv = notation.write(&pos, node.mv);
+        // The first move-quality glyph (`!`, `?`, `!!`, `??`, `!?`, `?!`: NAGs 1-6) is written
+        // after the move, as lichess and ChessBase export it; other NAGs (and a second glyph,
+        // which glued on would not read back) as `$n`.
+        let glued = node.nags.iter().position(|&n| nag_glyph(n).is_some());
+        if let Some(g) = glued.and_then(|k| nag_glyph(node.nags[k])) {
+            mv.push_str(g);
+        }
         // The move number and its move stay on one line.
         if pos.turn() == Color::Red {
             tokens.push(format!("{n}. {mv}"));
@@ -1059,8 +1079,10 @@ fn write_line(tokens: &mut Vec<String>, start: &Position, line: &[MoveNode], not
             tokens.push(mv);
         }
         need_number = false;
-        for nag in &node.nags {
-            tokens.push(format!("${nag}"));
+        for (k, nag) in node.nags.iter().enumerate() {
+            if Some(k) != glued {
+                tokens.push(format!("${nag}"));
+            }
         }
         if let Some(c) = &node.comment {
             tokens.push(comment_text(c));
@@ -1127,6 +1149,24 @@ mod tests {
             let back = read_all(&text);
             assert_eq!(back.len(), 1, "{text}");
             assert_eq!(back[0].as_ref().unwrap(), g, "{text}");
+        }
+    }
+
+    #[test]
+    fn move_quality_nags_are_written_as_glyphs_after_the_move() {
+        let pgn = "1. h2e2 $4 h9g7 $6 $14 2. h0g2 $2 {x} i9h9 $1 $3 *\n";
+        let g = read_all(pgn).remove(0).unwrap();
+        let mut text = String::new();
+        write_game(&mut text, &g, Notation::Iccs);
+        assert!(
+            text.contains("1. h2e2?? h9g7?! $14 2. h0g2? {x} 2... i9h9! $3 *"),
+            "{text}"
+        );
+        let mut zh = String::new();
+        write_game(&mut zh, &g, Notation::Chinese);
+        assert!(zh.contains("1. 炮二平五?? 马8进7?! $14"), "{zh}");
+        for t in [&text, &zh] {
+            assert_eq!(read_all(t).remove(0).unwrap().moves, g.moves, "{t}");
         }
     }
 

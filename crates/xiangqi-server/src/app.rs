@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::accounts::Accounts;
 use crate::engine::analysis::Sessions;
+use crate::engine::review::Reviews;
 use crate::engine::EnginePool;
 use crate::games::Games;
 use crate::online::hub::Hub;
@@ -21,6 +22,8 @@ pub struct App {
     pub sessions: Sessions,
     /// Live games between people and the lobby.
     pub hub: Arc<Hub>,
+    /// Game reviews running in the background, on `engines`.
+    pub reviews: Reviews,
     /// Accounts, sessions, API tokens.
     pub accounts: Accounts,
     /// Session cookies are `Secure` (`--https`: the server is reached over https only);
@@ -36,10 +39,12 @@ impl App {
 
     /// With a hub of its own (one that shares live games with other nodes).
     pub fn with_hub(store: Store, hub: Arc<Hub>) -> App {
+        let engines = EnginePool::per_core();
         App {
             store: store.clone(),
             games: Games::default(),
-            engines: EnginePool::per_core(),
+            reviews: Reviews::new(engines.size()),
+            engines,
             sessions: Sessions::default(),
             accounts: Accounts::new(store.clone()),
             hub,

@@ -10,6 +10,7 @@ import { messageText } from '/messages.js';
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
 import { soundSwitch } from '/sound.js';
+import { setupReview } from '/review.js';
 import {
   MOVELIST_TEXT, setupMoveList, wireMoveList, renderMoveList, renderTags, viewChanged,
 } from '/movelist.js';
@@ -36,6 +37,11 @@ const TEXT = {
     notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Chinese characters', piecesLetters: 'Letters',
     language: 'Language', hints: 'Show legal moves', typeMove: 'Type a move (h2e2, C2.5, 炮二平五)',
     redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
+    review: 'Review', rvTitle: 'Game review', rvDepth: 'Depth', rvNext: 'Next mistake', rvAccuracy: 'accuracy',
+    rvSep: ', ', rvI1: '1 inaccuracy', rvIn: '{n} inaccuracies', rvM1: '1 mistake', rvMn: '{n} mistakes', rvB1: '1 blunder', rvBn: '{n} blunders', rvProgress: 'Reviewing: {done} of {total} positions',
+    rvCancelled: 'The review was cancelled.', rvFailed: 'The review failed', rvStale: 'The game changed since its review: review it again.',
+    rvBetter: '{kind}: {move} was better', rvEval: 'Evaluation {e}', rvNoMistakes: 'No inaccuracies, mistakes or blunders for this side.',
+    rv_inaccuracy: 'Inaccuracy', rv_mistake: 'Mistake', rv_blunder: 'Blunder', rvReviewLive: 'Review',
     yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.', unsaved: 'shared position, not saved until you play a move', badLink: 'This link does not hold a valid position',
     redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
     confirmResign: 'Resign this game?', confirmDraw: '{side} offers a draw. Does {other} accept?',
@@ -92,6 +98,11 @@ const TEXT = {
     notation: '记谱方式', pieces: '棋子', piecesChinese: '汉字', piecesLetters: '字母', language: '语言',
     hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
     check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
+    review: '复盘', rvTitle: '复盘分析', rvDepth: '深度', rvNext: '下一个失误', rvAccuracy: '准确率',
+    rvSep: '，', rvI1: '1 次缓着', rvIn: '{n} 次缓着', rvM1: '1 次错着', rvMn: '{n} 次错着', rvB1: '1 次败着', rvBn: '{n} 次败着', rvProgress: '复盘中：{done} / {total} 个局面',
+    rvCancelled: '复盘已取消。', rvFailed: '复盘失败', rvStale: '复盘后对局有改动，请重新复盘。',
+    rvBetter: '{kind}：{move} 更好', rvEval: '评估 {e}', rvNoMistakes: '这一方没有缓着、错着或败着。',
+    rv_inaccuracy: '缓着', rv_mistake: '错着', rv_blunder: '败着', rvReviewLive: '复盘',
     noMoves: '尚无着法。', unsaved: '分享的局面，走棋后才保存', badLink: '链接中的局面无效', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
     confirmResign: '确定认输吗？', confirmDraw: '{side}提和，{other}同意吗？',
     drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
@@ -137,6 +148,8 @@ for (const T of [MOVELIST_TEXT, SETTINGS_TEXT]) for (const l of ['en', 'zh']) Ob
 soundSwitch(() => settings.sound);
 // The live game's page, when this is one (/live/{id}): it draws the board itself.
 let LIVE = null;
+// Game review (review.js), on the main page.
+let REVIEW = null;
 function t(key, vars) {
   let s = TEXT[settings.lang][key] ?? TEXT.en[key] ?? key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
@@ -305,6 +318,7 @@ function render() {
       (sq) => pieces.querySelector(`[data-at="${sq}"]`), xy,
     );
   }
+  if (REVIEW && !editing && S.game) REVIEW.drawArrow(svg);
   // the hit layer, on top: one transparent square per point
   const hit = el('g', { id: 'hit' }, svg);
   for (let f = 0; f < 9; f++) for (let r = 0; r < 10; r++) {
@@ -483,6 +497,7 @@ function renderAll() {
   renderStatus();
   renderMoves();
   renderAnalysis();
+  if (REVIEW) REVIEW.render();
 }
 
 function goTo(ply) {
@@ -509,6 +524,7 @@ function setGame(g, keepView) {
   S.selected = null;
   // Playing the computer: the engine's analysis is off (it would show the human the moves).
   if (g.mode === 'computer' && !g.outcome && S.analysis.on) { stopAnalysis(); S.analysis.on = false; }
+  if (REVIEW) REVIEW.gameChanged(g);
   if (g.id != null) {
     // A saved game: the address names it (a shared position keeps its ?fen= until saved).
     const url = new URL(location.href);
@@ -1301,6 +1317,10 @@ async function start() {
     LIVE = startLive({ t, settings, saveSettings, toast, api, copy, errText, ask });
     return;
   }
+  REVIEW = setupReview({
+    api, t, toast, game: () => S.game, view: () => S.view, goTo, notation: () => settings.notation,
+    xy, rerender: () => renderAll(),
+  });
   renderAll();
   const q = new URLSearchParams(location.search);
   if (q.get('fen')) {
@@ -1319,7 +1339,12 @@ async function start() {
     }
     return;
   }
-  if (q.get('game')) { await openGame(q.get('game')); return; }
+  if (q.get('game')) {
+    await openGame(q.get('game'));
+    // `&review=1` (the live page's Review of an ended online game): start it at once.
+    if (q.get('review') && S.game) { await REVIEW.startIfNone(); }
+    return;
+  }
   const last = localStorage.getItem('xiangqi.last');
   if (last) {
     try { const g = await api('GET', `/api/games/${last}`); setGame(g); computerIfDue(); return; } catch { /* gone */ }

@@ -594,6 +594,7 @@ export function startLive(ctx) {
     $('live-takeback').classList.toggle('hidden', !st || over);
     $('live-takeback').disabled = !!(st && st.takebackOffer) || mineMoves === 0;
     $('live-rematch').classList.toggle('hidden', !over);
+    $('live-review').classList.toggle('hidden', !over || !L.moves.length);
     $('live-rematch').disabled = !!(st && st.rematchOffer === L.seat);
     $('live-sound').textContent = settings.sound ? t('soundOn') : t('soundOff');
     $('live-sound').setAttribute('aria-pressed', settings.sound ? 'true' : 'false');
@@ -641,6 +642,34 @@ export function startLive(ctx) {
   $('live-draw').addEventListener('click', () => act('draw/yes'));
   $('live-takeback').addEventListener('click', () => act('takeback/yes'));
   $('live-rematch').addEventListener('click', () => act('rematch/yes'));
+  // Review of an ended game: it is imported as an analysis game (its moves from its start) and
+  // opened on the main page, where the review starts (review.js).
+  $('live-review').addEventListener('click', async () => {
+    // Imported once: a second click opens the same game (while it is still stored).
+    const key = 'xiangqi.reviewed.' + L.id + '.' + L.moves.length;
+    const known = localStorage.getItem(key);
+    if (known) {
+      try { await ctx.api('GET', '/api/games/' + known); location.href = '/?game=' + known + '&review=1'; return; } catch { /* deleted */ }
+    }
+    const fen = startFen();
+    const black = parseFen(fen).turn === 'black';
+    const no = +(fen.split(' ')[5] || 1);
+    const name = (side) => (L.full && L.full[side] && L.full[side].name) || '?';
+    const esc = (v) => String(v).replace(/[\\"]/g, '');
+    let text = `[Event "Online game ${esc(L.id)}"]\n[Red "${esc(name('red'))}"]\n[Black "${esc(name('black'))}"]\n[FEN "${fen}"]\n[Format "ICCS"]\n\n`;
+    L.moves.forEach((m, i) => {
+      const idx = i + (black ? 1 : 0);
+      if (idx % 2 === 0) text += `${no + idx / 2}. `;
+      else if (i === 0) text += `${no}... `;
+      text += m + ' ';
+    });
+    text += '*\n';
+    try {
+      const r = await ctx.api('POST', '/api/import', text, true);
+      localStorage.setItem(key, r.games[0].id);
+      location.href = '/?game=' + r.games[0].id + '&review=1';
+    } catch (e) { toast(e.message); }
+  });
   $('live-claim-win').addEventListener('click', () => act('claim-victory'));
   $('live-claim-draw').addEventListener('click', () => act('claim-draw'));
   $('prompt-yes').addEventListener('click', () => act($('live-prompt').dataset.kind + '/yes'));

@@ -16,6 +16,7 @@ use super::game_json::{
     MoveReply, Summary,
 };
 use super::request::{self as req, Body, GameId, Query, RawBody};
+use crate::engine::review::{self, ReviewStatus};
 use crate::games::create::{self, NewGame};
 use crate::games::moves::{self, MoveRequest, Moved};
 use crate::games::{detached, ends, export, Change, GameError, Loaded, Snapshot};
@@ -584,4 +585,124 @@ pub async fn import(
             warnings: done.warnings,
         }),
     ))
+}
+
+/// The game's start and main line for a review, if it may be reviewed: a game with moves that
+/// is over, or one not played against the computer (two players, analysis, imported).
+async fn reviewable(app: &App, id: i64) -> ApiResult<(Position, Vec<xiangqi::Move>)> {
+    with_game(app, id, async |l: &mut Loaded| {
+        if l.game.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "the game has no moves to review",
+            ));
+        }
+        if l.row.mode == Mode::Computer && l.game.outcome().is_none() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "the game against the computer is still being played: review it when it is over",
+            ));
+        }
+        Ok((l.game.start().clone(), l.game.moves()))
+    })
+    .await
+}
+
+/// `POST /api/games/{id}/review` `{"depth": 10}`: starts reviewing the game in the background
+/// (every position searched on the engine pool); answers at once with its progress. A review
+/// already running goes on (the answer is its progress).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/review",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    request_body(content = Option<req::StartReview>, description = "All fields optional"),
+    responses(
+        (status = 202, description = "The review runs (or ran already); its progress", body = ReviewStatus),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "The game has no moves, or is a game against the computer still being played", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 429, description = "Too many reviews are running; try again later", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
+pub async fn start_review(
+    State(app): AppState,
+    GameId(id): GameId,
+    Body(b): Body<req::StartReview>,
+) -> ApiResult<(StatusCode, Json<ReviewStatus>)> {
+    let depth = b.depth.map_or(review::DEFAULT_DEPTH, |d| d.0);
+    let (start, moves) = reviewable(&app, id).await?;
+    review::start(&app, id, start, moves.clone(), depth).map_err(|_| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many reviews are running (at most {}); try again later",
+                review::MAX_RUNNING
+            ),
+        )
+    })?;
+    let s = review::status(&app, id, &moves)
+        .await
+        .map_err(GameError::from)?;
+    Ok((StatusCode::ACCEPTED, Json(s)))
+}
+
+/// `GET /api/games/{id}/review`: the review's progress while it runs, and the stored review.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/review",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    responses(
+        (status = 200, description = "Where the review stands, with the stored review if there is one", body = ReviewStatus),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
+pub async fn get_review(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<ReviewStatus>> {
+    let moves = with_game(&app, id, async |l: &mut Loaded| Ok(l.game.moves())).await?;
+    let s = review::status(&app, id, &moves)
+        .await
+        .map_err(GameError::from)?;
+    Ok(Json(s))
+}
+
+/// `DELETE /api/games/{id}/review`: cancels a running review (a stored earlier review stays).
+#[utoipa::path(
+    delete,
+    path = "/api/games/{id}/review",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    responses(
+        (status = 200, description = "The review is cancelled (its state is `cancelled` once the position being searched is done)", body = ReviewStatus),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "No review of the game is running", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
+pub async fn cancel_review(
+    State(app): AppState,
+    GameId(id): GameId,
+) -> ApiResult<Json<ReviewStatus>> {
+    let moves = with_game(&app, id, async |l: &mut Loaded| Ok(l.game.moves())).await?;
+    if !app.reviews.cancel(id) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "no review of this game is running",
+        ));
+    }
+    let s = review::status(&app, id, &moves)
+        .await
+        .map_err(GameError::from)?;
+    Ok(Json(s))
 }

@@ -40,6 +40,7 @@ const BOARD_JS: &str = include_str!("../../web/board.js");
 const ONLINE_JS: &str = include_str!("../../web/online.js");
 const LOBBY_JS: &str = include_str!("../../web/lobby.js");
 const SOUND_JS: &str = include_str!("../../web/sound.js");
+const REVIEW_JS: &str = include_str!("../../web/review.js");
 const NOTATION_JS: &str = include_str!("../../web/notation.js");
 const MESSAGES_JS: &str = include_str!("../../web/messages.js");
 const MOVELIST_JS: &str = include_str!("../../web/movelist.js");
@@ -54,7 +55,7 @@ const ACCOUNT_JS: &str = include_str!("../../web/account.js");
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 18] = [
+const ASSETS: [(&str, &str, &str); 19] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -63,6 +64,7 @@ const ASSETS: [(&str, &str, &str); 18] = [
     ("/online.js", ONLINE_JS, JS),
     ("/lobby.js", LOBBY_JS, JS),
     ("/sound.js", SOUND_JS, JS),
+    ("/review.js", REVIEW_JS, JS),
     ("/notation.js", NOTATION_JS, JS),
     ("/messages.js", MESSAGES_JS, JS),
     ("/movelist.js", MOVELIST_JS, JS),
@@ -233,6 +235,9 @@ fn api_routes() -> Routes {
         .post("/api/games/{id}/draw", handlers::draw)
         .get("/api/games/{id}/pgn", handlers::export_pgn)
         .get("/api/games/{id}/fen", handlers::export_fen)
+        .post("/api/games/{id}/review", handlers::start_review)
+        .get("/api/games/{id}/review", handlers::get_review)
+        .delete("/api/games/{id}/review", handlers::cancel_review)
         .get("/api/analysis", analysis::ws_handler)
         .post("/api/challenge/open", online::open_challenge)
         .get("/api/board/game/stream/{id}", online::game_stream)

@@ -562,6 +562,15 @@ pub struct ComputerMove {
     pub movetime_ms: Option<Int<10, 10_000>>,
 }
 
+/// `POST /api/games/{id}/review`
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartReview {
+    /// The search depth of every position (default 10).
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 16)]
+    pub depth: Option<Int<1, 16>>,
+}
+
 /// `POST /api/games/{id}/takeback`
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

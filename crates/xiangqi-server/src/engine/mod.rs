@@ -3,6 +3,7 @@
 //! runs on threads of its own, never on the async runtime.
 
 pub mod analysis;
+pub mod review;
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -176,6 +177,62 @@ impl EnginePool {
             score,
             engine: serial,
         })
+    }
+}
+
+impl EnginePool {
+    /// Runs `f` with one of the pool's engines on a blocking thread, as a search of `game`
+    /// (the same engine as `game`'s last use when it is idle, so its hash table is warm).
+    /// It waits its turn as a search does; the engine's options stay as `f` leaves them, so
+    /// `f` must set what it needs (the other searches set theirs).
+    pub async fn run<T: Send + 'static>(
+        &self,
+        game: i64,
+        f: impl FnOnce(&mut Engine) -> T + Send + 'static,
+    ) -> Result<T, EngineError> {
+        let _permit = self
+            .slots
+            .acquire()
+            .await
+            .map_err(|_| EngineError::Closed)?;
+        let (taken, serial) = match self.take(game) {
+            Ok(idle) => {
+                let serial = idle.serial;
+                (Some(idle), serial)
+            }
+            Err(serial) => (None, serial),
+        };
+        let (r, engine) = tokio::task::spawn_blocking(move || {
+            let mut engine = match taken {
+                Some(Idle {
+                    mut engine,
+                    game: g,
+                    ..
+                }) => {
+                    if g != game {
+                        engine.new_game();
+                    }
+                    engine
+                }
+                None => {
+                    let mut e = Engine::new();
+                    if e.options().hash_mb != POOL_HASH_MB {
+                        let _ = e.set_option("Hash", &POOL_HASH_MB.to_string());
+                    }
+                    e
+                }
+            };
+            let r = f(&mut engine);
+            (r, engine)
+        })
+        .await
+        .map_err(|e| EngineError::Died(e.to_string()))?;
+        self.give_back(Idle {
+            engine,
+            game,
+            serial,
+        });
+        Ok(r)
     }
 }
 

@@ -211,6 +211,8 @@ pub enum Write {
     Delete {
         id: i64,
     },
+    /// Stores a game's review, replacing an earlier one.
+    SaveReview(StoredReview),
     /// A write to a live game between people (`live`).
     Live(live::LiveWrite),
     /// A write to accounts, sessions, tokens, ratings (`accounts`).
@@ -218,6 +220,17 @@ pub enum Write {
     /// Writes that succeed or fail together (a game's end and its ratings); answers the
     /// last one's answer.
     Batch(Vec<Write>),
+}
+
+/// A game's engine review as stored (`data` is the review's JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredReview {
+    pub game_id: i64,
+    /// The main line reviewed: coordinates separated by spaces.
+    pub moves: String,
+    pub depth: i64,
+    pub created: i64,
+    pub data: String,
 }
 
 /// A stored game: its row, its moves, its alternative lines (each a whole line, moves in

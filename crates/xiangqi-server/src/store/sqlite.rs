@@ -19,7 +19,7 @@ use super::accounts::{
     self, AccountWrite, LeaderRow, ProfileRow, RatingRow, SeatsRow, SessionRow, TokenRow, UserRow,
 };
 use super::live::{self, LiveRow};
-use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, Verdict, Write};
+use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, StoredReview, Verdict, Write};
 use crate::accounts::rating::{Rating, Speed};
 
 /// The most writes committed in one transaction.
@@ -86,6 +86,17 @@ CREATE TABLE IF NOT EXISTS lines (
     moves TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+-- A game's engine review (at most one, the latest): the main line it reviewed (moves in
+-- coordinates separated by spaces, so a later change of the game shows), the search depth, when
+-- it was made (Unix seconds) and the result as JSON (docs/API.md, `Review`). Added with game
+-- review; an older file gets the table when opened.
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    moves TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    data TEXT NOT NULL
+);
 -- What a record says at a move: a comment and NAGs (numbers separated by spaces). `path`
 -- names the move: the moves from the start position to it in coordinates separated by
 -- spaces ('' for the start: a comment before the first move). Added with records shown
@@ -201,6 +212,27 @@ impl Store {
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Some((row, moves, lines, notes)))
+        })
+        .await
+    }
+
+    /// A game's stored review, or `None`.
+    pub async fn load_review(&self, id: i64) -> Result<Option<StoredReview>, StoreError> {
+        self.read(move |c| {
+            c.query_row(
+                "SELECT game_id, moves, depth, created, data FROM reviews WHERE game_id = ?1",
+                [id],
+                |r| {
+                    Ok(StoredReview {
+                        game_id: r.get(0)?,
+                        moves: r.get(1)?,
+                        depth: r.get(2)?,
+                        created: r.get(3)?,
+                        data: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
         })
         .await
     }
@@ -534,6 +566,16 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             ])?;
             Ok(*id)
         }
+        Write::SaveReview(r) => {
+            c.prepare_cached(
+                "INSERT INTO reviews (game_id, moves, depth, created, data) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) \
+                 ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, \
+                 depth = excluded.depth, created = excluded.created, data = excluded.data",
+            )?
+            .execute(params![r.game_id, r.moves, r.depth, r.created, r.data])?;
+            Ok(r.game_id)
+        }
         Write::Live(w) => live::apply(c, w).map(|_| 0),
         Write::Account(w) => accounts::apply(c, w),
         Write::Batch(ws) => {
@@ -547,6 +589,8 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
                 .execute([id])?;
             c.prepare_cached("DELETE FROM lines WHERE game_id = ?1")?
+                .execute([id])?;
+            c.prepare_cached("DELETE FROM reviews WHERE game_id = ?1")?
                 .execute([id])?;
             c.prepare_cached("DELETE FROM notes WHERE game_id = ?1")?
                 .execute([id])?;
