@@ -1,7 +1,9 @@
 //! The xiangqi browser app: an HTTP server (axum on tokio) with a JSON API, a WebSocket for
-//! live engine analysis, games kept in an SQLite file, and the web UI embedded in the binary.
+//! live engine analysis, games kept in an SQLite file (or PostgreSQL), and the web UI embedded
+//! in the binary.
 //!
-//! `xiangqi serve [--port N] [--host ADDR] [--data DIR]` (and `xiangqi` alone) starts it.
+//! `xiangqi serve [--port N] [--host ADDR] [--data DIR] [--database URL]` (and `xiangqi`
+//! alone) starts it.
 //!
 //! The layers, from the outside in:
 //! - `api`: the HTTP layer. `api/request.rs` reads every request (typed extractors, one
@@ -11,7 +13,8 @@
 //! - `games`: the game operations, knowing nothing of HTTP; `games/moves.rs` is how a move
 //!   is validated and stored.
 //! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
-//!   it in SQLite.
+//!   it in SQLite, `store/postgres.rs` in PostgreSQL (`--database`), with the migrations of
+//!   `migrations/`.
 //! - `lines`: a game's alternative lines <-> a record's move tree.
 //! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
 //! - `app`: the shared state (`App`) the handlers get.
@@ -37,10 +40,12 @@ pub use store::Store;
 
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
-pub const USAGE: &str = "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--no-fallback]
+pub const USAGE: &str =
+    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--database URL] [--no-fallback]
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
   --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
+  --database postgres://USER@HOST:PORT/DB  keep games in PostgreSQL instead of SQLite in --data
   --no-fallback  fail if the port is taken instead of trying the next ones
   --no-rate-limits  no per-client limits on the online endpoints (for benchmarks)";
 
@@ -54,6 +59,8 @@ pub struct Config {
     pub fallback: bool,
     /// Per-client limits on the online endpoints (`online::limits`); off for benchmarks.
     pub rate_limits: bool,
+    /// `--database postgres://...`: PostgreSQL instead of SQLite in `data`.
+    pub database: Option<String>,
 }
 
 /// The per-user data folder.
@@ -76,6 +83,7 @@ impl Config {
             data: default_data_dir(),
             fallback: true,
             rate_limits: true,
+            database: None,
         };
         let mut i = 0;
         while i < args.len() {
@@ -103,6 +111,11 @@ impl Config {
                 }
                 "--host" => c.host = value()?,
                 "--data" => c.data = PathBuf::from(value()?),
+                "--database" => {
+                    let v = value()?;
+                    store::parse_url(&v).map_err(|e| format!("--database: {e}"))?;
+                    c.database = Some(v);
+                }
                 "--no-fallback" => c.fallback = false,
                 "--no-rate-limits" => c.rate_limits = false,
                 "-h" | "--help" => return Err(USAGE.to_string()),
@@ -111,6 +124,14 @@ impl Config {
             i += 1;
         }
         Ok(c)
+    }
+
+    /// Where the games are kept: PostgreSQL with `--database`, else SQLite in `--data`.
+    pub fn database(&self) -> store::Database {
+        match &self.database {
+            Some(url) => store::Database::Postgres(url.clone()),
+            None => store::Database::Sqlite(self.data.clone()),
+        }
     }
 }
 
@@ -135,7 +156,9 @@ pub fn serve(c: Config) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(async move {
-        let store = Store::open(&c.data).map_err(|e| e.to_string())?;
+        let store = Store::open_database(&c.database())
+            .await
+            .map_err(|e| e.to_string())?;
         let listener = bind(&c).await?;
         let addr: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
         let shown = if addr.ip().is_unspecified() {
@@ -148,7 +171,7 @@ pub fn serve(c: Config) -> Result<(), String> {
         // A closed stdout (`xiangqi serve | head -1`) must not stop the server.
         let mut out = std::io::stdout();
         let _ = writeln!(out, "xiangqi: serving on {shown}");
-        let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
+        let _ = writeln!(out, "xiangqi: games are kept in {}", store.place());
         let _ = out.flush();
         let app = Arc::new(App::new(store));
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;

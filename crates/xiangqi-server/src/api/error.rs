@@ -116,6 +116,9 @@ impl From<GameError> for ApiError {
                 a.body.errors = Some(errors);
                 a
             }
+            GameError::Store(e) if e.is_unavailable() => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg)
+            }
             GameError::Store(_) | GameError::Engine(_) | GameError::Task(_) => {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
             }

@@ -41,6 +41,9 @@ impl From<OnlineError> for ApiError {
             ),
             OnlineError::Bad { field, .. } => ApiError::bad(msg).field(field),
             OnlineError::Full(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg),
+            OnlineError::Store(e) if e.is_unavailable() => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg)
+            }
             OnlineError::Store(_) | OnlineError::Random(_) => {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
             }

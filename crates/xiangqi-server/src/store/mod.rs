@@ -1,16 +1,130 @@
 //! The game store: what is kept of a game (its row, moves and alternative lines) and the
-//! writes that change it. SQLite is the one backend today (`sqlite`); the types here are
-//! what the rest of the server sees, so another backend can come beside it.
+//! writes that change it. Two backends: SQLite (`sqlite`, one file in the data folder, the
+//! default) and PostgreSQL (`postgres`, `--database postgres://...`). The types here are what
+//! the rest of the server sees; `Store` is the one interface over both.
+//!
+//! `Store` is an enum over the backends rather than a trait object: the set is closed (two
+//! backends, both in this crate), its methods are async (an object-safe trait would box every
+//! future or need `async-trait`), and each method's `match` makes the compiler check that
+//! every backend answers every read; every change goes through one `Write` value that both
+//! backends apply, so a new kind of write cannot be forgotten by one of them either.
 
 pub mod live;
+pub mod migrations;
+mod postgres;
 mod sqlite;
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use xiangqi::Color;
 
-pub use sqlite::Store;
+pub use postgres::{parse_url, PgStore};
+pub use sqlite::SqliteStore;
+
+use live::LiveRow;
+
+/// Where the games are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// `games.sqlite3` in this folder.
+    Sqlite(PathBuf),
+    /// A PostgreSQL database, by its `postgres://` URL.
+    Postgres(String),
+}
+
+/// The store: one of the backends.
+#[derive(Clone)]
+pub enum Store {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+impl Store {
+    /// Opens (creating if needed) the SQLite store in folder `dir`.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        SqliteStore::open(dir).map(Store::Sqlite)
+    }
+
+    /// Connects to the PostgreSQL database at `url` (migrating it).
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        PgStore::connect(url).await.map(Store::Postgres)
+    }
+
+    /// Opens the store the configuration names.
+    pub async fn open_database(db: &Database) -> Result<Store, StoreError> {
+        match db {
+            Database::Sqlite(dir) => Store::open(dir),
+            Database::Postgres(url) => Store::connect(url).await,
+        }
+    }
+
+    /// Where the games are kept, for people: the file, or the database URL without a
+    /// password.
+    pub fn place(&self) -> String {
+        match self {
+            Store::Sqlite(s) => s.path.display().to_string(),
+            Store::Postgres(s) => s.place.clone(),
+        }
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Applies a write and waits until it is committed (durable); answers the new id of a
+    /// created game, else the game's id (0 for live-game writes).
+    pub async fn write(&self, w: Write) -> Result<i64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.write(w).await,
+            Store::Postgres(s) => s.write(w).await,
+        }
+    }
+
+    /// A game's row, moves and alternative lines, or `None`.
+    pub async fn load(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load(id).await,
+            Store::Postgres(s) => s.load(id).await,
+        }
+    }
+
+    /// Games, most recently updated first, and how many there are in all.
+    pub async fn list(&self, limit: i64, offset: i64) -> Result<(Vec<GameRow>, i64), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.list(limit, offset).await,
+            Store::Postgres(s) => s.list(limit, offset).await,
+        }
+    }
+
+    /// A live game's row and moves, or `None`.
+    pub async fn load_live(&self, id: &str) -> Result<Option<(LiveRow, Vec<String>)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load_live(id).await,
+            Store::Postgres(s) => s.load_live(id).await,
+        }
+    }
+
+    /// Every live game that has not ended, with its moves.
+    pub async fn unfinished_live(&self) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.unfinished_live().await,
+            Store::Postgres(s) => s.unfinished_live().await,
+        }
+    }
+
+    /// The schema version (the last migration applied).
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.schema_version().await,
+            Store::Postgres(s) => s.schema_version().await,
+        }
+    }
+}
 
 /// How a game is played.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -199,24 +313,50 @@ pub enum StoreError {
         path: PathBuf,
         error: std::io::Error,
     },
-    /// The database cannot be opened or set up.
+    /// The SQLite file cannot be opened or set up.
     Open {
         path: PathBuf,
         what: &'static str,
-        error: rusqlite::Error,
+        error: String,
+    },
+    /// `--database` is not a PostgreSQL URL.
+    BadUrl(String),
+    /// The PostgreSQL database cannot be reached or set up at start.
+    Connect { place: String, error: String },
+    /// A migration failed (and was rolled back).
+    Migrate {
+        place: String,
+        version: i64,
+        error: String,
+    },
+    /// The database was migrated by a newer server than this one.
+    TooNew {
+        place: String,
+        found: i64,
+        known: i64,
     },
     /// A thread of the store cannot be started.
     Thread(std::io::Error),
     /// The writer thread is gone (it never answers again).
     WriterStopped,
+    /// The database cannot be reached now (PostgreSQL stopped or restarting): nothing was
+    /// written; the same request may succeed later (the API answers `503`).
+    Unavailable(String),
     /// A read failed.
     Read(String),
     /// A write failed (and was rolled back).
-    Write(rusqlite::Error),
+    Write(String),
     /// The group's transaction could not begin or commit (no write of it happened).
     Transaction { what: &'static str, error: String },
     /// A stored value is not one the server writes (a damaged or foreign file).
     Corrupt(String),
+}
+
+impl StoreError {
+    /// Whether the database is out of reach for now (`503`), rather than the request failing.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
 }
 
 impl fmt::Display for StoreError {
@@ -236,8 +376,32 @@ impl fmt::Display for StoreError {
                     path.display()
                 )
             }
+            StoreError::BadUrl(e) => write!(f, "--database: {e}"),
+            StoreError::Connect { place, error } => {
+                write!(f, "cannot connect to the database {place}: {error}")
+            }
+            StoreError::Migrate {
+                place,
+                version,
+                error,
+            } => write!(
+                f,
+                "cannot migrate the game store {place} to version {version}: {error}"
+            ),
+            StoreError::TooNew {
+                place,
+                found,
+                known,
+            } => write!(
+                f,
+                "the game store {place} is at schema version {found}, newer than this \
+                 xiangqi knows ({known}): use a newer xiangqi"
+            ),
             StoreError::Thread(e) => write!(f, "cannot start the store writer: {e}"),
             StoreError::WriterStopped => f.write_str("the store writer has stopped"),
+            StoreError::Unavailable(e) => {
+                write!(f, "the database is unavailable, try again shortly: {e}")
+            }
             StoreError::Read(e) => write!(f, "reading the game store: {e}"),
             StoreError::Write(e) => write!(f, "store: {e}"),
             StoreError::Transaction { what, error } => write!(f, "store: {what}: {error}"),
