@@ -2,12 +2,14 @@
 //! `Db`, and `both!` makes a `sqlite::NAME` and a `postgres::NAME` test of it.
 //!
 //! The PostgreSQL half needs `XIANGQI_TEST_POSTGRES` (a URL whose user may create databases,
-//! as `.ci/services start` prints); each test gets a database of its own, made afresh. When
-//! the variable is unset the PostgreSQL tests say so and pass, except under `CI=true`, where
-//! they fail.
+//! as `.ci/services start` prints); each test gets a database of its own, made afresh (`pg`).
+//! When the variable is unset the PostgreSQL tests say so and pass, except under `CI=true`,
+//! where they fail.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
+
+mod pg;
 
 use xiangqi_server::store::live::{LiveChange, LiveRow, LiveWrite};
 use xiangqi_server::store::migrations::MIGRATIONS;
@@ -34,47 +36,6 @@ fn test_name(name: &str) -> String {
     )
 }
 
-/// The PostgreSQL URL for tests, or `None` (with a message) when it is not set; under
-/// `CI=true` a missing URL fails the test.
-pub fn postgres_url() -> Option<String> {
-    match std::env::var("XIANGQI_TEST_POSTGRES") {
-        Ok(u) if !u.is_empty() => Some(u),
-        _ => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!(
-                    "XIANGQI_TEST_POSTGRES is not set under CI=true: .ci/run starts a \
-                     PostgreSQL with .ci/services and exports it"
-                );
-            }
-            eprintln!(
-                "skipped: XIANGQI_TEST_POSTGRES is not set (eval \"$(bash .ci/services start \
-                 postgres)\" to run the PostgreSQL half)"
-            );
-            None
-        }
-    }
-}
-
-async fn admin_exec(admin: &str, sql: &str) {
-    let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls)
-        .await
-        .unwrap_or_else(|e| panic!("cannot connect to XIANGQI_TEST_POSTGRES {admin}: {e}"));
-    let task = tokio::spawn(conn);
-    client
-        .batch_execute(sql)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    drop(client);
-    let _ = task.await;
-}
-
-/// `url` with its database name replaced.
-fn with_db(url: &str, name: &str) -> String {
-    let (base, _) = url.rsplit_once('/').expect("a URL with a database name");
-    let query = url.split_once('?').map(|(_, q)| format!("?{q}"));
-    format!("{base}/{name}{}", query.unwrap_or_default())
-}
-
 impl Db {
     fn sqlite(name: &str) -> Db {
         let d = std::env::temp_dir().join(test_name(name));
@@ -83,11 +44,11 @@ impl Db {
     }
 
     async fn postgres(name: &str) -> Option<Db> {
-        let admin = postgres_url()?;
+        let admin = pg::url()?;
         let name = test_name(name);
-        admin_exec(&admin, &format!("CREATE DATABASE {name}")).await;
+        pg::exec(&admin, &format!("CREATE DATABASE {name}")).await;
         Some(Db::Postgres {
-            url: with_db(&admin, &name),
+            url: pg::with_db(&admin, &name),
             admin,
             name,
         })
@@ -112,7 +73,7 @@ impl Db {
                 let c = rusqlite::Connection::open(d.join("games.sqlite3")).unwrap();
                 c.execute_batch(sql).unwrap();
             }
-            Db::Postgres { url, .. } => admin_exec(url, sql).await,
+            Db::Postgres { url, .. } => pg::exec(url, sql).await,
         }
     }
 
@@ -123,16 +84,7 @@ impl Db {
                 let c = rusqlite::Connection::open(d.join("games.sqlite3")).unwrap();
                 c.query_row(sql, [], |r| r.get(0)).unwrap()
             }
-            Db::Postgres { url, .. } => {
-                let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-                    .await
-                    .unwrap();
-                let task = tokio::spawn(conn);
-                let n: i64 = client.query_one(sql, &[]).await.unwrap().get(0);
-                drop(client);
-                let _ = task.await;
-                n
-            }
+            Db::Postgres { url, .. } => pg::count(url, sql).await,
         }
     }
 
@@ -141,13 +93,7 @@ impl Db {
             Db::Sqlite(d) => {
                 let _ = std::fs::remove_dir_all(d);
             }
-            Db::Postgres { admin, name, .. } => {
-                admin_exec(
-                    &admin,
-                    &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-                )
-                .await
-            }
+            Db::Postgres { admin, name, .. } => pg::drop_database(&admin, &name).await,
         }
     }
 }
