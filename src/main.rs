@@ -20,7 +20,7 @@ const USAGE: &str = "usage:
   xiangqi uci                 (the engine, speaking UCI on stdin/stdout)
   xiangqi bench [DEPTH]       (the engine's fixed search: last line `N nodes M nps`)
   xiangqi match -engine cmd=A ... -engine cmd=B ... -each tc=10+0.1 ...   (engine matches; docs/MATCH.md)
-  xiangqi [serve] [--port N] [--no-fallback] [--host ADDR] [--data DIR]   (the browser app; the default)";
+  xiangqi [serve] [--port N] [--no-fallback] [--host ADDR] [--data DIR] [--database URL]   (the browser app; the default)";
 
 /// A command-line failure: a message for stderr and the exit status.
 struct Fail(String, u8);
