@@ -375,7 +375,7 @@ async fn the_list_pages_newest_first(db: &Db) {
     for t in [5, 9, 1, 7] {
         ids.push((t, create(&s, row(Mode::TwoPlayer, t), &[]).await));
     }
-    ids.sort_by(|a, b| b.0.cmp(&a.0));
+    ids.sort_by_key(|x| std::cmp::Reverse(x.0));
     let want: Vec<i64> = ids.iter().map(|x| x.1).collect();
     let (rows, total) = s.list(2, 0).await.unwrap();
     assert_eq!(total, 4);
