@@ -75,6 +75,7 @@ pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<Boa
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 422, description = "A move that is not legal or not understood in the position", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn create(
@@ -108,6 +109,7 @@ pub async fn create(
         (status = 200, description = "The games, most recently changed first", body = GameList),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn list(
@@ -148,6 +150,7 @@ async fn with_game<T>(
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn get_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<GameJson>> {
@@ -166,6 +169,7 @@ pub async fn get_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Jso
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn delete_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<Deleted>> {
@@ -191,6 +195,7 @@ pub async fn delete_game(State(app): AppState, GameId(id): GameId) -> ApiResult<
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 422, description = "A move that is not legal or not understood in the position", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn post_move(
@@ -243,6 +248,7 @@ async fn change(app: Arc<App>, id: i64, change: Change) -> ApiResult<Json<GameJs
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn promote(
@@ -277,6 +283,7 @@ pub async fn promote(
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn computer_move(
@@ -322,6 +329,7 @@ pub async fn computer_move(
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn takeback(
@@ -350,6 +358,7 @@ pub async fn takeback(
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn resign(
@@ -377,6 +386,7 @@ pub async fn resign(
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn draw(
@@ -422,6 +432,7 @@ pub async fn draw(
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn export_pgn(
@@ -466,6 +477,7 @@ pub async fn export_pgn(
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn export_fen(
@@ -512,6 +524,7 @@ pub async fn export_fen(
         (status = 400, description = "Nothing could be imported (with `errors`), or a bad query parameter", body = super::error::ErrorBody),
         (status = 413, description = "The body is too large, or holds too many games", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn import(

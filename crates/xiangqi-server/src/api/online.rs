@@ -158,7 +158,7 @@ fn page(id: &str, token: Option<&str>) -> String {
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
 pub async fn open_challenge(State(app): AppState, f: Fields) -> ApiResult<Json<OpenChallenge>> {
@@ -236,6 +236,7 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 422, description = "A move that cannot be read or is not legal, naming it", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_move(
@@ -264,6 +265,7 @@ pub async fn board_move(
         (status = 404, description = "No such game, or no such action", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_action(
@@ -300,6 +302,7 @@ pub async fn board_action(
         (status = 404, description = "No such game, offer or answer", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_answer(
@@ -333,6 +336,7 @@ pub async fn board_answer(
         (status = 200, description = "The game as the stream's first line (`gameFull`)", body = Event),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn game_full(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
@@ -392,6 +396,7 @@ struct GameStream {
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn game_stream(
@@ -500,7 +505,7 @@ pub struct GameStart {
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
-        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
 pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
@@ -556,7 +561,7 @@ pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
         (status = 404, description = "No such seek (or it was taken)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
 pub async fn accept_seek(
