@@ -2,7 +2,8 @@
 //! PostgreSQL is stopped mid-game and started again. Moves are refused with `503` while the
 //! database is away (never confirmed and then lost), the server comes back by itself (no
 //! restart), and every confirmed move is in the database afterwards (read back by a second
-//! server process), a refused one is not.
+//! server process), a refused one is not. A flag that falls meanwhile is stored once the
+//! database is back, the timer trying again each second rather than in a busy loop.
 //!
 //! The test runs a PostgreSQL cluster of its own (`.ci/services start postgres` in a fresh
 //! folder on a free port), so it can stop it without disturbing other tests. It needs the
@@ -13,7 +14,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -91,6 +92,8 @@ struct Server {
     child: Child,
     port: u16,
     data: PathBuf,
+    /// What it printed on stderr so far (also passed on to the test's stderr).
+    stderr: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -112,9 +115,18 @@ impl Server {
             .arg(&data)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("run xiangqi serve");
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let err = BufReader::new(child.stderr.take().unwrap());
+        let lines = stderr.clone();
+        std::thread::spawn(move || {
+            for l in err.lines().map_while(Result::ok) {
+                eprintln!("server: {l}");
+                lines.lock().unwrap().push(l);
+            }
+        });
         let out = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
@@ -133,7 +145,22 @@ impl Server {
             .and_then(|p| p.strip_suffix('/'))
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("not the URL line: {line:?}"));
-        Server { child, port, data }
+        Server {
+            child,
+            port,
+            data,
+            stderr,
+        }
+    }
+
+    /// How many lines of its stderr so far contain `needle`.
+    fn complaints(&self, needle: &str) -> usize {
+        self.stderr
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.contains(needle))
+            .count()
     }
 
     /// One HTTP request; the status and the body.
@@ -228,6 +255,28 @@ fn moves_are_refused_while_postgres_is_down_and_the_server_recovers_by_itself() 
         assert_eq!(st, 200, "{m}: {body}");
     }
 
+    // A second game at 1+0 whose Red flag falls while PostgreSQL is away: its end is stored
+    // once the database is back (the timer tries again each second, not in a busy loop).
+    let (st, body) = server.call(
+        "POST",
+        "/api/challenge/open",
+        None,
+        r#"{"clock": {"limit": 1, "increment": 0}}"#,
+    );
+    assert_eq!(st, 200, "{body}");
+    let fast = json(&body);
+    let fast_id = fast["id"].as_str().unwrap().to_owned();
+    for (m, seat) in [("h2e2", "tokenRed"), ("h9g7", "tokenBlack")] {
+        let (st, body) = server.call(
+            "POST",
+            &format!("/api/board/game/{fast_id}/move/{m}"),
+            fast[seat].as_str(),
+            "",
+        );
+        assert_eq!(st, 200, "{m}: {body}");
+    }
+    let flag_due = Instant::now() + Duration::from_secs(1);
+
     // PostgreSQL goes away mid-game: Red's move is refused with 503, as is a new game.
     pg.down();
     for _ in 0..3 {
@@ -246,6 +295,16 @@ fn moves_are_refused_while_postgres_is_down_and_the_server_recovers_by_itself() 
     let (st, body) = server.call("GET", &format!("/api/board/game/{id}"), None, "");
     assert_eq!(st, 200, "{body}");
     assert_eq!(json(&body)["state"]["moves"], confirmed.join(" "));
+
+    // Red's flag in the fast game has fallen with the database away, a few seconds ago.
+    std::thread::sleep(
+        (flag_due + Duration::from_secs(4)).saturating_duration_since(Instant::now()),
+    );
+    let tries = server.complaints("cannot store its end");
+    assert!(
+        (1..=10).contains(&tries),
+        "the flag's end was tried {tries} times in about 4 s"
+    );
 
     // PostgreSQL is back: the same server takes moves again by itself. Red plays another
     // move than the refused one, so the refused one must not be found later.
@@ -276,6 +335,20 @@ fn moves_are_refused_while_postgres_is_down_and_the_server_recovers_by_itself() 
         st, 201,
         "a new stored game after PostgreSQL came back: {body}"
     );
+    // The fast game's end is stored (the timer's next try), so a new server sees it.
+    let stored = Instant::now();
+    loop {
+        let (st, body) = server.call("GET", &format!("/api/board/game/{fast_id}"), None, "");
+        assert_eq!(st, 200, "{body}");
+        if json(&body)["state"]["status"] == "outoftime" {
+            break;
+        }
+        assert!(
+            stored.elapsed() < Duration::from_secs(10),
+            "the flag is not shown 10 s after PostgreSQL came back: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     drop(server);
 
     // A new server process reads the game from PostgreSQL: every confirmed move, in order,
@@ -290,4 +363,10 @@ fn moves_are_refused_while_postgres_is_down_and_the_server_recovers_by_itself() 
     );
     assert_eq!(full["state"]["moves"], confirmed.join(" "));
     assert_eq!(full["state"]["status"], "started");
+    let (st, body) = again.call("GET", &format!("/api/board/game/{fast_id}"), None, "");
+    assert_eq!(st, 200, "{body}");
+    let fast = json(&body);
+    assert_eq!(fast["state"]["status"], "outoftime", "{body}");
+    assert_eq!(fast["state"]["winner"], "black", "{body}");
+    assert_eq!(fast["state"]["moves"], "h2e2 h9g7");
 }

@@ -156,6 +156,8 @@ struct RoomState {
 
 /// The most live games in memory, and seeks in the lobby, at once.
 pub const MAX_ROOMS: usize = 100_000;
+/// How long a timer waits before storing a game's end again after the store failed.
+const STORE_RETRY_MS: u64 = 1000;
 /// How often a stream sends a keep-alive blank line.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(5);
 /// The longest name a player may give.
@@ -454,12 +456,18 @@ impl Hub {
 
     /// Sets the room's timer for its next deadline (flag fall, first-move limit).
     fn schedule(self: &Arc<Self>, room: &Arc<Room>, st: &mut RoomState) {
+        self.schedule_after(room, st, 0);
+    }
+
+    /// The same, but not sooner than `at_least` ms from now (a retry after the store failed).
+    fn schedule_after(self: &Arc<Self>, room: &Arc<Room>, st: &mut RoomState, at_least: u64) {
         if let Some(t) = st.timer.take() {
             t.abort();
         }
         let Some(wait) = st.live.next_deadline(self.now()) else {
             return;
         };
+        let wait = wait.max(at_least);
         let hub = Arc::downgrade(self);
         let room = Arc::downgrade(room);
         let task = tokio::spawn(async move {
@@ -489,9 +497,14 @@ impl Hub {
                 }
                 Err(e) => {
                     eprintln!(
-                        "xiangqi serve: live game {}: cannot store its end: {e}",
+                        "xiangqi serve: live game {}: cannot store its end (trying again in \
+                         {STORE_RETRY_MS} ms): {e}",
                         room.id
-                    )
+                    );
+                    // The deadline has passed: without a pause the timer would fire again at
+                    // once, as long as the database is away.
+                    self.schedule_after(room, &mut st, STORE_RETRY_MS);
+                    return;
                 }
             }
         }

@@ -84,13 +84,27 @@ fn unreachable(e: &tokio_postgres::Error) -> bool {
     }
 }
 
+/// An error with its causes: tokio-postgres's own text is only "db error" or "error connecting
+/// to server"; what the server said, or why the connection failed, is in its source.
+fn describe(e: &tokio_postgres::Error) -> String {
+    use std::error::Error as _;
+    let mut s = e.to_string();
+    let mut src = e.source();
+    while let Some(x) = src {
+        s.push_str(": ");
+        s.push_str(&x.to_string());
+        src = x.source();
+    }
+    s
+}
+
 fn pg_error(e: tokio_postgres::Error) -> StoreError {
     if unreachable(&e) {
-        StoreError::Unavailable(e.to_string())
+        StoreError::Unavailable(describe(&e))
     } else if e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE) {
-        StoreError::Unavailable(format!("a concurrent change: {e}"))
+        StoreError::Unavailable(format!("a concurrent change: {}", describe(&e)))
     } else {
-        StoreError::Write(e.to_string())
+        StoreError::Write(describe(&e))
     }
 }
 
@@ -147,12 +161,12 @@ impl PgStore {
     async fn migrate(&self) -> Result<(), StoreError> {
         let failed = |e: tokio_postgres::Error| StoreError::Connect {
             place: self.place.clone(),
-            error: e.to_string(),
+            error: describe(&e),
         };
         let mut c = self.pool.get().await.map_err(|e| StoreError::Connect {
             place: self.place.clone(),
             error: match e {
-                deadpool_postgres::PoolError::Backend(e) => e.to_string(),
+                deadpool_postgres::PoolError::Backend(e) => describe(&e),
                 e => e.to_string(),
             },
         })?;
@@ -192,7 +206,7 @@ impl PgStore {
                 .map_err(|e| StoreError::Migrate {
                     place: self.place.clone(),
                     version: m.version,
-                    error: e.to_string(),
+                    error: describe(&e),
                 })?;
             tx.execute(
                 "INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, $3)",
