@@ -367,6 +367,15 @@ async fn a_ply_holds_one_move(db: &Db) {
         .is_err());
     let (_, moves) = s.load_live("Lply00000001").await.unwrap().unwrap();
     assert_eq!(moves, ["h2e2"]);
+    // A second live game with an id already there is refused as taken.
+    let e = s
+        .write(Write::Live(live_create("Lply00000001")))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, StoreError::Taken(_)), "{e:?}");
+    // Another move at a ply is not a taken key: it is refused for what it is.
+    let e = s.write(add(id, 0, "b2e2")).await.unwrap_err();
+    assert!(matches!(e, StoreError::Write(_)), "{e:?}");
 }
 
 async fn the_list_pages_newest_first(db: &Db) {

@@ -346,6 +346,9 @@ pub enum StoreError {
     Read(String),
     /// A write failed (and was rolled back).
     Write(String),
+    /// A write would have made a second row with a unique key (a name, an id) that another
+    /// row has: nothing was written.
+    Taken(String),
     /// The group's transaction could not begin or commit (no write of it happened).
     Transaction { what: &'static str, error: String },
     /// A stored value is not one the server writes (a damaged or foreign file).
@@ -404,6 +407,7 @@ impl fmt::Display for StoreError {
             }
             StoreError::Read(e) => write!(f, "reading the game store: {e}"),
             StoreError::Write(e) => write!(f, "store: {e}"),
+            StoreError::Taken(e) => write!(f, "store: already there: {e}"),
             StoreError::Transaction { what, error } => write!(f, "store: {what}: {error}"),
             StoreError::Corrupt(e) => write!(f, "the game store holds a bad value: {e}"),
         }

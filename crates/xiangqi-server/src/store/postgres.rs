@@ -101,6 +101,8 @@ fn describe(e: &tokio_postgres::Error) -> String {
 fn pg_error(e: tokio_postgres::Error) -> StoreError {
     if unreachable(&e) {
         StoreError::Unavailable(describe(&e))
+    } else if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+        StoreError::Taken(describe(&e))
     } else if e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE) {
         StoreError::Unavailable(format!("a concurrent change: {}", describe(&e)))
     } else {

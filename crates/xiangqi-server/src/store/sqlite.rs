@@ -463,6 +463,19 @@ fn insert_lines(c: &Connection, id: i64, lines: &[String]) -> rusqlite::Result<(
     Ok(())
 }
 
+/// A failed write's error: a unique key already there is `Taken`.
+fn write_error(e: rusqlite::Error) -> StoreError {
+    match &e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            StoreError::Taken(e.to_string())
+        }
+        _ => StoreError::Write(e.to_string()),
+    }
+}
+
 fn writer_loop(conn: Connection, rx: mpsc::Receiver<(Write, Reply)>) {
     let mut batch: Vec<(Write, Reply)> = Vec::new();
     while let Ok(first) = rx.recv() {
@@ -505,7 +518,7 @@ fn commit_group(conn: &Connection, batch: &[(Write, Reply)]) -> Vec<Result<i64, 
             }
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK TO w; RELEASE w");
-                results.push(Err(StoreError::Write(e.to_string())));
+                results.push(Err(write_error(e)));
             }
         }
     }
