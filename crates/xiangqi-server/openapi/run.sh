@@ -76,6 +76,15 @@ games = [
     post("/api/games", {"fen": "3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1"})["id"],
 ]
 live = post("/api/challenge/open", {"clock": {"limit": 600, "increment": 5}, "color": "red"})
+# An account with a session (cookie and CSRF token), so that the account's operations are
+# fuzzed logged in, not only refused with 401.
+req = urllib.request.Request(
+    base + "/api/account/register", method="POST",
+    data=json.dumps({"username": "fuzzer", "password": "the fuzzer's password"}).encode(),
+    headers={"Content-Type": "application/json"})
+with urllib.request.urlopen(req, timeout=30) as r:
+    session = r.headers["Set-Cookie"].split(";")[0]
+    csrf = json.load(r)["csrf"]
 moves = ["h2e2", "h9g7", "b0c2", "C2.5", "H2-E2", "炮二平五", "a0a1"]
 q = json.dumps
 with open(out, "w") as f:
@@ -96,6 +105,11 @@ values = {q(moves, ensure_ascii=False)}
 [[operations]]
 include-path-regex = "^/api/games/"
 parameters = {{ "path.id" = {{ dictionary = "games", probability = 0.8 }}, "body.move" = {{ dictionary = "moves", probability = 0.5 }} }}
+
+[[operations]]
+include-path-regex = "^/api/account(/password|/tokens.*)?$"
+headers = {{ "X-CSRF-Token" = "{csrf}" }}
+parameters = {{ "cookie.xq_session" = "{session.split('=', 1)[1]}" }}
 
 [[operations]]
 include-path-regex = "^/api/board/game/"

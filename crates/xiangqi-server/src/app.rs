@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::accounts::Accounts;
 use crate::engine::analysis::Sessions;
 use crate::engine::EnginePool;
 use crate::games::Games;
@@ -20,6 +21,11 @@ pub struct App {
     pub sessions: Sessions,
     /// Live games between people and the lobby.
     pub hub: Arc<Hub>,
+    /// Accounts, sessions, API tokens.
+    pub accounts: Accounts,
+    /// Session cookies are `Secure` (`--https`: the server is reached over https only);
+    /// they are too for a request forwarded with `X-Forwarded-Proto: https`.
+    pub https: bool,
 }
 
 impl App {
@@ -30,6 +36,8 @@ impl App {
             engines: EnginePool::per_core(),
             sessions: Sessions::default(),
             hub: Hub::new(store.clone()),
+            accounts: Accounts::new(store.clone()),
+            https: false,
         }
     }
 }

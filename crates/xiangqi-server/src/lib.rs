@@ -15,12 +15,16 @@
 //! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
 //!   it in SQLite, `store/postgres.rs` in PostgreSQL (`--database`), with the migrations of
 //!   `migrations/`.
+//! - `accounts`: registration, log-in, sessions, personal API tokens and Glicko-2 ratings
+//!   (`api/accounts.rs` is their HTTP, `store/accounts.rs` their SQL).
+//! - `online`: live games between people, seats, clocks, the lobby.
 //! - `lines`: a game's alternative lines <-> a record's move tree.
 //! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
 //! - `app`: the shared state (`App`) the handlers get.
 
 #![forbid(unsafe_code)]
 
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod engine;
@@ -41,13 +45,14 @@ pub use store::Store;
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
 pub const USAGE: &str =
-    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--database URL] [--no-fallback]
+    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--database URL] [--no-fallback] [--https]
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
   --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
   --database postgres://USER@HOST:PORT/DB  keep games in PostgreSQL instead of SQLite in --data
   --no-fallback  fail if the port is taken instead of trying the next ones
-  --no-rate-limits  no per-client limits on the online endpoints (for benchmarks)";
+  --no-rate-limits  no per-client limits on the online endpoints and log-ins (for benchmarks)
+  --https      the server is reached over https (behind a proxy): session cookies are Secure";
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -57,10 +62,14 @@ pub struct Config {
     pub data: PathBuf,
     /// Try the following ports when `port` is taken.
     pub fallback: bool,
-    /// Per-client limits on the online endpoints (`online::limits`); off for benchmarks.
+    /// Per-client limits on the online endpoints (`online::limits`) and on log-ins
+    /// (`accounts`); off for benchmarks.
     pub rate_limits: bool,
     /// `--database postgres://...`: PostgreSQL instead of SQLite in `data`.
     pub database: Option<String>,
+    /// Reached over https only: session cookies get `Secure` (they do anyway on a request
+    /// forwarded with `X-Forwarded-Proto: https`).
+    pub https: bool,
 }
 
 /// The per-user data folder.
@@ -84,6 +93,7 @@ impl Config {
             fallback: true,
             rate_limits: true,
             database: None,
+            https: false,
         };
         let mut i = 0;
         while i < args.len() {
@@ -118,6 +128,7 @@ impl Config {
                 }
                 "--no-fallback" => c.fallback = false,
                 "--no-rate-limits" => c.rate_limits = false,
+                "--https" => c.https = true,
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown option '{other}'\nusage: {USAGE}")),
             }
@@ -173,7 +184,10 @@ pub fn serve(c: Config) -> Result<(), String> {
         let _ = writeln!(out, "xiangqi: serving on {shown}");
         let _ = writeln!(out, "xiangqi: games are kept in {}", store.place());
         let _ = out.flush();
-        let app = Arc::new(App::new(store));
+        let mut app = App::new(store);
+        app.https = c.https;
+        app.accounts.set_limits(c.rate_limits);
+        let app = Arc::new(app);
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
         if resumed > 0 {
             println!("xiangqi: {resumed} live games resumed");

@@ -260,7 +260,8 @@ async fn optional_bodies_and_tokens_are_as_the_server_has_them() {
     assert_eq!(clock["minProperties"], 1, "{clock}");
     assert!(clock.get("maxProperties").is_none(), "{clock}");
     let security = |m: &str, p: &str| doc["paths"][p][m]["security"].clone();
-    let seat = serde_json::json!([{"seat": []}]);
+    // A seat's token, or a personal API token of the account holding the seat.
+    let seat = serde_json::json!([{"seat": []}, {"apiToken": []}]);
     assert_eq!(security("post", "/api/board/game/{id}/move/{move}"), seat);
     assert_eq!(security("post", "/api/board/game/{id}/{action}"), seat);
     assert_eq!(
@@ -269,8 +270,15 @@ async fn optional_bodies_and_tokens_are_as_the_server_has_them() {
     );
     assert_eq!(
         security("get", "/api/board/game/stream/{id}"),
-        serde_json::json!([{}, {"seat": []}])
+        serde_json::json!([{}, {"seat": []}, {"apiToken": []}])
     );
+    assert_eq!(
+        security("post", "/api/account/logout"),
+        serde_json::json!([{"session": []}])
+    );
+    let schemes = &doc["components"]["securitySchemes"];
+    assert_eq!(schemes["session"]["in"], "cookie", "{schemes}");
+    assert_eq!(schemes["session"]["name"], "xq_session", "{schemes}");
 }
 
 /// A nested object's fields are read as dotted names (`{"clock": {"limit": 60}}`), but an

@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 mod pg;
 
+use xiangqi_server::accounts::rating::{self, Speed};
+use xiangqi_server::store::accounts::AccountWrite;
 use xiangqi_server::store::live::{LiveChange, LiveRow, LiveWrite};
 use xiangqi_server::store::migrations::MIGRATIONS;
 use xiangqi_server::store::{Declared, Derived, GameRow, Mode, Store, StoreError, Verdict, Write};
@@ -138,6 +140,10 @@ both!(
     a_newer_schema_is_refused,
     a_damaged_value_is_reported_as_corrupt,
     hostile_text_is_stored_verbatim,
+    accounts_names_are_unique_and_sessions_end,
+    api_tokens_belong_to_their_account,
+    a_rated_game_is_rated_once_with_its_history,
+    a_batch_succeeds_or_fails_whole,
 );
 
 fn row(mode: Mode, updated: i64) -> GameRow {
@@ -644,4 +650,241 @@ async fn hostile_text_is_stored_verbatim(db: &Db) {
     let (got, _, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(got.tags, g.tags);
     assert!(s.load_live("Lhostile0001").await.unwrap().is_some());
+}
+
+fn user(name: &str) -> Write {
+    Write::Account(AccountWrite::CreateUser {
+        name: name.into(),
+        name_key: name.to_lowercase(),
+        password_hash: format!("$argon2id$fake${name}"),
+        created: 10,
+    })
+}
+
+async fn accounts_names_are_unique_and_sessions_end(db: &Db) {
+    let s = db.store().await;
+    let id = s
+        .create_user("Alice", "alice", "$argon2id$h", 10)
+        .await
+        .unwrap()
+        .expect("a new name");
+    // The same name in another case is taken; nothing is written for it.
+    assert_eq!(
+        s.create_user("ALICE", "alice", "x", 11).await.unwrap(),
+        None
+    );
+    let bob = s
+        .create_user("Bob", "bob", "$argon2id$b", 12)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(id, bob);
+    let u = s.user_by_key("alice").await.unwrap().unwrap();
+    assert_eq!(
+        (u.id, u.name.as_str(), u.password_hash.as_str()),
+        (id, "Alice", "$argon2id$h")
+    );
+    assert_eq!(s.user_by_id(bob).await.unwrap().unwrap().name, "Bob");
+    assert!(s.user_by_key("carol").await.unwrap().is_none());
+    for (key, at) in [("k1", 100), ("k2", 100)] {
+        s.account(AccountWrite::CreateSession {
+            key: key.into(),
+            user_id: id,
+            csrf: format!("csrf-{key}"),
+            created: at,
+            expires: at + 1000,
+        })
+        .await
+        .unwrap();
+    }
+    let sess = s.session("k1", 500).await.unwrap().unwrap();
+    assert_eq!(
+        (sess.user_id, sess.name.as_str(), sess.csrf.as_str()),
+        (id, "Alice", "csrf-k1")
+    );
+    // Expired, logged out.
+    assert!(s.session("k1", 1100).await.unwrap().is_none());
+    assert_eq!(
+        s.account(AccountWrite::DeleteSession { key: "k1".into() })
+            .await
+            .unwrap(),
+        1
+    );
+    assert!(s.session("k1", 500).await.unwrap().is_none());
+    assert!(s.session("k2", 500).await.unwrap().is_some());
+    // A new password ends every session of the account.
+    s.account(AccountWrite::SetPassword {
+        user_id: id,
+        password_hash: "$argon2id$new".into(),
+    })
+    .await
+    .unwrap();
+    assert!(s.session("k2", 500).await.unwrap().is_none());
+    assert_eq!(
+        s.user_by_id(id).await.unwrap().unwrap().password_hash,
+        "$argon2id$new"
+    );
+}
+
+async fn api_tokens_belong_to_their_account(db: &Db) {
+    let s = db.store().await;
+    let alice = s.write(user("alice")).await.unwrap();
+    let bob = s.write(user("bob")).await.unwrap();
+    let t1 = s
+        .account(AccountWrite::CreateToken {
+            user_id: alice,
+            key: "hash-1".into(),
+            label: "bot <script>".into(),
+            created: 5,
+        })
+        .await
+        .unwrap();
+    let t2 = s
+        .account(AccountWrite::CreateToken {
+            user_id: alice,
+            key: "hash-2".into(),
+            label: "".into(),
+            created: 6,
+        })
+        .await
+        .unwrap();
+    assert_ne!(t1, t2);
+    // A key already there is taken.
+    let e = s
+        .account(AccountWrite::CreateToken {
+            user_id: bob,
+            key: "hash-1".into(),
+            label: "x".into(),
+            created: 7,
+        })
+        .await
+        .unwrap_err();
+    assert!(matches!(e, StoreError::Taken(_)), "{e:?}");
+    assert_eq!(
+        s.token_user("hash-1").await.unwrap(),
+        Some((alice, "alice".into()))
+    );
+    let list = s.tokens(alice).await.unwrap();
+    assert_eq!(list.iter().map(|t| t.id).collect::<Vec<_>>(), [t1, t2]);
+    assert_eq!(list[0].label, "bot <script>");
+    assert!(s.tokens(bob).await.unwrap().is_empty());
+    // Bob cannot revoke Alice's token; Alice can.
+    assert_eq!(
+        s.account(AccountWrite::RevokeToken {
+            user_id: bob,
+            id: t1
+        })
+        .await
+        .unwrap(),
+        0
+    );
+    assert_eq!(
+        s.account(AccountWrite::RevokeToken {
+            user_id: alice,
+            id: t1
+        })
+        .await
+        .unwrap(),
+        1
+    );
+    assert!(s.token_user("hash-1").await.unwrap().is_none());
+}
+
+async fn a_rated_game_is_rated_once_with_its_history(db: &Db) {
+    let s = db.store().await;
+    let red = s.write(user("red")).await.unwrap();
+    let black = s.write(user("black")).await.unwrap();
+    let mut row = live_row("Lrated000001");
+    row.names = ["red".into(), "black".into()];
+    s.write(Write::Live(LiveWrite::Create { row, moves: vec![] }))
+        .await
+        .unwrap();
+    s.account(AccountWrite::Seats {
+        game_id: "Lrated000001".into(),
+        users: [Some(red), Some(black)],
+        rated: true,
+        speed: Speed::Blitz,
+    })
+    .await
+    .unwrap();
+    let seats = s.live_seats("Lrated000001").await.unwrap().unwrap();
+    assert!(seats.rated && seats.rated_at.is_none());
+    assert_eq!(seats.speed, Speed::Blitz);
+    assert_eq!(
+        seats.users[0].as_ref().unwrap().before,
+        Some((rating::START.rating, rating::START.rd))
+    );
+    s.write(Write::Live(LiveWrite::Update {
+        id: "Lrated000001".into(),
+        change: LiveChange {
+            updated: 9,
+            times: None,
+            declared: "resign-black".into(),
+            status: "resign".into(),
+            winner: "red".into(),
+        },
+    }))
+    .await
+    .unwrap();
+    let rate = || AccountWrite::Rate {
+        game_id: "Lrated000001".into(),
+        score_red: 1.0,
+        at: 50,
+    };
+    assert_eq!(s.account(rate()).await.unwrap(), 1);
+    assert_eq!(s.account(rate()).await.unwrap(), 0, "a game is rated once");
+    let want = rating::update(rating::START, &[(rating::START, 1.0)], rating::TAU);
+    let r = s.rating_of(red, Speed::Blitz).await.unwrap();
+    assert!((r.rating - want.rating).abs() < 1e-9 && r.rating > rating::START.rating);
+    let b = s.rating_of(black, Speed::Blitz).await.unwrap();
+    assert!(b.rating < rating::START.rating);
+    assert_eq!(
+        s.rating_of(red, Speed::Bullet).await.unwrap(),
+        rating::START
+    );
+    let ratings = s.ratings(red).await.unwrap();
+    assert_eq!(ratings.len(), 1);
+    assert_eq!((ratings[0].speed, ratings[0].games), (Speed::Blitz, 1));
+    let seats = s.live_seats("Lrated000001").await.unwrap().unwrap();
+    assert_eq!(seats.rated_at, Some(50));
+    let diff = seats.users[0].as_ref().unwrap().diff.unwrap();
+    assert!((diff - (want.rating - rating::START.rating)).abs() < 1e-9);
+    let p = s.profile("red").await.unwrap().unwrap();
+    assert_eq!(p.name, "red");
+    assert_eq!(p.history.len(), 1);
+    assert_eq!(p.history[0].game_id, "Lrated000001");
+    assert_eq!(p.recent.len(), 1);
+    assert_eq!(p.recent[0].side, xiangqi::Color::Red);
+    assert_eq!((p.counts.wins, p.counts.draws, p.counts.losses), (1, 0, 0));
+    let pb = s.profile("black").await.unwrap().unwrap();
+    assert_eq!((pb.counts.wins, pb.counts.losses), (0, 1));
+    assert!(s.profile("nobody").await.unwrap().is_none());
+    let board = s.leaderboard(Speed::Blitz, 10).await.unwrap();
+    assert_eq!(
+        board.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(),
+        ["red", "black"]
+    );
+    assert_eq!(s.leaderboard(Speed::Blitz, 1).await.unwrap().len(), 1);
+    assert!(s.leaderboard(Speed::Rapid, 10).await.unwrap().is_empty());
+}
+
+async fn a_batch_succeeds_or_fails_whole(db: &Db) {
+    let s = db.store().await;
+    let id = create(&s, row(Mode::TwoPlayer, 1), &[]).await;
+    // The second write fails (a game that is not there): the first is not kept either.
+    assert!(s
+        .write(Write::Batch(vec![
+            add(id, 0, "h2e2"),
+            add(id + 1000, 0, "h2e2")
+        ]))
+        .await
+        .is_err());
+    let (_, moves, _) = s.load(id).await.unwrap().unwrap();
+    assert!(moves.is_empty());
+    s.write(Write::Batch(vec![add(id, 0, "h2e2"), add(id, 1, "h9g7")]))
+        .await
+        .unwrap();
+    let (r, moves, _) = s.load(id).await.unwrap().unwrap();
+    assert_eq!(moves, ["h2e2", "h9g7"]);
+    assert_eq!(r.plies, 2);
 }

@@ -9,6 +9,7 @@ import {
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
 import { soundSwitch } from '/sound.js';
+import { whoami, csrfHeaders } from '/account.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,6 +39,9 @@ const TEXT = {
     modeComputer: 'vs computer', modeTwo: 'two players', modeAnalysis: 'analysis', ongoing: 'in progress',
     chooseFile: 'Choose a file or paste some text first.', editorHint: 'Pick a piece below and click points on the board; click a piece to remove it (or use the eraser).',
     eraser: 'Eraser', fenOk: 'A legal position.',
+    leaderboard: 'Leaderboard', account: 'Account', login: 'Log in', rated: 'Rated', casual: 'Casual',
+    ratedNeedsAccount: 'Log in to play rated games', opponentAccount: "Opponent's account (rated games)",
+    provisional: 'provisional',
     lobby: 'Lobby', playFriend: 'Play a friend online', timeControl: 'Time control', randomSide: 'Random',
     yourName: 'Your name', sounds: 'Sounds', accept: 'Accept', decline: 'Decline', withdraw: 'Withdraw',
     claimVictory: 'Claim victory', claimDraw: 'Claim a draw', inviteLink: 'Send this link to your opponent',
@@ -76,6 +80,8 @@ const TEXT = {
     modeComputer: '人机', modeTwo: '双人', modeAnalysis: '分析', ongoing: '进行中',
     chooseFile: '请先选择文件或粘贴文本。', editorHint: '在下方选一个棋子，再点棋盘上的位置；点棋子可移除（或用橡皮）。',
     eraser: '橡皮', fenOk: '局面合法。',
+    leaderboard: '排行榜', account: '账户', login: '登录', rated: '计分', casual: '不计分',
+    ratedNeedsAccount: '登录后才能下计分棋', opponentAccount: '对手的账户（计分棋）', provisional: '暂定',
     lobby: '大厅', playFriend: '与好友在线对弈', timeControl: '用时', randomSide: '随机', yourName: '你的名字',
     sounds: '声音', accept: '同意', decline: '拒绝', withdraw: '撤回', claimVictory: '判对方负', claimDraw: '判和',
     inviteLink: '把这个链接发给对手', watchLink: '观战链接', abort: '中止', rematch: '再来一局', createSeek: '发起对局',
@@ -123,7 +129,8 @@ function applyLanguage() {
 // Talking to the server
 
 async function api(method, path, body, raw) {
-  const opt = { method, headers: {} };
+  // A change made while logged in carries the session's CSRF token.
+  const opt = { method, headers: method === 'GET' ? {} : await csrfHeaders() };
   if (body !== undefined) {
     if (raw) { opt.body = body; } else { opt.body = JSON.stringify(body); opt.headers['Content-Type'] = 'application/json'; }
   }
@@ -927,6 +934,9 @@ async function playFriend() {
   settings.name = name; saveSettings();
   const body = { ...clockFields($('friend-tc').value), color: $('friend-side').value };
   if (name) body.name = name;
+  const opponent = $('friend-opponent').value.trim();
+  if (opponent) body.opponent = opponent;
+  if ($('friend-rated').checked) body.rated = true;
   try {
     const c = await api('POST', '/api/challenge/open', body);
     const mine = c.color === 'red' ? c.urlRed : c.urlBlack;
@@ -1087,9 +1097,21 @@ function wire() {
   });
 }
 
+// The header's account link: the username when logged in; the rated choices need one.
+async function showAccount() {
+  const me = await whoami();
+  $('nav-account').textContent = me ? me.name : t('login');
+  for (const id of ['friend-rated', 'lobby-rated']) {
+    $(id).disabled = !me;
+    $(id).closest('label').title = me ? '' : t('ratedNeedsAccount');
+  }
+  for (const id of ['friend-name', 'lobby-name']) if (me) { $(id).value = me.name; $(id).disabled = true; }
+}
+
 async function start() {
   wire();
   applyLanguage();
+  showAccount();
   if (location.pathname.startsWith('/live/')) {
     LIVE = startLive({ t, settings, saveSettings, toast, api, copy });
     return;

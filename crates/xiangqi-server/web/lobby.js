@@ -1,6 +1,7 @@
 // The lobby dialog: the open seeks, live from /api/lobby/stream; making a seek (its request
 // stays open until someone takes it, then the page goes to the game); joining another's.
 import { clockFields, readLines, tcText } from '/online.js';
+import { csrfHeaders, ratingText, profileHref } from '/account.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,7 +28,21 @@ export function setupLobby(ctx) {
       const tr = document.createElement('tr');
       tr.dataset.testid = 'seek';
       tr.dataset.id = s.id;
-      const name = cell(s.name, 'title');
+      const name = cell(null, 'title');
+      if (s.user) {
+        const a = document.createElement('a');
+        a.href = profileHref(s.user);
+        a.textContent = s.user;
+        name.append(a, ' ');
+        const r = document.createElement('span');
+        r.className = 'rating';
+        r.dataset.testid = 'seek-rating';
+        r.textContent = ratingText(s.rating, s.provisional);
+        if (s.provisional) r.title = t('provisional');
+        name.append(r);
+      } else name.textContent = s.name;
+      const kind = cell(s.rated ? t('rated') : t('casual'));
+      kind.dataset.testid = 'seek-kind';
       const tc = cell(tcText(s.limit, s.increment, t));
       const side = cell(s.color === 'random' ? t('randomSide') : t(s.color));
       const acts = cell(null, 'acts');
@@ -39,7 +54,7 @@ export function setupLobby(ctx) {
         b.addEventListener('click', () => join(s.id));
         acts.append(b);
       }
-      tr.append(name, tc, side, acts);
+      tr.append(name, tc, side, kind, acts);
       tbody.append(tr);
     }
     const waiting = !!S.seek;
@@ -63,6 +78,7 @@ export function setupLobby(ctx) {
 
   function name() {
     const n = $('lobby-name').value.trim();
+    if ($('lobby-name').disabled) return undefined; // an account's seek shows its username
     settings.name = n;
     ctx.saveSettings();
     return n || undefined;
@@ -70,12 +86,13 @@ export function setupLobby(ctx) {
 
   async function create() {
     const body = { ...clockFields($('lobby-tc').value), color: $('lobby-side').value, name: name() };
+    if ($('lobby-rated').checked) body.rated = true;
     const ctrl = new AbortController();
     S.seek = ctrl;
     render();
     try {
       const res = await fetch('/api/board/seek', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: ctrl.signal,
+        method: 'POST', headers: { 'Content-Type': 'application/json', ...(await csrfHeaders()) }, body: JSON.stringify(body), signal: ctrl.signal,
       });
       if (!res.ok) {
         const data = await res.json().catch(() => ({}));
@@ -100,7 +117,7 @@ export function setupLobby(ctx) {
   async function join(seekId) {
     try {
       const res = await fetch(`/api/board/seek/${encodeURIComponent(seekId)}/accept`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: name() }),
+        method: 'POST', headers: { 'Content-Type': 'application/json', ...(await csrfHeaders()) }, body: JSON.stringify({ name: name() }),
       });
       const data = await res.json().catch(() => ({}));
       if (!res.ok) throw new Error(data.error || res.statusText);
@@ -109,7 +126,7 @@ export function setupLobby(ctx) {
   }
 
   $('btn-lobby').addEventListener('click', () => {
-    $('lobby-name').value = settings.name || '';
+    if (!$('lobby-name').disabled) $('lobby-name').value = settings.name || '';
     $('dlg-lobby').showModal();
     render();
     follow();

@@ -170,7 +170,27 @@ export function startLive(ctx) {
       positionInfo(last);
     }
     L.optimistic = false;
+    // A rated game that ends: its players' new ratings.
+    if (!whole && OVER(st.status) && L.full && L.full.rated && !L.rerated) {
+      L.rerated = true;
+      refreshFull();
+    }
     renderAll();
+  }
+
+  async function refreshFull() {
+    for (let i = 0; i < 10; i++) {
+      try {
+        const res = await fetch(`/api/board/game/${encodeURIComponent(id)}`, { cache: 'no-store' });
+        const f = await res.json();
+        if (res.ok && (f.red.ratingDiff != null || f.black.ratingDiff != null)) {
+          L.full = { ...f, seat: L.seat };
+          renderAll();
+          return;
+        }
+      } catch { /* try again */ }
+      await new Promise((r) => setTimeout(r, 300));
+    }
   }
 
   // The legal moves and check of the position now (from /api/position); plays the move's
@@ -394,14 +414,34 @@ export function startLive(ctx) {
       bar.textContent = '';
       const who = node('span', 'who');
       const dot = node('span', 'dot ' + side);
-      const name = node('span', 'name', L.full ? L.full[side].name : t(side));
+      const p = L.full ? L.full[side] : null;
+      const name = node('span', 'name');
       name.dataset.testid = 'name-' + side;
+      if (p && p.user) {
+        const a = document.createElement('a');
+        a.href = '/@/' + encodeURIComponent(p.user);
+        a.textContent = p.name;
+        name.append(a);
+      } else name.textContent = p ? p.name : t(side);
+      // The rating and its change go beside the name (which a long name cuts short).
+      const extra = [];
+      if (p && p.rating != null) {
+        const r = node('span', 'rating', `${p.rating}${p.provisional ? '?' : ''}`);
+        r.dataset.testid = 'rating-' + side;
+        if (p.provisional) r.title = t('provisional');
+        extra.push(r);
+      }
+      if (p && p.ratingDiff != null) {
+        const d = node('span', 'diff ' + (p.ratingDiff >= 0 ? 'up' : 'down'), (p.ratingDiff >= 0 ? '+' : '') + p.ratingDiff);
+        d.dataset.testid = 'rating-diff-' + side;
+        extra.push(d);
+      }
       const on = !!L.crowd[side];
       const conn = node('span', 'conn ' + (on ? 'on' : 'off'));
       conn.dataset.testid = 'conn-' + side;
       conn.title = on ? t('connected') : t('disconnected');
       conn.textContent = on ? t('connected') : t('disconnected');
-      who.append(dot, name);
+      who.append(dot, name, ...extra);
       if (L.seat === side) who.append(node('span', 'you', '(' + t('you') + ')'));
       who.append(conn);
       bar.append(who);
@@ -461,7 +501,13 @@ export function startLive(ctx) {
     sub.textContent = L.conn === 'open' ? (player ? t('youPlayAs', { side: t(L.seat || 'red') }) : t('spectating'))
       : L.conn === 'lost' ? t('reconnecting') : L.conn === 'closed' ? '' : t('connecting');
     if (L.full && L.full.clock) sub.textContent += ' · ' + tcText(L.full.clock.initial / 1000, L.full.clock.increment / 1000, t);
+    let kind = null;
+    if (L.full) {
+      kind = node('span', 'sub', L.full.rated ? t('rated') : t('casual'));
+      kind.dataset.testid = 'game-kind';
+    }
     status.append(sub);
+    if (kind) status.append(kind);
     if (L.view != null) {
       const v = node('span', 'sub viewing', t('viewing', { n: L.view, m: L.moves.length }));
       v.dataset.testid = 'viewing';

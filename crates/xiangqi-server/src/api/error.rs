@@ -36,6 +36,8 @@ pub struct ErrorBody {
 pub struct ApiError {
     pub status: StatusCode,
     pub body: Box<ErrorBody>,
+    /// Seconds for a `Retry-After` header (a limit reached).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -46,6 +48,7 @@ impl ApiError {
                 error: msg.into(),
                 ..ErrorBody::default()
             }),
+            retry_after: None,
         }
     }
 
@@ -69,7 +72,14 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body)).into_response()
+        let mut res = (self.status, Json(self.body)).into_response();
+        if let Some(s) = self.retry_after {
+            res.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(s),
+            );
+        }
+        res
     }
 }
 

@@ -2,6 +2,7 @@
 //! JSON answers (`game_json`) and the endpoints (`handlers`). The game operations themselves
 //! are in `crate::games`; this layer only reads requests and writes answers.
 
+pub mod accounts;
 pub mod error;
 pub mod game_json;
 pub mod handlers;
@@ -40,12 +41,14 @@ const SOUND_JS: &str = include_str!("../../web/sound.js");
 const NOTATION_JS: &str = include_str!("../../web/notation.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
+const ACCOUNT_HTML: &str = include_str!("../../web/account.html");
+const ACCOUNT_JS: &str = include_str!("../../web/account.js");
 
 /// The content type of the page's scripts (ES modules).
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 10] = [
+const ASSETS: [(&str, &str, &str); 14] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -57,6 +60,11 @@ const ASSETS: [(&str, &str, &str); 10] = [
     ("/notation.js", NOTATION_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
+    // The account pages: log in / register / tokens, a player's profile, the leaderboards.
+    ("/account", ACCOUNT_HTML, "text/html; charset=utf-8"),
+    ("/@/{name}", ACCOUNT_HTML, "text/html; charset=utf-8"),
+    ("/leaderboard", ACCOUNT_HTML, "text/html; charset=utf-8"),
+    ("/account.js", ACCOUNT_JS, JS),
 ];
 
 fn asset(body: &'static str, ctype: &'static str) -> Response {
@@ -177,6 +185,16 @@ fn api_routes() -> Routes {
         .post("/api/board/seek", online::seek)
         .post("/api/board/seek/{id}/accept", online::accept_seek)
         .get("/api/lobby/stream", online::lobby_stream)
+        .post("/api/account/register", accounts::register)
+        .post("/api/account/login", accounts::login)
+        .post("/api/account/logout", accounts::logout)
+        .get("/api/account", accounts::me)
+        .post("/api/account/password", accounts::password)
+        .get("/api/account/tokens", accounts::tokens)
+        .post("/api/account/tokens", accounts::create_token)
+        .delete("/api/account/tokens/{id}", accounts::revoke_token)
+        .get("/api/users/{name}", accounts::profile)
+        .get("/api/leaderboard/{speed}", accounts::leaderboard)
 }
 
 /// `/api/import`.

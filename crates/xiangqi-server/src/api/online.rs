@@ -17,11 +17,14 @@ use tokio::sync::broadcast::error::RecvError;
 use utoipa::ToSchema;
 use xiangqi::Color;
 
+use super::accounts::Viewer;
 use super::error::ApiError;
 use super::request::Fields;
 use crate::online::clock::TimeControl;
 use crate::online::events::Event;
-use crate::online::hub::{clean_name, Action, Hub, Msg, NewLive, OnlineError, KEEP_ALIVE};
+use crate::online::hub::{
+    clean_name, Action, Credential, Hub, Msg, NewLive, NewSeats, OnlineError, Seeker, KEEP_ALIVE,
+};
 use crate::online::lobby::{Seek, SideWish};
 use crate::App;
 
@@ -33,7 +36,10 @@ impl From<OnlineError> for ApiError {
         let msg = e.to_string();
         match e {
             OnlineError::NotFound => ApiError::new(StatusCode::NOT_FOUND, msg),
-            OnlineError::NoToken => ApiError::new(StatusCode::UNAUTHORIZED, msg),
+            OnlineError::NoToken | OnlineError::NeedsAccount => {
+                ApiError::new(StatusCode::UNAUTHORIZED, msg)
+            }
+            OnlineError::OwnSeek => ApiError::new(StatusCode::CONFLICT, msg),
             OnlineError::WrongToken => ApiError::new(StatusCode::FORBIDDEN, msg),
             OnlineError::Refused(r) => ApiError::new(
                 StatusCode::from_u16(r.status_code()).unwrap_or(StatusCode::CONFLICT),
@@ -74,6 +80,42 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             )),
         }
     }
+}
+
+/// Who a board request acts for: a seat token, or the account of a personal API token.
+enum Cred {
+    Seat(String),
+    Account(i64),
+}
+
+impl Cred {
+    fn as_credential(&self) -> Credential<'_> {
+        match self {
+            Cred::Seat(t) => Credential::Seat(t),
+            Cred::Account(id) => Credential::Account(*id),
+        }
+    }
+}
+
+async fn cred_of(app: &App, bearer: Bearer) -> ApiResult<Option<Cred>> {
+    let Some(t) = bearer.0 else { return Ok(None) };
+    if !t.starts_with(crate::accounts::TOKEN_PREFIX) {
+        return Ok(Some(Cred::Seat(t)));
+    }
+    match app.accounts.token_user(&t).await? {
+        Some((id, _)) => Ok(Some(Cred::Account(id))),
+        None => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unknown or revoked API token",
+        )),
+    }
+}
+
+fn seeker(v: &Viewer) -> Option<Seeker> {
+    v.0.as_ref().map(|u| Seeker {
+        id: u.id,
+        name: u.name.clone(),
+    })
 }
 
 fn time_control(f: &Fields) -> ApiResult<Option<TimeControl>> {
@@ -152,8 +194,11 @@ fn page(id: &str, token: Option<&str>) -> String {
     path = "/api/challenge/open",
     tag = "board",
     request_body(content((Option<ChallengeFields> = "application/json"), (Option<ChallengeForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    security((), ("session" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "The game, its pages and its seats' tokens", body = OpenChallenge),
+        (status = 401, description = "A rated challenge without an account, or an unknown or revoked API token", body = super::error::ErrorBody),
+        (status = 403, description = "With the session cookie but without its CSRF token (or from another site)", body = super::error::ErrorBody),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
@@ -161,7 +206,11 @@ fn page(id: &str, token: Option<&str>) -> String {
         (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
-pub async fn open_challenge(State(app): AppState, f: Fields) -> ApiResult<Json<OpenChallenge>> {
+pub async fn open_challenge(
+    State(app): AppState,
+    v: Viewer,
+    f: Fields,
+) -> ApiResult<Json<OpenChallenge>> {
     f.only(&[
         "clock.limit",
         "clock.increment",
@@ -170,7 +219,44 @@ pub async fn open_challenge(State(app): AppState, f: Fields) -> ApiResult<Json<O
         "name",
         "red",
         "black",
+        "rated",
+        "opponent",
     ])?;
+    let rated = f.flag("rated")?.unwrap_or(false);
+    let opponent = match f.text("opponent")?.map(str::trim).filter(|s| !s.is_empty()) {
+        None => None,
+        Some(o) => {
+            let u = app
+                .store
+                .user_by_key(&o.to_lowercase())
+                .await
+                .map_err(crate::accounts::AccountError::from)?
+                .ok_or_else(|| ApiError::bad(format!("no player named '{o}'")).field("opponent"))?;
+            Some(Seeker {
+                id: u.id,
+                name: u.name,
+            })
+        }
+    };
+    let me = seeker(&v);
+    if rated && me.is_none() {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "a rated challenge needs an account: log in (or send a personal API token)",
+        )
+        .field("rated"));
+    }
+    if rated && opponent.is_none() {
+        return Err(ApiError::bad(
+            "a rated challenge names its opponent's account (field 'opponent')",
+        )
+        .field("opponent"));
+    }
+    if let (Some(m), Some(o)) = (&me, &opponent) {
+        if m.id == o.id {
+            return Err(ApiError::bad("you cannot challenge yourself").field("opponent"));
+        }
+    }
     let tc = time_control(&f)?;
     let color = match side_wish(&f)? {
         SideWish::Red => Color::Red,
@@ -185,12 +271,22 @@ pub async fn open_challenge(State(app): AppState, f: Fields) -> ApiResult<Json<O
     if !name.is_empty() {
         names[color.index()] = name;
     }
+    let mut users = [None, None];
+    if let Some(m) = &me {
+        names[color.index()] = m.name.clone();
+        users[color.index()] = Some(m.id);
+    }
+    if let Some(o) = &opponent {
+        names[(!color).index()] = o.name.clone();
+        users[(!color).index()] = Some(o.id);
+    }
     let created = app
         .hub
         .create(NewLive {
             tc,
             fen: f.text("fen")?.map(str::to_owned),
             names,
+            seats: Some(NewSeats { users, rated }),
         })
         .await?;
     let [red, black] = &created.tokens;
@@ -213,7 +309,10 @@ pub struct Ok_ {
 }
 
 async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<Json<Ok_>> {
-    app.hub.act(id, bearer.0.as_deref(), action).await?;
+    let cred = cred_of(app, bearer).await?;
+    app.hub
+        .act(id, cred.as_ref().map(Cred::as_credential), action)
+        .await?;
     Ok(Json(Ok_ { ok: true }))
 }
 
@@ -226,11 +325,11 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
         ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
         ("move" = String, Path, description = "The move in any notation (percent-encoded)"),
     ),
-    security(("seat" = [])),
+    security(("seat" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
-        (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
+        (status = 401, description = "No seat token (or a malformed `Authorization` header, or an unknown or revoked personal API token)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
@@ -256,11 +355,11 @@ pub async fn board_move(
         ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
         ("action" = BoardAction, Path, description = "What the seat does (another word: `404`)"),
     ),
-    security(("seat" = [])),
+    security(("seat" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
-        (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
+        (status = 401, description = "No seat token (or a malformed `Authorization` header, or an unknown or revoked personal API token)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game, or no such action", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
@@ -293,11 +392,11 @@ pub async fn board_action(
         ("offer" = Offer, Path, description = "What is offered or asked for (another word: `404`)"),
         ("answer" = Answer, Path, description = "`yes` offers or accepts, `no` declines or withdraws (another word: `404`)"),
     ),
-    security(("seat" = [])),
+    security(("seat" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
-        (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
+        (status = 401, description = "No seat token (or a malformed `Authorization` header, or an unknown or revoked personal API token)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game, offer or answer", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
@@ -388,11 +487,11 @@ struct GameStream {
     params(
         ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
     ),
-    security((), ("seat" = [])),
+    security((), ("seat" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "Newline-delimited JSON events, without end: `gameFull` first, then `gameState`, `crowd`, `opponentGone`, `rematch`; a blank keep-alive line every 5 s", body = Event, content_type = "application/x-ndjson"),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
-        (status = 401, description = "No seat token (or a malformed `Authorization` header)", body = super::error::ErrorBody),
+        (status = 401, description = "No seat token (or a malformed `Authorization` header, or an unknown or revoked personal API token)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
@@ -404,7 +503,11 @@ pub async fn game_stream(
     Path(id): Path<String>,
     bearer: Bearer,
 ) -> ApiResult<Response> {
-    let sub = app.hub.subscribe(&id, bearer.0.as_deref()).await?;
+    let cred = cred_of(&app, bearer).await?;
+    let sub = app
+        .hub
+        .subscribe(&id, cred.as_ref().map(Cred::as_credential))
+        .await?;
     let mut queue = VecDeque::new();
     queue.push_back(sub.first.clone());
     queue.extend(sub.extra.iter().cloned());
@@ -500,20 +603,24 @@ pub struct GameStart {
     path = "/api/board/seek",
     tag = "lobby",
     request_body(content((Option<SeekFields> = "application/json"), (Option<SeekForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    security((), ("session" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "Newline-delimited JSON: `seek` with its id, keep-alive blank lines while it waits, then `gameStart` when taken", body = GameStart, content_type = "application/x-ndjson"),
+        (status = 401, description = "An unknown or revoked API token", body = super::error::ErrorBody),
+        (status = 403, description = "With the session cookie but without its CSRF token (or from another site)", body = super::error::ErrorBody),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
-pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
-    f.only(&["clock.limit", "clock.increment", "color", "name"])?;
+pub async fn seek(State(app): AppState, v: Viewer, f: Fields) -> ApiResult<Response> {
+    f.only(&["clock.limit", "clock.increment", "color", "name", "rated"])?;
     let tc = time_control(&f)?;
     let color = side_wish(&f)?;
+    let rated = f.flag("rated")?.unwrap_or(false);
     let name = clean_name(f.text("name")?, "Anonymous");
-    let (seek, grant, guard) = app.hub.seek(name, tc, color)?;
+    let (seek, grant, guard) = app.hub.seek(name, tc, color, seeker(&v), rated).await?;
     let first = format!("{}\n", serde_json::json!({"type": "seek", "id": seek.id}));
     let mut tick = tokio::time::interval(KEEP_ALIVE);
     tick.reset();
@@ -554,8 +661,12 @@ pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
         ("id" = String, Path, description = "The seek's id"),
     ),
     request_body(content((Option<AcceptFields> = "application/json"), (Option<AcceptFields> = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    security((), ("session" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "The taker's seat", body = GameStart),
+        (status = 401, description = "A rated seek taken without an account, or an unknown or revoked API token", body = super::error::ErrorBody),
+        (status = 403, description = "With the session cookie but without its CSRF token (or from another site)", body = super::error::ErrorBody),
+        (status = 409, description = "An account taking its own seek", body = super::error::ErrorBody),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 404, description = "No such seek (or it was taken)", body = super::error::ErrorBody),
@@ -567,11 +678,12 @@ pub async fn seek(State(app): AppState, f: Fields) -> ApiResult<Response> {
 pub async fn accept_seek(
     State(app): AppState,
     Path(id): Path<String>,
+    v: Viewer,
     f: Fields,
 ) -> ApiResult<Json<GameStart>> {
     f.only(&["name"])?;
     let name = clean_name(f.text("name")?, "Anonymous");
-    let g = app.hub.accept(&id, name).await?;
+    let g = app.hub.accept(&id, name, seeker(&v)).await?;
     Ok(Json(GameStart {
         kind: "gameStart",
         url: page(&g.id, Some(g.token.as_str())),
@@ -615,6 +727,10 @@ pub struct ChallengeFields {
     red: Option<String>,
     /// Cut to 40 characters.
     black: Option<String>,
+    /// Rated: needs an account (session or API token) and `opponent`.
+    rated: Option<bool>,
+    /// The opponent's account: its seat is theirs (their API token acts for it).
+    opponent: Option<String>,
 }
 
 /// `POST /api/challenge/open` as a form.
@@ -636,6 +752,8 @@ pub struct ChallengeForm {
     red: Option<String>,
     /// Cut to 40 characters.
     black: Option<String>,
+    rated: Option<bool>,
+    opponent: Option<String>,
 }
 
 /// `POST /api/board/seek` as JSON.
@@ -645,8 +763,10 @@ pub struct ChallengeForm {
 pub struct SeekFields {
     clock: Option<ClockFields>,
     color: Option<SideWish>,
-    /// Cut to 40 characters.
+    /// Cut to 40 characters (an account's seek shows its username).
     name: Option<String>,
+    /// Rated: needs an account, and only accounts can take it.
+    rated: Option<bool>,
 }
 
 /// `POST /api/board/seek` as a form.
@@ -663,6 +783,7 @@ pub struct SeekForm {
     color: Option<SideWish>,
     /// Cut to 40 characters.
     name: Option<String>,
+    rated: Option<bool>,
 }
 
 /// `POST /api/board/seek/{id}/accept`.

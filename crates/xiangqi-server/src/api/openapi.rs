@@ -54,6 +54,16 @@ use crate::store::{Mode, Verdict};
         super::online::seek,
         super::online::accept_seek,
         super::online::lobby_stream,
+        super::accounts::register,
+        super::accounts::login,
+        super::accounts::logout,
+        super::accounts::me,
+        super::accounts::password,
+        super::accounts::tokens,
+        super::accounts::create_token,
+        super::accounts::revoke_token,
+        super::accounts::profile,
+        super::accounts::leaderboard,
     ),
     components(schemas(
         // Named by parameters (whose schemas are not collected on their own).
@@ -63,6 +73,7 @@ use crate::store::{Mode, Verdict};
         super::online::BoardAction,
         super::online::Offer,
         super::online::Answer,
+        crate::accounts::rating::Speed,
     )),
     modifiers(&SeatToken, &Pages, &OptionalBodies, &NonEmptyClock),
     tags(
@@ -70,6 +81,7 @@ use crate::store::{Mode, Verdict};
         (name = "analysis", description = "Live engine analysis"),
         (name = "board", description = "Online games between people: the board API"),
         (name = "lobby", description = "Seeks: finding an opponent"),
+        (name = "accounts", description = "Accounts, sessions, API tokens, profiles, leaderboards"),
         (name = "server", description = "The server itself"),
         (name = "page", description = "The browser app's page and files"),
     )
@@ -131,6 +143,18 @@ impl Modify for SeatToken {
         let c = doc.components.get_or_insert_with(Default::default);
         c.add_security_scheme(
             "seat",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+        // A session: the cookie, and on changes its CSRF token in `X-CSRF-Token`.
+        c.add_security_scheme(
+            "session",
+            SecurityScheme::ApiKey(utoipa::openapi::security::ApiKey::Cookie(
+                utoipa::openapi::security::ApiKeyValue::new(super::accounts::COOKIE),
+            )),
+        );
+        // A personal API token (`xqt_...`) as `Authorization: Bearer`.
+        c.add_security_scheme(
+            "apiToken",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
     }

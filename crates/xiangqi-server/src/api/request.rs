@@ -141,6 +141,22 @@ impl Fields {
         }
     }
 
+    /// A boolean (JSON `true`/`false`, or a form's text `true`/`false`), if given.
+    pub fn flag(&self, name: &str) -> Result<Option<bool>, ApiError> {
+        let bad = || ApiError::bad(format!("field '{name}' must be true or false")).field(name);
+        match self.0.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(Value::String(s)) if self.1 => match s.trim() {
+                "true" => Ok(Some(true)),
+                "false" => Ok(Some(false)),
+                "" => Ok(None),
+                _ => Err(bad()),
+            },
+            Some(_) => Err(bad()),
+        }
+    }
+
     /// A string, if given.
     pub fn text(&self, name: &str) -> Result<Option<&str>, ApiError> {
         match self.0.get(name) {

@@ -21,9 +21,21 @@ pub struct ClockJson {
     pub increment: u64,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PlayerJson {
     pub name: String,
+    /// The account holding the seat (its profile is `/@/{user}`); absent for a guest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// In a rated game: the rating before it, and whether it was provisional.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisional: Option<bool>,
+    /// What the game changed in the rating, once a rated game has ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_diff: Option<i64>,
 }
 
 /// The state after a change.
@@ -56,6 +68,8 @@ pub struct GameState {
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "camelCase")]
+// An event lives only until it is written as a line: the size of `GameFull` costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Event {
     #[serde(rename_all = "camelCase")]
     GameFull {
@@ -69,6 +83,12 @@ pub enum Event {
         /// On a player's stream, the side its token holds (not on spectators' streams).
         #[serde(skip_serializing_if = "Option::is_none")]
         seat: Option<&'static str>,
+        /// Rated (between two accounts) or casual.
+        rated: bool,
+        /// The speed, by `limit + 40 × increment`: bullet, blitz, rapid, classical,
+        /// correspondence (no clock).
+        #[schema(value_type = String)]
+        speed: Option<&'static str>,
     },
     GameState(GameState),
     Crowd {
@@ -131,13 +151,17 @@ pub fn full(id: &str, g: &LiveGame, now: u64, text_zh: Option<String>) -> Event 
         }),
         red: PlayerJson {
             name: g.names[0].clone(),
+            ..PlayerJson::default()
         },
         black: PlayerJson {
             name: g.names[1].clone(),
+            ..PlayerJson::default()
         },
         initial_fen: g.game.start().fen(),
         state: state(g, now, text_zh),
         seat: None,
+        rated: false,
+        speed: None,
     }
 }
 

@@ -19,6 +19,8 @@ use super::events::{self, Event};
 use super::live::{End, LiveGame, Refusal, Status};
 use super::lobby::{Lobby, Seek, SideWish};
 use super::token::{self, RandomError, Token};
+use crate::accounts::rating::Speed;
+use crate::store::accounts::{AccountWrite, SeatsRow};
 use crate::store::live::{LiveChange, LiveRow, LiveWrite};
 use crate::store::{Store, StoreError, Write};
 
@@ -58,6 +60,10 @@ pub enum OnlineError {
     },
     /// Too many seeks or games open (503).
     Full(&'static str),
+    /// A rated seek taken without an account (401).
+    NeedsAccount,
+    /// An account taking its own seek (409).
+    OwnSeek,
     Store(StoreError),
     Random(RandomError),
 }
@@ -73,6 +79,10 @@ impl std::fmt::Display for OnlineError {
             OnlineError::Refused(r) => r.fmt(f),
             OnlineError::Bad { msg, .. } => f.write_str(msg),
             OnlineError::Full(what) => write!(f, "too many {what} open; try again later"),
+            OnlineError::NeedsAccount => f.write_str(
+                "a rated seek can be taken only by an account: log in (or send a personal API token)",
+            ),
+            OnlineError::OwnSeek => f.write_str("this is your own seek"),
             OnlineError::Store(e) => e.fmt(f),
             OnlineError::Random(e) => e.fmt(f),
         }
@@ -115,6 +125,31 @@ pub struct NewLive {
     pub fen: Option<String>,
     /// Red's and Black's names.
     pub names: [String; 2],
+    /// The accounts that hold the seats, if any.
+    pub seats: Option<NewSeats>,
+}
+
+/// The accounts of a new game's seats (Red's, Black's), and whether it is rated (only
+/// between two accounts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewSeats {
+    pub users: [Option<i64>; 2],
+    pub rated: bool,
+}
+
+/// Who acts for a seat: the seat's own token, or an account (its session or personal API
+/// token) that holds the seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credential<'a> {
+    Seat(&'a str),
+    Account(i64),
+}
+
+/// An account opening a seek.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seeker {
+    pub id: i64,
+    pub name: String,
 }
 
 /// A created game: its id and the two seat tokens (shown once, to the creator).
@@ -152,6 +187,8 @@ struct RoomState {
     created: i64,
     rematch: Option<String>,
     timer: Option<tokio::task::AbortHandle>,
+    /// The accounts of the seats (`None`: two guests).
+    seats: Option<SeatsRow>,
 }
 
 /// The most live games in memory, and seeks in the lobby, at once.
@@ -308,14 +345,20 @@ impl Hub {
         let rows = self.store.unfinished_live().await?;
         let n = rows.len();
         for (row, moves) in rows {
-            let room = self.room_of(&row, &moves)?;
+            let seats = self.store.live_seats(&row.id).await?;
+            let room = self.room_of(&row, &moves, seats)?;
             let mut st = room.state.lock().await;
             self.schedule(&room, &mut st);
         }
         Ok(n)
     }
 
-    fn room_of(&self, row: &LiveRow, moves: &[String]) -> Result<Arc<Room>, StoreError> {
+    fn room_of(
+        &self,
+        row: &LiveRow,
+        moves: &[String],
+        seats: Option<SeatsRow>,
+    ) -> Result<Arc<Room>, StoreError> {
         let live = restore(row, moves, self.now())?;
         let st = RoomState {
             live,
@@ -323,6 +366,7 @@ impl Hub {
             created: row.created,
             rematch: (!row.rematch.is_empty()).then(|| row.rematch.clone()),
             timer: None,
+            seats,
         };
         let room = self.new_room(row.id.clone(), st);
         lock(&self.rooms).insert(row.id.clone(), room.clone());
@@ -342,11 +386,12 @@ impl Hub {
             .load_live(id)
             .await?
             .ok_or(OnlineError::NotFound)?;
+        let seats = self.store.live_seats(id).await?;
         // Another request may have loaded it meanwhile: keep the first.
         if let Some(r) = lock(&self.rooms).get(id) {
             return Ok(r.clone());
         }
-        Ok(self.room_of(&row, &moves)?)
+        Ok(self.room_of(&row, &moves, seats)?)
     }
 
     /// Creates a live game; the caller hands out the tokens.
@@ -375,7 +420,7 @@ impl Hub {
             SeatKey::of(tokens[1].as_str()),
         ];
         let live = LiveGame::new(game, new.tc, new.names, self.now());
-        self.open_room(id.clone(), live, keys).await?;
+        self.open_room(id.clone(), live, keys, new.seats).await?;
         Ok(Created { id, tokens })
     }
 
@@ -385,6 +430,7 @@ impl Hub {
         id: String,
         live: LiveGame,
         keys: [SeatKey; 2],
+        seats: Option<NewSeats>,
     ) -> Result<Arc<Room>, OnlineError> {
         let now = self.now();
         let created = wall_ms();
@@ -406,9 +452,25 @@ impl Hub {
             winner: change.winner,
             rematch: String::new(),
         };
-        self.store
-            .write(Write::Live(LiveWrite::Create { row, moves: vec![] }))
-            .await?;
+        let speed = Speed::of(row.clock);
+        let create = Write::Live(LiveWrite::Create { row, moves: vec![] });
+        let seats = match seats {
+            Some(s) if s.users.iter().any(Option::is_some) => {
+                let seats = Write::Account(AccountWrite::Seats {
+                    game_id: id.clone(),
+                    users: s.users,
+                    // Rated only between two accounts.
+                    rated: s.rated && s.users.iter().all(Option::is_some),
+                    speed,
+                });
+                self.store.write(Write::Batch(vec![create, seats])).await?;
+                self.store.live_seats(&id).await?
+            }
+            _ => {
+                self.store.write(create).await?;
+                None
+            }
+        };
         let room = self.new_room(
             id.clone(),
             RoomState {
@@ -417,6 +479,7 @@ impl Hub {
                 created,
                 rematch: None,
                 timer: None,
+                seats,
             },
         );
         lock(&self.rooms).insert(id, room.clone());
@@ -427,12 +490,107 @@ impl Hub {
         Ok(room)
     }
 
-    fn seat_of(st: &RoomState, bearer: Option<&str>) -> Result<Color, OnlineError> {
-        let t = bearer.ok_or(OnlineError::NoToken)?;
+    fn seat_of(st: &RoomState, cred: Option<Credential<'_>>) -> Result<Color, OnlineError> {
+        let cred = cred.ok_or(OnlineError::NoToken)?;
         Color::ALL
             .into_iter()
-            .find(|&c| st.keys[c.index()].admits(t))
+            .find(|&c| match cred {
+                Credential::Seat(t) => st.keys[c.index()].admits(t),
+                Credential::Account(uid) => st
+                    .seats
+                    .as_ref()
+                    .is_some_and(|s| s.users[c.index()].as_ref().is_some_and(|u| u.id == uid)),
+            })
             .ok_or(OnlineError::WrongToken)
+    }
+
+    /// The write that rates a game that has just ended, when it is rated.
+    fn rating_write(id: &str, st: &RoomState, next: &LiveGame) -> Option<Write> {
+        if !next.is_over() || st.live.is_over() {
+            return None;
+        }
+        let seats = st.seats.as_ref()?;
+        if !seats.rated || seats.rated_at.is_some() || next.status() == Status::Aborted {
+            return None;
+        }
+        let score_red = match next.winner() {
+            Some(Color::Red) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        };
+        Some(Write::Account(AccountWrite::Rate {
+            game_id: id.to_owned(),
+            score_red,
+            at: wall_ms(),
+        }))
+    }
+
+    /// Writes a change of a room, with the ratings when it ends a rated game; then the room's
+    /// accounts are read again (their new ratings).
+    async fn commit(
+        &self,
+        room: &Room,
+        st: &mut RoomState,
+        rate: Option<Write>,
+        w: LiveWrite,
+    ) -> Result<(), StoreError> {
+        match rate {
+            Some(r) => {
+                self.store
+                    .write(Write::Batch(vec![Write::Live(w), r]))
+                    .await?;
+                match self.store.live_seats(&room.id).await {
+                    Ok(s) => st.seats = s,
+                    Err(e) => eprintln!(
+                        "xiangqi serve: live game {}: cannot read its new ratings: {e}",
+                        room.id
+                    ),
+                }
+            }
+            None => {
+                self.store.write(Write::Live(w)).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The `gameFull` event of a room, with its accounts and ratings.
+    fn full_event(&self, room: &Room, st: &RoomState) -> Event {
+        let mut full = events::full(&room.id, &st.live, self.now(), st.live.end_text_zh());
+        if let (
+            Event::GameFull {
+                red,
+                black,
+                rated,
+                speed,
+                ..
+            },
+            Some(seats),
+        ) = (&mut full, st.seats.as_ref())
+        {
+            *rated = seats.rated;
+            *speed = Some(seats.speed.as_str());
+            for (p, u) in [(red, &seats.users[0]), (black, &seats.users[1])] {
+                if let Some(u) = u {
+                    p.user = Some(u.name.clone());
+                    if let Some((r, rd)) = u.before {
+                        p.rating = Some(r.round() as i64);
+                        p.provisional = Some(rd > crate::accounts::rating::PROVISIONAL_RD);
+                    }
+                    p.rating_diff = u.diff.map(|d| d.round() as i64);
+                }
+            }
+        }
+        if let Event::GameFull { speed, .. } = &mut full {
+            if speed.is_none() {
+                let tc = st.live.clock.as_ref().map(|c| {
+                    let t = c.time_control();
+                    (t.initial, t.increment)
+                });
+                *speed = Some(Speed::of(tc).as_str());
+            }
+        }
+        full
     }
 
     fn send(room: &Room, to: Option<Color>, e: &Event) {
@@ -490,7 +648,8 @@ impl Hub {
                 id: room.id.clone(),
                 change: change_of(&next, now),
             };
-            match self.store.write(Write::Live(w)).await {
+            let rate = Self::rating_write(&room.id, &st, &next);
+            match self.commit(room, &mut st, rate, w).await {
                 Ok(_) => {
                     st.live = next;
                     Self::send(room, None, &Self::state_event(&st.live, now));
@@ -515,12 +674,12 @@ impl Hub {
     pub async fn act(
         self: &Arc<Self>,
         id: &str,
-        bearer: Option<&str>,
+        cred: Option<Credential<'_>>,
         action: Action,
     ) -> Result<(), OnlineError> {
         let room = self.room(id).await?;
         let mut st = room.state.lock().await;
-        let seat = Self::seat_of(&st, bearer)?;
+        let seat = Self::seat_of(&st, cred)?;
         let now = self.now();
         let mut next = st.live.clone();
         let before = next.game.len();
@@ -572,7 +731,8 @@ impl Hub {
                 change,
             }
         };
-        self.store.write(Write::Live(w)).await?;
+        let rate = Self::rating_write(&room.id, &st, &next);
+        self.commit(&room, &mut st, rate, w).await?;
         st.live = next;
         Self::send(&room, None, &Self::state_event(&st.live, now));
         self.schedule(&room, &mut st);
@@ -596,7 +756,14 @@ impl Hub {
         let names = [st.live.names[1].clone(), st.live.names[0].clone()];
         let keys = [st.keys[1].clone(), st.keys[0].clone()];
         let live = LiveGame::new(Game::new(st.live.game.start().clone()), tc, names, now);
-        self.open_room(id.clone(), live, keys).await?;
+        let seats = st.seats.as_ref().map(|s| {
+            let u = |c: usize| s.users[c].as_ref().map(|u| u.id);
+            NewSeats {
+                users: [u(1), u(0)],
+                rated: s.rated,
+            }
+        });
+        self.open_room(id.clone(), live, keys, seats).await?;
         self.store
             .write(Write::Live(LiveWrite::Rematch {
                 id: room.id.clone(),
@@ -614,17 +781,17 @@ impl Hub {
     pub async fn subscribe(
         self: &Arc<Self>,
         id: &str,
-        bearer: Option<&str>,
+        cred: Option<Credential<'_>>,
     ) -> Result<Subscription, OnlineError> {
         let room = self.room(id).await?;
         let mut st = room.state.lock().await;
-        let seat = match bearer {
-            Some(_) => Some(Self::seat_of(&st, bearer)?),
+        let seat = match cred {
+            Some(_) => Some(Self::seat_of(&st, cred)?),
             None => None,
         };
         let rx = room.tx.subscribe();
         let now = self.now();
-        let mut full = events::full(&room.id, &st.live, now, st.live.end_text_zh());
+        let mut full = self.full_event(&room, &st);
         if let Event::GameFull { seat: you, .. } = &mut full {
             *you = seat.map(Color::name);
         }
@@ -714,7 +881,7 @@ impl Hub {
     /// The current `gameFull` line of a room (after a lagging stream missed lines).
     pub async fn full_line(&self, room: &Room) -> String {
         let st = room.state.lock().await;
-        events::full(&room.id, &st.live, self.now(), st.live.end_text_zh()).line()
+        self.full_event(room, &st).line()
     }
 
     // ---- the lobby ----
@@ -737,14 +904,32 @@ impl Hub {
 
     /// Opens a seek; it lasts while the returned guard lives. The receiver gets the
     /// creator's seat when someone takes it.
-    pub fn seek(
+    pub async fn seek(
         self: &Arc<Self>,
         name: String,
         tc: Option<TimeControl>,
         color: SideWish,
+        seeker: Option<Seeker>,
+        rated: bool,
     ) -> Result<(Seek, oneshot::Receiver<SeatGrant>, SeekGuard), OnlineError> {
+        if rated && seeker.is_none() {
+            return Err(OnlineError::Bad {
+                field: "rated",
+                msg: "a rated seek needs an account: log in (or send a personal API token)".into(),
+            });
+        }
         let id = token::game_id()?;
-        let seek = Seek::new(id.clone(), name, tc, color);
+        let mut seek = Seek::new(id.clone(), name, tc, color);
+        seek.rated = rated;
+        if let Some(u) = seeker {
+            let speed = Speed::of(tc.map(|t| (t.initial, t.increment)));
+            let r = self.store.rating_of(u.id, speed).await?;
+            seek.name = u.name.clone();
+            seek.user = Some(u.name);
+            seek.user_id = Some(u.id);
+            seek.rating = Some(r.rating.round() as i64);
+            seek.provisional = Some(r.provisional());
+        }
         let (tx, rx) = oneshot::channel();
         if !lock(&self.lobby).add(seek.clone()) {
             return Err(OnlineError::Full("seeks"));
@@ -766,7 +951,23 @@ impl Hub {
         self: &Arc<Self>,
         id: &str,
         name: String,
+        taker: Option<Seeker>,
     ) -> Result<SeatGrant, OnlineError> {
+        {
+            let l = lock(&self.lobby);
+            let s = l
+                .list()
+                .iter()
+                .find(|s| s.id == id)
+                .ok_or(OnlineError::NotFound)?;
+            if s.rated && taker.is_none() {
+                return Err(OnlineError::NeedsAccount);
+            }
+            if s.user_id.is_some() && s.user_id == taker.as_ref().map(|t| t.id) {
+                return Err(OnlineError::OwnSeek);
+            }
+        }
+        let name = taker.as_ref().map_or(name, |t| t.name.clone());
         let seek = lock(&self.lobby).remove(id).ok_or(OnlineError::NotFound)?;
         let waiting = lock(&self.waiting).remove(id);
         self.lobby_changed();
@@ -790,11 +991,20 @@ impl Hub {
             Color::Red => [seek.name.clone(), name],
             Color::Black => [name, seek.name.clone()],
         };
+        let taker_id = taker.map(|t| t.id);
+        let users = match creator_color {
+            Color::Red => [seek.user_id, taker_id],
+            Color::Black => [taker_id, seek.user_id],
+        };
         let created = self
             .create(NewLive {
                 tc: seek.tc,
                 fen: None,
                 names,
+                seats: Some(NewSeats {
+                    users,
+                    rated: seek.rated,
+                }),
             })
             .await?;
         let [red, black] = created.tokens;

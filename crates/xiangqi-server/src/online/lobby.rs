@@ -36,6 +36,17 @@ pub struct Seek {
     #[schema(required)]
     pub increment: Option<u64>,
     pub color: SideWish,
+    /// Rated (only accounts may take it) or casual.
+    pub rated: bool,
+    /// The account that opened it, with its rating of the seek's speed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisional: Option<bool>,
+    #[serde(skip)]
+    pub user_id: Option<i64>,
     #[serde(skip)]
     pub tc: Option<TimeControl>,
 }
@@ -78,6 +89,11 @@ impl Seek {
             limit: tc.map(|t| t.initial / 1000),
             increment: tc.map(|t| t.increment / 1000),
             color,
+            rated: false,
+            user: None,
+            rating: None,
+            provisional: None,
+            user_id: None,
             tc,
         }
     }

@@ -12,12 +12,20 @@ pub struct Migration {
 }
 
 /// Every migration, by ascending version (1, 2, ...).
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "games and live games",
-    sqlite: include_str!("../../migrations/sqlite/0001_games_and_live_games.sql"),
-    postgres: include_str!("../../migrations/postgres/0001_games_and_live_games.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "games and live games",
+        sqlite: include_str!("../../migrations/sqlite/0001_games_and_live_games.sql"),
+        postgres: include_str!("../../migrations/postgres/0001_games_and_live_games.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "accounts",
+        sqlite: include_str!("../../migrations/sqlite/0002_accounts.sql"),
+        postgres: include_str!("../../migrations/postgres/0002_accounts.sql"),
+    },
+];
 
 #[cfg(test)]
 mod tests {

@@ -9,6 +9,7 @@
 //! every backend answers every read; every change goes through one `Write` value that both
 //! backends apply, so a new kind of write cannot be forgotten by one of them either.
 
+pub mod accounts;
 pub mod live;
 pub mod migrations;
 mod postgres;
@@ -22,7 +23,12 @@ use xiangqi::Color;
 pub use postgres::{parse_url, PgStore};
 pub use sqlite::SqliteStore;
 
+use accounts::{
+    AccountWrite, LeaderRow, ProfileRow, RatingRow, SeatsRow, SessionRow, TokenRow, UserRow,
+};
 use live::LiveRow;
+
+use crate::accounts::rating::{Rating, Speed};
 
 /// Where the games are kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -299,11 +305,101 @@ pub enum Write {
     },
     /// A write to a live game between people (`live`).
     Live(live::LiveWrite),
+    /// A write to accounts, sessions, tokens, ratings (`accounts`).
+    Account(accounts::AccountWrite),
+    /// Writes that succeed or fail together (a game's end and its ratings); answers the
+    /// last one's answer.
+    Batch(Vec<Write>),
 }
 
 /// A stored game: its row, its moves and its alternative lines (each a whole line, moves in
 /// coordinates separated by spaces).
 pub type StoredGame = (GameRow, Vec<String>, Vec<String>);
+
+/// Runs the same read on whichever backend the store is.
+macro_rules! both {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            Store::Sqlite($s) => $e,
+            Store::Postgres($s) => $e,
+        }
+    };
+}
+
+/// Accounts (`store/accounts.rs` has the SQLite statements, `store/postgres/accounts.rs` the
+/// PostgreSQL ones).
+impl Store {
+    /// Creates an account; `None` when the name (in any case) is taken.
+    pub async fn create_user(
+        &self,
+        name: &str,
+        name_key: &str,
+        password_hash: &str,
+        created: i64,
+    ) -> Result<Option<i64>, StoreError> {
+        let w = Write::Account(AccountWrite::CreateUser {
+            name: name.to_owned(),
+            name_key: name_key.to_owned(),
+            password_hash: password_hash.to_owned(),
+            created,
+        });
+        match self.write(w).await {
+            Ok(id) => Ok(Some(id)),
+            Err(StoreError::Taken(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A write to accounts; answers its id or count (`AccountWrite`).
+    pub async fn account(&self, w: AccountWrite) -> Result<i64, StoreError> {
+        self.write(Write::Account(w)).await
+    }
+
+    pub async fn user_by_key(&self, name_key: &str) -> Result<Option<UserRow>, StoreError> {
+        both!(self, s => s.user_by_key(name_key).await)
+    }
+
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, StoreError> {
+        both!(self, s => s.user_by_id(id).await)
+    }
+
+    pub async fn session(&self, key: &str, now: i64) -> Result<Option<SessionRow>, StoreError> {
+        both!(self, s => s.session(key, now).await)
+    }
+
+    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String)>, StoreError> {
+        both!(self, s => s.token_user(key).await)
+    }
+
+    pub async fn tokens(&self, user: i64) -> Result<Vec<TokenRow>, StoreError> {
+        both!(self, s => s.tokens(user).await)
+    }
+
+    pub async fn ratings(&self, user: i64) -> Result<Vec<RatingRow>, StoreError> {
+        both!(self, s => s.ratings(user).await)
+    }
+
+    pub async fn rating_of(&self, user: i64, speed: Speed) -> Result<Rating, StoreError> {
+        both!(self, s => s.rating_of(user, speed).await)
+    }
+
+    /// The accounts of a live game's seats (`None`: a game of two guests).
+    pub async fn live_seats(&self, game_id: &str) -> Result<Option<SeatsRow>, StoreError> {
+        both!(self, s => s.live_seats(game_id).await)
+    }
+
+    pub async fn profile(&self, name_key: &str) -> Result<Option<ProfileRow>, StoreError> {
+        both!(self, s => s.profile(name_key).await)
+    }
+
+    pub async fn leaderboard(
+        &self,
+        speed: Speed,
+        limit: i64,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        both!(self, s => s.leaderboard(speed, limit).await)
+    }
+}
 
 /// What can go wrong in the store.
 #[derive(Debug)]

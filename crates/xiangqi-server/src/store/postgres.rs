@@ -11,6 +11,8 @@
 //! drops the broken connections and makes new ones when asked again, so the service comes
 //! back by itself when the database does.
 
+mod accounts;
+
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -672,6 +674,15 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
             Ok(*id)
         }
         Write::Live(w) => apply_live(tx, w).await.map(|_| 0),
+        Write::Account(w) => accounts::apply(tx, w).await,
+        Write::Batch(ws) => {
+            // All in the one transaction: they succeed or fail together.
+            let mut last = 0;
+            for w in ws {
+                last = Box::pin(apply(tx, w)).await?;
+            }
+            Ok(last)
+        }
     }
 }
 

@@ -15,9 +15,13 @@ use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 use xiangqi::Color;
 
+use super::accounts::{
+    self, LeaderRow, ProfileRow, RatingRow, SeatsRow, SessionRow, TokenRow, UserRow,
+};
 use super::live::{self, LiveRow};
 use super::migrations::MIGRATIONS;
 use super::{Declared, GameRow, Mode, StoreError, StoredGame, Verdict, Write};
+use crate::accounts::rating::{Rating, Speed};
 
 /// The most writes committed in one transaction.
 const MAX_GROUP: usize = 1024;
@@ -223,6 +227,61 @@ impl SqliteStore {
     }
 }
 
+/// Accounts (`store/accounts.rs` has the SQL).
+impl SqliteStore {
+    pub async fn user_by_key(&self, name_key: &str) -> Result<Option<UserRow>, StoreError> {
+        let k = name_key.to_owned();
+        self.read(move |c| accounts::user_by_key(c, &k)).await
+    }
+
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, StoreError> {
+        self.read(move |c| accounts::user_by_id(c, id)).await
+    }
+
+    pub async fn session(&self, key: &str, now: i64) -> Result<Option<SessionRow>, StoreError> {
+        let k = key.to_owned();
+        self.read(move |c| accounts::session(c, &k, now)).await
+    }
+
+    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String)>, StoreError> {
+        let k = key.to_owned();
+        self.read(move |c| accounts::token_user(c, &k)).await
+    }
+
+    pub async fn tokens(&self, user: i64) -> Result<Vec<TokenRow>, StoreError> {
+        self.read(move |c| accounts::tokens(c, user)).await
+    }
+
+    pub async fn ratings(&self, user: i64) -> Result<Vec<RatingRow>, StoreError> {
+        self.read(move |c| accounts::ratings(c, user)).await
+    }
+
+    pub async fn rating_of(&self, user: i64, speed: Speed) -> Result<Rating, StoreError> {
+        self.read(move |c| accounts::rating_of(c, user, speed))
+            .await
+    }
+
+    /// The accounts of a live game's seats (`None`: a game of two guests).
+    pub async fn live_seats(&self, game_id: &str) -> Result<Option<SeatsRow>, StoreError> {
+        let id = game_id.to_owned();
+        self.read(move |c| accounts::seats(c, &id)).await
+    }
+
+    pub async fn profile(&self, name_key: &str) -> Result<Option<ProfileRow>, StoreError> {
+        let k = name_key.to_owned();
+        self.read(move |c| accounts::profile(c, &k)).await
+    }
+
+    pub async fn leaderboard(
+        &self,
+        speed: Speed,
+        limit: i64,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        self.read(move |c| accounts::leaderboard(c, speed, limit))
+            .await
+    }
+}
+
 const COLUMNS: &str = "id, created, updated, mode, human, level, start_fen, tags, declared, \
                        declared_ply, result, reason, plies";
 
@@ -417,6 +476,14 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             Ok(*id)
         }
         Write::Live(w) => live::apply(c, w).map(|_| 0),
+        Write::Account(w) => accounts::apply(c, w),
+        Write::Batch(ws) => {
+            let mut last = 0;
+            for w in ws {
+                last = apply(c, w)?;
+            }
+            Ok(last)
+        }
         Write::Delete { id } => {
             c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
                 .execute([id])?;

@@ -1,0 +1,164 @@
+// Accounts in the browser: register, log out, log in, a rated game from the lobby against
+// a bot that plays through the board API with its personal API token, then the profile
+// (ratings, graph, recent game, counts) and the leaderboard. Both usernames are injection
+// strings: the pages show them as text, no script of theirs runs, no element of theirs is made.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, shot, BASE, eventually, expectText, expectCount } from '../lib.mjs';
+
+const stamp = Date.now().toString(36).slice(-5);
+// 30 characters at most.
+const ANN = `<img src=x onerror=alert(${stamp})>`.slice(0, 30);
+const BOT = `'; DROP TABLE users;--${stamp}`;
+
+// A client of the API for the bot: its session cookie and CSRF token, then its API token.
+async function registerBot() {
+  const res = await fetch(BASE + '/api/account/register', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: BOT, password: 'the bot password' }),
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  const cookie = res.headers.get('set-cookie').split(';')[0];
+  const { csrf } = await res.json();
+  const t = await fetch(BASE + '/api/account/tokens', {
+    method: 'POST', headers: { 'Content-Type': 'application/json', cookie, 'X-CSRF-Token': csrf },
+    body: JSON.stringify({ label: '<b>bot</b>' }),
+  });
+  assert.equal(t.status, 200, await t.clone().text());
+  return (await t.json()).token;
+}
+
+async function asBot(token, path) {
+  const res = await fetch(BASE + path, { method: 'POST', headers: { Authorization: 'Bearer ' + token } });
+  return { status: res.status, data: await res.json() };
+}
+
+async function click(page, from, to) {
+  await page.click(`rect.hit[data-sq="${from}"]`);
+  await page.click(`rect.hit[data-sq="${to}"]`);
+}
+
+// Nothing of a username became markup or ran.
+async function harmless(page, dialogs) {
+  assert.deepEqual(dialogs, [], 'no alert ran');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('img[src="x"]').length), 0, 'no element made from a name');
+}
+
+test('register, log in, play a rated game, see the profile and the leaderboard', async () => {
+  const a = await launch();
+  try {
+    const page = await a.context.newPage();
+    const errors = [], dialogs = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+
+    // Register.
+    await page.goto(BASE + '/account');
+    await page.fill('[data-testid="register-username"]', ANN);
+    await page.fill('[data-testid="register-password"]', 'short');
+    await page.click('[data-testid="register-submit"]');
+    await expectText(page, '[data-testid="page-msg"]', /at least 8 characters/);
+    await page.fill('[data-testid="register-password"]', 'a good password');
+    await page.click('[data-testid="register-submit"]');
+    await expectText(page, '[data-testid="account-name"]', `Logged in as ${ANN}`);
+    await expectText(page, '[data-testid="nav-account"]', ANN);
+    await expectText(page, '[data-testid="rating-blitz"]', '1500?');
+    await shot(page, 'accounts-01-registered');
+    // Log out, then log in (a wrong password first).
+    await page.click('[data-testid="logout"]');
+    await page.waitForSelector('[data-testid="login-form"]');
+    await page.fill('[data-testid="login-username"]', ANN);
+    await page.fill('[data-testid="login-password"]', 'not the password');
+    await page.click('[data-testid="login-submit"]');
+    await expectText(page, '[data-testid="page-msg"]', 'wrong username or password');
+    await page.fill('[data-testid="login-password"]', 'a good password');
+    await page.click('[data-testid="login-submit"]');
+    await expectText(page, '[data-testid="account-name"]', `Logged in as ${ANN}`);
+    // A token is shown once, listed by its label (as text).
+    await page.fill('[data-testid="token-label"]', '<script>alert(1)</script>');
+    await page.click('[data-testid="token-create"]');
+    const shown = await eventually(async () => {
+      const v = await page.inputValue('[data-testid="new-token-value"]');
+      assert.match(v, /^xqt_[0-9a-f]{64}$/);
+      return v;
+    });
+    await expectText(page, '[data-testid="token"] .title', '<script>alert(1)</script>');
+    assert.ok(!(await page.textContent('[data-testid="tokens"]')).includes(shown.slice(4)));
+
+    // The bot: an account with an API token.
+    const bot = await registerBot();
+
+    // A rated seek in the lobby; the bot takes it.
+    await page.goto(BASE + '/');
+    await page.waitForSelector('#dlg-new[open]');
+    await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+    await page.click('#btn-lobby');
+    await page.waitForSelector('#dlg-lobby[open]');
+    await eventually(async () => assert.equal(await page.isEnabled('[data-testid="seek-rated"]'), true));
+    assert.equal(await page.inputValue('#lobby-name'), ANN);
+    await page.selectOption('#lobby-tc', '300+3');
+    await page.selectOption('#lobby-side', 'red');
+    await page.check('[data-testid="seek-rated"]');
+    await page.click('[data-testid="create-seek"]');
+    await expectText(page, '#lobby-seeks tr[data-testid="seek"] [data-testid="seek-kind"]', 'Rated');
+    await expectText(page, '#lobby-seeks tr[data-testid="seek"] [data-testid="seek-rating"]', '1500?');
+    await expectText(page, '#lobby-seeks tr[data-testid="seek"] .title a', ANN);
+    await shot(page, 'accounts-02-rated-seek');
+    const seekId = await page.getAttribute('#lobby-seeks tr[data-testid="seek"]', 'data-id');
+    const taken = await asBot(bot, `/api/board/seek/${seekId}/accept`);
+    assert.equal(taken.status, 200, JSON.stringify(taken.data));
+    assert.equal(taken.data.color, 'black');
+    await page.waitForURL(/\/live\/[0-9A-Za-z]{8}#seat=/);
+    const id = new URL(page.url()).pathname.split('/')[2];
+    assert.equal(id, taken.data.id);
+    await expectText(page, '[data-testid="game-kind"]', 'Rated');
+    await expectText(page, '[data-testid="name-red"] a', ANN);
+    await expectText(page, '[data-testid="name-black"] a', BOT);
+    await expectText(page, '[data-testid="rating-red"]', '1500?');
+
+    // Ann moves by click, the bot answers with its token, then resigns.
+    await click(page, 'h2', 'e2');
+    await eventually(async () => {
+      const r = await asBot(bot, `/api/board/game/${id}/move/h9g7`);
+      assert.equal(r.status, 200, JSON.stringify(r.data));
+    });
+    await expectCount(page, '#live-moves .mv', 2);
+    assert.equal((await asBot(bot, `/api/board/game/${id}/resign`)).status, 200);
+    await expectText(page, '#live-status', /Red wins/);
+    const diff = await expectText(page, '[data-testid="rating-diff-red"]', /^\+\d+$/);
+    await expectText(page, '[data-testid="rating-diff-black"]', /^-\d+$/);
+    await shot(page, 'accounts-03-rated-result');
+
+    // The profile, through the player's name.
+    await page.click('[data-testid="name-red"] a');
+    await page.waitForURL(/\/@\//);
+    await expectText(page, '[data-testid="profile-name"]', ANN);
+    await expectText(page, '[data-testid="wins"]', 'Wins 1');
+    await expectText(page, '[data-testid="losses"]', 'Losses 0');
+    await expectText(page, '[data-testid="rating-blitz"]', new RegExp(`^${1500 + Number(diff.slice(1))}\\??$`));
+    await expectCount(page, '[data-testid="rating-graph"] polyline[data-speed="blitz"]', 1);
+    await expectText(page, '[data-testid="recent-opponent"]', BOT);
+    await expectText(page, '[data-testid="recent-result"]', `Win ${'(' + diff + ')'}`);
+    await shot(page, 'accounts-04-profile');
+    await harmless(page, dialogs);
+    // The opponent's profile too (its name in the address, percent-encoded).
+    await page.click('[data-testid="recent-game"] a');
+    await page.waitForURL(new RegExp(`/live/${id}$`));
+    await page.goto(BASE + '/@/' + encodeURIComponent(BOT));
+    await expectText(page, '[data-testid="profile-name"]', BOT);
+    await expectText(page, '[data-testid="recent-result"]', /^Loss \(-\d+\)$/);
+
+    // The leaderboard, in English and in Chinese.
+    await page.goto(BASE + '/leaderboard?speed=blitz');
+    await expectText(page, '[data-testid="leader"]:nth-child(2) .title', ANN);
+    await expectText(page, '[data-testid="leaderboard"]', new RegExp(BOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    await page.click('#btn-lang');
+    await expectText(page, '#page-body h2', '排行榜 · 快棋');
+    await page.click('#btn-lang');
+    await shot(page, 'accounts-05-leaderboard');
+    await harmless(page, dialogs);
+    assert.deepEqual(errors, []);
+  } finally {
+    await a.cleanup();
+  }
+});

@@ -1,0 +1,322 @@
+// The account pages (native ES module, no build step): /account (log in, register, the
+// account: password, personal API tokens), /@/{name} (a player's profile: ratings with a
+// graph over time, recent games, wins/draws/losses) and /leaderboard (per speed). Every
+// text from the server is put in the page as text (textContent), never as HTML.
+// The other pages use `whoami` and `csrfHeaders` to act for the logged-in account.
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = 'http://www.w3.org/2000/svg';
+export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+
+const TEXT = {
+  en: {
+    title: 'Xiangqi', play: 'Play', leaderboard: 'Leaderboard', account: 'Account', login: 'Log in',
+    register: 'Register', logout: 'Log out', username: 'Username', password: 'Password',
+    newAccount: 'New account', haveAccount: 'Log in', passwordHint: 'At least 8 characters',
+    changePassword: 'Change the password', current: 'Current password', newPassword: 'New password',
+    change: 'Change', changed: 'The password is changed; other sessions have ended.',
+    tokens: 'Personal API tokens', tokensHelp: 'For bots and scripts: send a token as “Authorization: Bearer TOKEN” on the board API; it acts for the seats of your games.',
+    label: 'Label', createToken: 'Create a token', revoke: 'Revoke', shownOnce: 'Copy it now: it is shown only this once.',
+    noTokens: 'No tokens.', created: 'Created', profile: 'Profile', ratings: 'Ratings', speed: 'Speed',
+    rating: 'Rating', games: 'Games', recent: 'Recent games', noGames: 'No games yet.',
+    wins: 'Wins', draws: 'Draws', losses: 'Losses', opponent: 'Opponent', result: 'Result', when: 'When',
+    rated: 'Rated', casual: 'Casual', win: 'Win', draw: 'Draw', loss: 'Loss', aborted: 'Aborted', playing: 'Playing',
+    provisional: 'provisional', graph: 'Rating over time', noHistory: 'No rated games yet.',
+    rank: '#', player: 'Player', noPlayers: 'Nobody is rated at this speed yet.', noSuchPlayer: 'No such player.',
+    bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', correspondence: 'Correspondence',
+    loggedInAs: 'Logged in as {name}', red: 'Red', black: 'Black', memberSince: 'Member since {date}',
+  },
+  zh: {
+    title: '中国象棋', play: '下棋', leaderboard: '排行榜', account: '账户', login: '登录',
+    register: '注册', logout: '退出登录', username: '用户名', password: '密码',
+    newAccount: '新账户', haveAccount: '登录', passwordHint: '至少 8 个字符',
+    changePassword: '修改密码', current: '当前密码', newPassword: '新密码',
+    change: '修改', changed: '密码已修改，其他登录已失效。',
+    tokens: '个人 API 令牌', tokensHelp: '供机器人和脚本使用：在对局 API 中发送 “Authorization: Bearer 令牌”，它代表你在对局中的座位。',
+    label: '名称', createToken: '创建令牌', revoke: '撤销', shownOnce: '请立即复制：令牌只显示这一次。',
+    noTokens: '没有令牌。', created: '创建于', profile: '个人主页', ratings: '等级分', speed: '快慢',
+    rating: '等级分', games: '局数', recent: '最近对局', noGames: '还没有对局。',
+    wins: '胜', draws: '和', losses: '负', opponent: '对手', result: '结果', when: '时间',
+    rated: '计分', casual: '不计分', win: '胜', draw: '和', loss: '负', aborted: '已取消', playing: '进行中',
+    provisional: '暂定', graph: '等级分变化', noHistory: '还没有计分对局。',
+    rank: '名次', player: '棋手', noPlayers: '这个快慢还没有人有等级分。', noSuchPlayer: '没有这个棋手。',
+    bullet: '超快棋', blitz: '快棋', rapid: '中速棋', classical: '慢棋', correspondence: '通讯棋',
+    loggedInAs: '已登录：{name}', red: '红方', black: '黑方', memberSince: '注册于 {date}',
+  },
+};
+
+const settings = Object.assign(
+  { lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en' },
+  JSON.parse(localStorage.getItem('xiangqi.settings') || '{}'),
+);
+function t(key, vars) {
+  let s = TEXT[settings.lang]?.[key] ?? TEXT.en[key] ?? key;
+  if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
+  return s;
+}
+
+// ---- shared with the other pages ---------------------------------------------------
+
+let ME = null;
+// The logged-in account ({name, csrf, ratings}) or null.
+export async function whoami(fresh) {
+  if (ME && !fresh) return ME.value;
+  try {
+    const res = await fetch('/api/account', { cache: 'no-store' });
+    ME = { value: res.ok ? await res.json() : null };
+  } catch { ME = { value: null }; }
+  return ME.value;
+}
+// The header a change made with the session cookie needs.
+export async function csrfHeaders() {
+  const me = await whoami();
+  return me && me.csrf ? { 'X-CSRF-Token': me.csrf } : {};
+}
+// A rating as shown: 1500? when provisional.
+export function ratingText(r, provisional) {
+  return r == null ? '' : `${r}${provisional ? '?' : ''}`;
+}
+export function profileHref(name) { return '/@/' + encodeURIComponent(name); }
+
+// ---- this page ---------------------------------------------------------------------
+
+async function call(method, path, body) {
+  const headers = { ...(method === 'GET' ? {} : await csrfHeaders()) };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) { const e = new Error(data.error || res.statusText); e.status = res.status; throw e; }
+  return data;
+}
+
+function node(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'testid') e.dataset.testid = v;
+    else if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of kids) if (c != null) e.append(c);
+  return e;
+}
+function msg(text, ok) {
+  const m = $('page-msg');
+  m.textContent = text || '';
+  m.className = 'msg' + (ok ? ' ok' : '');
+}
+function when(ms) { return new Date(ms).toLocaleString(settings.lang === 'zh' ? 'zh-CN' : 'en'); }
+function day(ms) { return new Date(ms).toLocaleDateString(settings.lang === 'zh' ? 'zh-CN' : 'en'); }
+
+function field(label, input) { return node('label', { class: 'field' }, node('span', {}, label), input); }
+
+function credentialsForm(kind) {
+  const user = node('input', { name: 'username', autocomplete: 'username', maxlength: '30', required: '', testid: `${kind}-username` });
+  const pass = node('input', { name: 'password', type: 'password', autocomplete: kind === 'register' ? 'new-password' : 'current-password', required: '', testid: `${kind}-password` });
+  if (kind === 'register') pass.placeholder = t('passwordHint');
+  const form = node('form', { class: 'card', testid: `${kind}-form` },
+    node('h2', {}, kind === 'register' ? t('newAccount') : t('login')),
+    field(t('username'), user), field(t('password'), pass),
+    node('button', { class: 'primary', type: 'submit', testid: `${kind}-submit` }, kind === 'register' ? t('register') : t('login')));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      await call('POST', `/api/account/${kind}`, { username: user.value, password: pass.value });
+      await whoami(true);
+      msg('');
+      await render();
+    } catch (err) { msg(err.message); }
+  });
+  return form;
+}
+
+async function accountPage(body) {
+  const me = await whoami(true);
+  if (!me) {
+    body.append(node('div', { class: 'cards' }, credentialsForm('login'), credentialsForm('register')));
+    return;
+  }
+  const head = node('div', { class: 'card' },
+    node('h2', { testid: 'account-name' }, t('loggedInAs', { name: me.name })),
+    node('p', {}, node('a', { href: profileHref(me.name), testid: 'my-profile' }, t('profile'))),
+    ratingsTable(me.ratings),
+    node('button', { testid: 'logout', onclick: async () => {
+      try { await call('POST', '/api/account/logout'); await whoami(true); msg(''); await render(); } catch (e) { msg(e.message); }
+    } }, t('logout')));
+  // The password.
+  const cur = node('input', { type: 'password', autocomplete: 'current-password', testid: 'pw-current' });
+  const neu = node('input', { type: 'password', autocomplete: 'new-password', testid: 'pw-new' });
+  const pw = node('form', { class: 'card' }, node('h2', {}, t('changePassword')),
+    field(t('current'), cur), field(t('newPassword'), neu),
+    node('button', { type: 'submit', testid: 'pw-submit' }, t('change')));
+  pw.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try { await call('POST', '/api/account/password', { current: cur.value, new: neu.value }); await whoami(true); cur.value = neu.value = ''; msg(t('changed'), true); } catch (err) { msg(err.message); }
+  });
+  // Tokens.
+  const list = node('tbody');
+  const shown = node('div', { class: 'hidden', testid: 'new-token' });
+  const label = node('input', { maxlength: '60', testid: 'token-label' });
+  const tokens = node('form', { class: 'card' }, node('h2', {}, t('tokens')), node('p', { class: 'help' }, t('tokensHelp')),
+    node('table', { class: 'games', testid: 'tokens' }, list), shown,
+    field(t('label'), label), node('button', { type: 'submit', testid: 'token-create' }, t('createToken')));
+  async function loadTokens() {
+    const rows = await call('GET', '/api/account/tokens');
+    list.textContent = '';
+    if (!rows.length) list.append(node('tr', {}, node('td', { class: 'meta' }, t('noTokens'))));
+    for (const r of rows) {
+      list.append(node('tr', { testid: 'token' }, node('td', { class: 'title' }, r.label), node('td', { class: 'meta' }, `${t('created')} ${when(r.created)}`),
+        node('td', { class: 'acts' }, node('button', { testid: 'token-revoke', onclick: async () => {
+          try { await call('DELETE', `/api/account/tokens/${r.id}`); await loadTokens(); } catch (e) { msg(e.message); }
+        } }, t('revoke')))));
+    }
+  }
+  tokens.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const made = await call('POST', '/api/account/tokens', { label: label.value });
+      shown.textContent = '';
+      shown.append(node('p', { class: 'msg ok' }, t('shownOnce')), node('input', { class: 'fen', readonly: '', value: made.token, testid: 'new-token-value' }));
+      shown.classList.remove('hidden');
+      label.value = '';
+      await loadTokens();
+    } catch (err) { msg(err.message); }
+  });
+  body.append(node('div', { class: 'cards' }, head, pw, tokens));
+  await loadTokens();
+}
+
+function ratingsTable(ratings) {
+  const tb = node('tbody');
+  tb.append(node('tr', {}, node('th', {}, t('speed')), node('th', {}, t('rating')), node('th', {}, t('games'))));
+  for (const r of ratings) {
+    const cell = node('td', { testid: `rating-${r.speed}` }, ratingText(r.rating, r.provisional));
+    if (r.provisional) cell.title = t('provisional');
+    tb.append(node('tr', {}, node('td', {}, t(r.speed)), cell, node('td', {}, String(r.games))));
+  }
+  return node('table', { class: 'games ratings', testid: 'ratings' }, tb);
+}
+
+// A graph of the ratings over time: one line per speed played.
+function graph(history) {
+  const W = 600, H = 220, P = 44;
+  const svg = document.createElementNS(SVGNS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('class', 'rating-graph');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('graph'));
+  svg.dataset.testid = 'rating-graph';
+  const pts = history.map((h, i) => ({ ...h, i }));
+  const rs = pts.map((p) => p.rating);
+  const lo = Math.min(1500, ...rs) - 20, hi = Math.max(1500, ...rs) + 20;
+  // x is time (from the account's start to the last game); points at one instant spread by order.
+  const t0 = Math.min(...pts.map((p) => p.at)), t1 = Math.max(...pts.map((p) => p.at));
+  const n = Math.max(pts.length - 1, 1);
+  const x = (i) => P + (W - 2 * P) * (t1 > t0 ? (pts[i].at - t0) / (t1 - t0) : i / n);
+  const y = (r) => H - P - (H - 2 * P) * ((r - lo) / (hi - lo));
+  const el = (tag, attrs, text) => {
+    const e = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text != null) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  el('rect', { x: 0, y: 0, width: W, height: H, fill: 'var(--panel)' });
+  for (const r of [lo + 20, Math.round((lo + hi) / 2), hi - 20]) {
+    el('line', { x1: P, x2: W - P, y1: y(r), y2: y(r), stroke: 'var(--border)' });
+    el('text', { x: 2, y: y(r) + 4, 'font-size': 13, fill: 'var(--muted)' }, String(Math.round(r)));
+  }
+  if (t1 > t0) {
+    el('text', { x: P, y: H - 8, 'font-size': 13, fill: 'var(--muted)' }, day(t0));
+    el('text', { x: W - P, y: H - 8, 'font-size': 13, fill: 'var(--muted)', 'text-anchor': 'end' }, day(t1));
+  }
+  const colours = { bullet: '#b3261e', blitz: '#2f5d50', rapid: '#1e4fb3', classical: '#7a4f1c', correspondence: '#6b2fa0' };
+  for (const sp of SPEEDS) {
+    const mine = pts.filter((p) => p.speed === sp);
+    if (!mine.length) continue;
+    const line = mine.map((p) => `${x(p.i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
+    el('polyline', { points: line, fill: 'none', stroke: colours[sp], 'stroke-width': 2, 'data-speed': sp });
+    for (const p of mine) el('circle', { cx: x(p.i), cy: y(p.rating), r: 3, fill: colours[sp] }).append(Object.assign(document.createElementNS(SVGNS, 'title'), { textContent: `${t(sp)} ${p.rating} · ${when(p.at)}` }));
+    const last = mine[mine.length - 1];
+    el('text', { x: Math.min(x(last.i) + 5, W - P), y: y(last.rating) - 6, 'font-size': 13, fill: colours[sp] }, t(sp));
+  }
+  return svg;
+}
+
+async function profilePage(body, name) {
+  let p;
+  try { p = await call('GET', '/api/users/' + encodeURIComponent(name)); } catch (e) {
+    body.append(node('p', { class: 'msg', testid: 'no-player' }, e.status === 404 ? t('noSuchPlayer') : e.message));
+    return;
+  }
+  document.title = `${p.name} · ${t('title')}`;
+  const c = p.counts;
+  const head = node('div', { class: 'card' }, node('h2', { testid: 'profile-name' }, p.name),
+    node('p', { class: 'meta' }, t('memberSince', { date: day(p.created) })),
+    node('p', { class: 'counts', testid: 'counts' },
+      node('span', { testid: 'wins' }, `${t('wins')} ${c.wins}`), ' · ',
+      node('span', { testid: 'draws' }, `${t('draws')} ${c.draws}`), ' · ',
+      node('span', { testid: 'losses' }, `${t('losses')} ${c.losses}`)),
+    ratingsTable(p.ratings));
+  // Each speed's line starts at the starting rating, when the account was made.
+  const starts = [...new Set(p.history.map((h) => h.speed))].map((speed) => ({ speed, at: p.created, rating: 1500 }));
+  const g = node('div', { class: 'card wide' }, node('h2', {}, t('graph')), p.history.length ? graph([...starts, ...p.history]) : node('p', { class: 'meta' }, t('noHistory')));
+  const tb = node('tbody');
+  if (!p.recent.length) tb.append(node('tr', {}, node('td', { class: 'meta' }, t('noGames'))));
+  for (const r of p.recent) {
+    const diff = r.ratingDiff == null ? '' : ` (${r.ratingDiff >= 0 ? '+' : ''}${r.ratingDiff})`;
+    tb.append(node('tr', { testid: 'recent-game' },
+      node('td', {}, node('a', { href: '/live/' + encodeURIComponent(r.id) }, when(r.created))),
+      node('td', {}, `${t(r.color)} · ${t(r.speed)} · ${r.rated ? t('rated') : t('casual')}`),
+      node('td', { class: 'title', testid: 'recent-opponent' }, r.opponent),
+      node('td', { testid: 'recent-result' }, t(r.result) + diff)));
+  }
+  const recent = node('div', { class: 'card' }, node('h2', {}, t('recent')), node('table', { class: 'games', testid: 'recent' }, tb));
+  body.append(node('div', { class: 'cards' }, head, recent, g));
+}
+
+async function leaderboardPage(body) {
+  const q = new URLSearchParams(location.search);
+  const speed = SPEEDS.includes(q.get('speed')) ? q.get('speed') : 'blitz';
+  const tabs = node('nav', { class: 'tabs' });
+  for (const s of SPEEDS) {
+    tabs.append(node('a', { href: `/leaderboard?speed=${s}`, class: 'button' + (s === speed ? ' primary' : ''), testid: `speed-${s}` }, t(s)));
+  }
+  const lb = await call('GET', `/api/leaderboard/${speed}`);
+  const tb = node('tbody');
+  tb.append(node('tr', {}, node('th', {}, t('rank')), node('th', {}, t('player')), node('th', {}, t('rating')), node('th', {}, t('games'))));
+  if (!lb.players.length) tb.append(node('tr', {}, node('td', { class: 'meta', colspan: '4' }, t('noPlayers'))));
+  for (const p of lb.players) {
+    tb.append(node('tr', { testid: 'leader' }, node('td', {}, String(p.rank)),
+      node('td', { class: 'title' }, node('a', { href: profileHref(p.name) }, p.name)),
+      node('td', {}, ratingText(p.rating, p.provisional)), node('td', {}, String(p.games))));
+  }
+  body.append(node('div', { class: 'card' }, node('h2', {}, `${t('leaderboard')} · ${t(speed)}`), tabs, node('table', { class: 'games', testid: 'leaderboard' }, tb)));
+}
+
+async function render() {
+  document.documentElement.lang = settings.lang === 'zh' ? 'zh-CN' : 'en';
+  document.querySelectorAll('[data-i18n]').forEach((e) => { e.textContent = t(e.dataset.i18n); });
+  $('btn-lang').textContent = settings.lang === 'zh' ? 'English' : '中文';
+  document.title = t('title');
+  const me = await whoami();
+  $('nav-account').textContent = me ? me.name : t('login');
+  const body = $('page-body');
+  body.textContent = '';
+  const path = location.pathname;
+  try {
+    if (path.startsWith('/@/')) await profilePage(body, decodeURIComponent(path.slice(3)));
+    else if (path === '/leaderboard') await leaderboardPage(body);
+    else await accountPage(body);
+  } catch (e) { msg(e.message); }
+}
+
+if ($('account-page')) {
+  $('btn-lang').addEventListener('click', () => {
+    settings.lang = settings.lang === 'zh' ? 'en' : 'zh';
+    const all = JSON.parse(localStorage.getItem('xiangqi.settings') || '{}');
+    localStorage.setItem('xiangqi.settings', JSON.stringify({ ...all, lang: settings.lang }));
+    render();
+  });
+  render();
+}
