@@ -165,6 +165,18 @@ impl Server {
 
     /// One HTTP request; the status and the body.
     fn call(&self, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
+        let (st, _, body) = self.call_full(method, path, token, body);
+        (st, body)
+    }
+
+    /// One HTTP request; the status, the head (status line and headers) and the body.
+    fn call_full(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+    ) -> (u16, String, String) {
         let mut c = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
         c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
         let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
@@ -182,11 +194,8 @@ impl Server {
             .nth(1)
             .and_then(|s| s.parse().ok())
             .unwrap_or_else(|| panic!("not an HTTP answer: {reply:?}"));
-        let body = reply
-            .split_once("\r\n\r\n")
-            .map_or("", |(_, b)| b)
-            .to_owned();
-        (status, body)
+        let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
+        (status, head.to_ascii_lowercase(), body.to_owned())
     }
 }
 
@@ -284,8 +293,12 @@ fn moves_are_refused_while_postgres_is_down_and_the_server_recovers_by_itself() 
         assert_eq!(st, 503, "a move while PostgreSQL is down: {body}");
         assert!(body.contains("unavailable"), "{body}");
     }
-    let (st, body) = server.call("POST", "/api/challenge/open", None, "{}");
+    let (st, head, body) = server.call_full("POST", "/api/challenge/open", None, "{}");
     assert_eq!(st, 503, "a new game while PostgreSQL is down: {body}");
+    assert!(head.contains("\r\nretry-after: 1"), "{head}");
+    let account = r#"{"username": "outage", "password": "a long enough password"}"#;
+    let (st, body) = server.call("POST", "/api/account/register", None, account);
+    assert_eq!(st, 503, "an account while PostgreSQL is down: {body}");
     let (st, body) = server.call("POST", "/api/games", None, r#"{"mode": "two-player"}"#);
     assert_eq!(
         st, 503,
@@ -334,6 +347,11 @@ fn moves_are_refused_while_postgres_is_down_and_the_server_recovers_by_itself() 
     assert_eq!(
         st, 201,
         "a new stored game after PostgreSQL came back: {body}"
+    );
+    let (st, body) = server.call("POST", "/api/account/register", None, account);
+    assert!(
+        st == 200 || st == 201,
+        "an account after PostgreSQL came back: {st} {body}"
     );
     // The fast game's end is stored (the timer's next try), so a new server sees it.
     let stored = Instant::now();

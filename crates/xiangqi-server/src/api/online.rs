@@ -47,9 +47,7 @@ impl From<OnlineError> for ApiError {
             ),
             OnlineError::Bad { field, .. } => ApiError::bad(msg).field(field),
             OnlineError::Full(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg),
-            OnlineError::Store(e) if e.is_unavailable() => {
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg)
-            }
+            OnlineError::Store(e) if e.is_unavailable() => ApiError::unavailable(msg),
             OnlineError::Store(_) | OnlineError::Random(_) => {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
             }
@@ -335,7 +333,7 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 422, description = "A move that cannot be read or is not legal, naming it", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_move(
@@ -364,7 +362,7 @@ pub async fn board_move(
         (status = 404, description = "No such game, or no such action", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_action(
@@ -401,7 +399,7 @@ pub async fn board_action(
         (status = 404, description = "No such game, offer or answer", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_answer(
@@ -435,7 +433,7 @@ pub async fn board_answer(
         (status = 200, description = "The game as the stream's first line (`gameFull`)", body = Event),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn game_full(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
@@ -495,7 +493,7 @@ struct GameStream {
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; try again", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn game_stream(
