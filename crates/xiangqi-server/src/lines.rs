@@ -9,6 +9,8 @@
 use xiangqi::{Game, Move, Position};
 use xiangqi_record::MoveNode;
 
+use crate::store::Note;
+
 /// A line as stored: moves in coordinates separated by spaces.
 pub fn line_text(line: &[Move]) -> String {
     line.iter()
@@ -114,4 +116,94 @@ fn lines_of(list: &[MoveNode], prefix: &[Move], main: bool, out: &mut Vec<Vec<Mo
         }
         path.push(node.mv);
     }
+}
+
+/// The path of a move (`store::Note`): the moves from the start to it, in coordinates
+/// separated by spaces.
+pub fn path_text(moves: &[Move]) -> String {
+    line_text(moves)
+}
+
+/// Every comment and NAG of a record's move tree by the path of its move, with the comment
+/// before the first move at path `""`; empty ones are left out.
+pub fn tree_notes(start_comment: Option<&str>, tree: &[MoveNode]) -> Vec<(String, Note)> {
+    let mut out = Vec::new();
+    if let Some(c) = start_comment.filter(|c| !c.trim().is_empty()) {
+        out.push((
+            String::new(),
+            Note {
+                text: c.to_string(),
+                nags: Vec::new(),
+            },
+        ));
+    }
+    notes_of(tree, &mut Vec::new(), &mut out);
+    out
+}
+
+fn notes_of(list: &[MoveNode], path: &mut Vec<Move>, out: &mut Vec<(String, Note)>) {
+    let depth = path.len();
+    for node in list {
+        for v in &node.variations {
+            notes_of(v, path, out);
+        }
+        path.push(node.mv);
+        let note = Note {
+            text: node.comment.clone().unwrap_or_default(),
+            nags: node.nags.clone(),
+        };
+        if !note.is_empty() {
+            out.push((path_text(path), note));
+        }
+    }
+    path.truncate(depth);
+}
+
+/// Every path of a move tree (each of its moves), and `""` for the start.
+pub fn tree_paths(tree: &[MoveNode]) -> std::collections::BTreeSet<String> {
+    fn walk(list: &[MoveNode], path: &mut Vec<Move>, out: &mut std::collections::BTreeSet<String>) {
+        let depth = path.len();
+        for node in list {
+            for v in &node.variations {
+                walk(v, path, out);
+            }
+            path.push(node.mv);
+            out.insert(path_text(path));
+        }
+        path.truncate(depth);
+    }
+    let mut out = std::collections::BTreeSet::from([String::new()]);
+    walk(tree, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Puts the notes on the moves of `tree` they name (export); answers the comment before the
+/// first move. Notes whose moves are not in the tree are left out.
+pub fn attach_notes(
+    tree: &mut [MoveNode],
+    notes: &std::collections::BTreeMap<String, Note>,
+) -> Option<String> {
+    fn walk(
+        list: &mut [MoveNode],
+        path: &mut Vec<Move>,
+        notes: &std::collections::BTreeMap<String, Note>,
+    ) {
+        let depth = path.len();
+        for node in list.iter_mut() {
+            for v in node.variations.iter_mut() {
+                walk(v, path, notes);
+            }
+            path.push(node.mv);
+            if let Some(n) = notes.get(&path_text(path)) {
+                node.comment = Some(n.text.clone()).filter(|t| !t.is_empty());
+                node.nags = n.nags.clone();
+            }
+        }
+        path.truncate(depth);
+    }
+    walk(tree, &mut Vec::new(), notes);
+    notes
+        .get("")
+        .map(|n| n.text.clone())
+        .filter(|t| !t.is_empty())
 }

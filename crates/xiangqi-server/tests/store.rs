@@ -15,7 +15,9 @@ use xiangqi_server::accounts::rating::{self, Speed};
 use xiangqi_server::store::accounts::AccountWrite;
 use xiangqi_server::store::live::{LiveChange, LiveRow, LiveWrite};
 use xiangqi_server::store::migrations::MIGRATIONS;
-use xiangqi_server::store::{Declared, Derived, GameRow, Mode, Store, StoreError, Verdict, Write};
+use xiangqi_server::store::{
+    Declared, Derived, GameRow, Mode, Note, Store, StoreError, Verdict, Write,
+};
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
@@ -144,6 +146,7 @@ both!(
     api_tokens_belong_to_their_account,
     a_rated_game_is_rated_once_with_its_history,
     a_batch_succeeds_or_fails_whole,
+    notes_are_set_replaced_removed_and_go_with_their_game,
 );
 
 fn row(mode: Mode, updated: i64) -> GameRow {
@@ -166,6 +169,7 @@ async fn create(s: &Store, row: GameRow, moves: &[&str]) -> i64 {
         row,
         moves: strings(moves),
         lines: vec![],
+        notes: vec![],
     })
     .await
     .expect("create")
@@ -192,14 +196,37 @@ async fn a_game_round_trips(db: &Db) {
             row: r.clone(),
             moves: strings(&["h2e2", "h9g7"]),
             lines: strings(&["h2e2 b9c7", "c3c4"]),
+            notes: vec![
+                (
+                    "".into(),
+                    Note {
+                        text: "before the first move".into(),
+                        nags: vec![],
+                    },
+                ),
+                (
+                    "h2e2".into(),
+                    Note {
+                        text: "central cannon".into(),
+                        nags: vec![1, 14],
+                    },
+                ),
+            ],
         })
         .await
         .unwrap();
     assert!(id > 0);
-    let (got, moves, lines) = s.load(id).await.unwrap().expect("the game");
+    let (got, moves, lines, notes) = s.load(id).await.unwrap().expect("the game");
     assert_eq!(got, GameRow { id, plies: 2, ..r });
     assert_eq!(moves, ["h2e2", "h9g7"]);
     assert_eq!(lines, ["h2e2 b9c7", "c3c4"]);
+    assert_eq!(notes.len(), 2);
+    assert_eq!(
+        (notes[0].0.as_str(), notes[0].1.text.as_str()),
+        ("", "before the first move")
+    );
+    assert_eq!(notes[1].0, "h2e2");
+    assert_eq!(notes[1].1.nags, [1, 14]);
     assert!(s.load(id + 1000).await.unwrap().is_none());
     let second = create(&s, row(Mode::TwoPlayer, 11), &[]).await;
     assert_ne!(second, id);
@@ -224,7 +251,7 @@ async fn moves_truncate_and_declared_ends(db: &Db) {
     })
     .await
     .unwrap();
-    let (r, moves, _) = s.load(id).await.unwrap().unwrap();
+    let (r, moves, _, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(moves.len(), 4);
     assert_eq!(r.plies, 4);
     assert_eq!(r.declared, Some(Declared::Resign(xiangqi::Color::Red)));
@@ -241,7 +268,7 @@ async fn moves_truncate_and_declared_ends(db: &Db) {
     })
     .await
     .unwrap();
-    let (r, moves, _) = s.load(id).await.unwrap().unwrap();
+    let (r, moves, _, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(moves, ["h2e2", "h9g7"]);
     assert_eq!(
         (r.plies, r.updated, r.declared, r.result),
@@ -271,7 +298,7 @@ async fn moves_truncate_and_declared_ends(db: &Db) {
     })
     .await
     .unwrap();
-    let (r, _, _) = s.load(id).await.unwrap().unwrap();
+    let (r, _, _, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(r.declared, Some(Declared::Draw));
     // A move to a game that is not there is refused, and is not a 503.
     let e = s.write(add(id + 1000, 0, "h2e2")).await.unwrap_err();
@@ -285,10 +312,11 @@ async fn set_lines_replaces_the_main_line_and_variations(db: &Db) {
             row: row(Mode::Analysis, 1),
             moves: strings(&["h2e2", "h9g7", "h0g2"]),
             lines: strings(&["b2e2"]),
+            notes: vec![],
         })
         .await
         .unwrap();
-    let (mut r, _, _) = s.load(id).await.unwrap().unwrap();
+    let (mut r, _, _, _) = s.load(id).await.unwrap().unwrap();
     r.updated = 50;
     r.result = Some(Verdict::RedWins);
     r.reason = "checkmate".into();
@@ -299,7 +327,7 @@ async fn set_lines_replaces_the_main_line_and_variations(db: &Db) {
     })
     .await
     .unwrap();
-    let (r, moves, lines) = s.load(id).await.unwrap().unwrap();
+    let (r, moves, lines, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(moves, ["b2e2", "b9c7"]);
     assert_eq!(lines, ["h2e2 h9g7 h0g2", "c3c4"]);
     assert_eq!(
@@ -329,6 +357,7 @@ async fn delete_removes_a_game_with_its_moves(db: &Db) {
             row: row(Mode::Analysis, 1),
             moves: strings(&["h2e2"]),
             lines: strings(&["c3c4"]),
+            notes: vec![],
         })
         .await
         .unwrap();
@@ -343,7 +372,7 @@ async fn delete_removes_a_game_with_its_moves(db: &Db) {
         "INSERT INTO games (id, created, updated, mode, start_fen) VALUES ({id}, 1, 1, 'analysis', '{START}')"
     ))
     .await;
-    let (_, moves, lines) = s.load(id).await.unwrap().unwrap();
+    let (_, moves, lines, _) = s.load(id).await.unwrap().unwrap();
     assert!(moves.is_empty() && lines.is_empty());
 }
 
@@ -355,7 +384,7 @@ async fn a_ply_holds_one_move(db: &Db) {
     let e = s.write(add(id, 0, "b2e2")).await.unwrap_err();
     assert!(!e.is_unavailable(), "{e}");
     assert!(e.to_string().contains("another move at ply 0"), "{e}");
-    let (_, moves, _) = s.load(id).await.unwrap().unwrap();
+    let (_, moves, _, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(moves, ["h2e2"]);
     // The same for live games.
     s.write(Write::Live(live_create("Lply00000001")))
@@ -567,7 +596,7 @@ async fn concurrent_writes_all_land_and_a_bad_one_fails_alone(db: &Db) {
     assert_eq!(bad.await.unwrap(), 6);
     assert!(s.write(add(ids[0], 0, "c3c4")).await.is_err());
     for &id in &ids {
-        let (r, moves, _) = s.load(id).await.unwrap().unwrap();
+        let (r, moves, _, _) = s.load(id).await.unwrap().unwrap();
         assert_eq!(moves, line, "game {id}");
         assert_eq!(r.plies, 6);
     }
@@ -585,7 +614,7 @@ async fn writes_survive_reopening_and_migrations_run_once(db: &Db) {
             .unwrap();
     }
     let s = db.store().await;
-    let (_, moves, _) = s.load(id).await.unwrap().unwrap();
+    let (_, moves, _, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(moves, ["h2e2", "h9g7"]);
     assert!(s.load_live("Lreopen00001").await.unwrap().is_some());
     assert_eq!(s.schema_version().await.unwrap(), MIGRATIONS.len() as i64);
@@ -647,7 +676,7 @@ async fn hostile_text_is_stored_verbatim(db: &Db) {
     let mut g = row(Mode::Analysis, 1);
     g.tags = serde_json::json!({ "Event": hostile[2], "Site": hostile[0] }).to_string();
     let id = create(&s, g.clone(), &[]).await;
-    let (got, _, _) = s.load(id).await.unwrap().unwrap();
+    let (got, _, _, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(got.tags, g.tags);
     assert!(s.load_live("Lhostile0001").await.unwrap().is_some());
 }
@@ -879,12 +908,56 @@ async fn a_batch_succeeds_or_fails_whole(db: &Db) {
         ]))
         .await
         .is_err());
-    let (_, moves, _) = s.load(id).await.unwrap().unwrap();
+    let (_, moves, _, _) = s.load(id).await.unwrap().unwrap();
     assert!(moves.is_empty());
     s.write(Write::Batch(vec![add(id, 0, "h2e2"), add(id, 1, "h9g7")]))
         .await
         .unwrap();
-    let (r, moves, _) = s.load(id).await.unwrap().unwrap();
+    let (r, moves, _, _) = s.load(id).await.unwrap().unwrap();
     assert_eq!(moves, ["h2e2", "h9g7"]);
     assert_eq!(r.plies, 2);
+}
+
+async fn notes_are_set_replaced_removed_and_go_with_their_game(db: &Db) {
+    let s = db.store().await;
+    let id = create(&s, row(Mode::Analysis, 1), &["h2e2", "h9g7"]).await;
+    let note = |id: i64, path: &str, text: &str, nags: Vec<u8>, updated: i64| Write::SetNote {
+        id,
+        path: path.into(),
+        note: Note {
+            text: text.into(),
+            nags,
+        },
+        updated,
+    };
+    s.write(note(id, "h2e2", "good", vec![1], 5)).await.unwrap();
+    s.write(note(
+        id,
+        "h2e2 h9g7",
+        "<b>'; DROP TABLE notes;--",
+        vec![],
+        6,
+    ))
+    .await
+    .unwrap();
+    s.write(note(id, "h2e2", "better", vec![3, 18], 7))
+        .await
+        .unwrap();
+    let (r, _, _, notes) = s.load(id).await.unwrap().unwrap();
+    assert_eq!(r.updated, 7);
+    assert_eq!(notes.len(), 2);
+    assert_eq!(notes[0].0, "h2e2");
+    assert_eq!(
+        (notes[0].1.text.as_str(), notes[0].1.nags.as_slice()),
+        ("better", &[3u8, 18][..])
+    );
+    assert_eq!(notes[1].1.text, "<b>'; DROP TABLE notes;--");
+    // An empty note removes it.
+    s.write(note(id, "h2e2", "", vec![], 8)).await.unwrap();
+    let (_, _, _, notes) = s.load(id).await.unwrap().unwrap();
+    assert_eq!(notes.len(), 1);
+    // A game that is not there.
+    assert!(s.write(note(id + 1000, "", "x", vec![], 9)).await.is_err());
+    s.write(Write::Delete { id }).await.unwrap();
+    assert_eq!(db.count("SELECT count(*) FROM notes").await, 0);
 }

@@ -3,6 +3,8 @@
 // graph over time, recent games, wins/draws/losses) and /leaderboard (per speed). Every
 // text from the server is put in the page as text (textContent), never as HTML.
 // The other pages use `whoami` and `csrfHeaders` to act for the logged-in account.
+// The chosen theme (settings.js: light or dark) applies here too.
+import '/settings.js';
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';

@@ -9,6 +9,11 @@ import {
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
 import { soundSwitch } from '/sound.js';
+import {
+  MOVELIST_TEXT, setupMoveList, wireMoveList, renderMoveList, renderTags, viewChanged,
+} from '/movelist.js';
+import { SETTINGS_TEXT, settings, saveSettings, setupSettingsDialog } from '/settings.js';
+import { moveShown, droppedMove } from '/motion.js';
 import { whoami, csrfHeaders } from '/account.js';
 
 const $ = (id) => document.getElementById(id);
@@ -99,11 +104,8 @@ const TEXT = {
   },
 };
 
-const settings = Object.assign(
-  { lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese', hints: true, sound: true, name: '' },
-  JSON.parse(localStorage.getItem('xiangqi.settings') || '{}'),
-);
-function saveSettings() { localStorage.setItem('xiangqi.settings', JSON.stringify(settings)); }
+// The texts of the modules moved out of this file (move list, settings).
+for (const T of [MOVELIST_TEXT, SETTINGS_TEXT]) for (const l of ['en', 'zh']) Object.assign(TEXT[l], T[l]);
 soundSwitch(() => settings.sound);
 // The live game's page, when this is one (/live/{id}): it draws the board itself.
 let LIVE = null;
@@ -186,7 +188,7 @@ function humanTurn() {
 // Drawing the board (board.js draws; these give it the flip and the piece style)
 
 function xy(sq) { return xyOf(sq, S.flipped); }
-function drawGrid(svg) { drawGridOf(svg, S.flipped); }
+function drawGrid(svg) { drawGridOf(svg, S.flipped, settings.notation); }
 function pieceGroup(ch, x, y, parent) { return pieceOf(ch, x, y, parent, settings.pieces === 'letters'); }
 
 function render() {
@@ -239,6 +241,12 @@ function render() {
     }
   }
   if (S.analysis.on && !editing) drawArrows(svg);
+  if (!editing && S.game) {
+    moveShown(
+      { game: S.game.id ?? 'unsaved', view: S.view, fen: fenAt(S.view), fenBefore: S.view > 0 ? fenAt(S.view - 1) : null, move: lastMove },
+      (sq) => pieces.querySelector(`[data-at="${sq}"]`), xy,
+    );
+  }
   // the hit layer, on top: one transparent square per point
   const hit = el('g', { id: 'hit' }, svg);
   for (let f = 0; f < 9; f++) for (let r = 0; r < 10; r++) {
@@ -340,69 +348,10 @@ function renderStatus() {
   $('move-input').disabled = (over && !analysable()) || S.busy;
 }
 
+// The move list, the record's tags and comments: movelist.js.
 function renderMoves() {
-  const list = $('movelist');
-  list.textContent = '';
-  const g = S.game;
-  if (!g || (g.moves.length === 0 && !(g.lines || []).length)) {
-    const li = document.createElement('li');
-    li.innerHTML = `<span class="empty">${t('noMoves')}</span>`;
-    li.style.display = 'block';
-    list.append(li);
-    return;
-  }
-  const startBlack = parseFen(g.start_fen).turn === 'black';
-  const startNo = +(g.start_fen.split(' ')[5] || 1);
-  let li = null;
-  const rowOf = [];
-  g.moves.forEach((m, i) => {
-    const idx = i + (startBlack ? 1 : 0);
-    if (idx % 2 === 0 || li === null) {
-      li = document.createElement('li');
-      const n = document.createElement('span');
-      n.className = 'num';
-      n.textContent = (startNo + Math.floor(idx / 2)) + '.';
-      li.append(n);
-      if (idx % 2 === 1) li.append(document.createElement('span'));
-      list.append(li);
-    }
-    const s = document.createElement('span');
-    s.className = 'mv' + (S.view === i + 1 ? ' current' : '');
-    s.textContent = m[settings.notation] || m.uci;
-    s.dataset.ply = i + 1;
-    s.addEventListener('click', () => goTo(i + 1));
-    li.append(s);
-    rowOf[i + 1] = li;
-  });
-  // Alternative lines (analysis variations), each after the main-line move it replaces.
-  const after = new Map();
-  (g.lines || []).forEach((line) => {
-    const d = line.ply;
-    const v = document.createElement('li');
-    v.className = 'var';
-    v.append('(');
-    line.moves.forEach((m, j) => {
-      const idx = d + j + (startBlack ? 1 : 0);
-      if (j === 0 || idx % 2 === 0) {
-        const n = document.createElement('span');
-        n.className = 'vnum';
-        n.textContent = (startNo + Math.floor(idx / 2)) + (idx % 2 === 1 ? '…' : '.');
-        v.append(n);
-      }
-      const s = document.createElement('span');
-      s.className = 'vmv';
-      s.textContent = m[settings.notation] || m.uci;
-      s.addEventListener('click', () => promoteLine(line, d + j + 1));
-      v.append(s);
-    });
-    v.append(')');
-    const anchor = after.get(d) || rowOf[Math.min(d + 1, g.moves.length)] || null;
-    if (anchor) anchor.after(v); else list.append(v);
-    after.set(d, v);
-  });
-  const cur = list.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
-  else list.scrollTop = list.scrollHeight;
+  renderTags();
+  renderMoveList();
 }
 
 function renderAll() {
@@ -417,6 +366,7 @@ function goTo(ply) {
   if (!S.game) return;
   S.view = Math.max(0, Math.min(S.game.moves.length, ply));
   S.selected = null;
+  viewChanged();
   renderAll();
   if (S.analysis.on) startAnalysis();
 }
@@ -682,6 +632,7 @@ function onPointerUp(evt) {
   if (!moved) return; // a click: the piece stays selected
   const to = sqAt(evt);
   S.selected = null;
+  if (to) droppedMove(from + to);
   if (!to || to === from || !tryMove(from, to)) render();
 }
 
@@ -999,16 +950,9 @@ function wire() {
   $('btn-games').addEventListener('click', showGames);
   $('btn-import').addEventListener('click', () => { $('imp-msg').textContent = ''; $('dlg-import').showModal(); });
   $('btn-editor').addEventListener('click', () => openEditor());
-  $('btn-settings').addEventListener('click', () => {
-    $('set-notation').value = settings.notation; $('set-pieces').value = settings.pieces;
-    $('set-lang').value = settings.lang; $('set-hints').checked = settings.hints; $('set-sound').checked = settings.sound;
-    $('dlg-settings').showModal();
-  });
-  $('dlg-settings').addEventListener('close', () => {
-    settings.notation = $('set-notation').value; settings.pieces = $('set-pieces').value;
-    settings.lang = $('set-lang').value; settings.hints = $('set-hints').checked; settings.sound = $('set-sound').checked;
-    saveSettings(); applyLanguage(); renderAll();
-  });
+  setupSettingsDialog(() => { applyLanguage(); renderAll(); });
+  setupMoveList({ t, settings, state: () => S, goTo, promoteLine, api, setGame, toast });
+  wireMoveList();
   $('btn-lang').addEventListener('click', () => {
     settings.lang = settings.lang === 'zh' ? 'en' : 'zh';
     saveSettings(); applyLanguage(); renderAll();

@@ -54,15 +54,27 @@ export function xyOf(sq, flipped) {
   return [MARGIN + ff * CELL, MARGIN + rr * CELL];
 }
 
-export function drawGrid(svg, flipped) {
+// The files' numbers as each notation has them: WXF and Chinese count each player's files
+// from that player's right (Red's along Red's edge: 9…1 or 九…一 from a to i; Black's along
+// Black's edge: 1…9 from a to i); ICCS letters the files a-i and numbers the ranks 0-9.
+const ZH_FILES = ['九', '八', '七', '六', '五', '四', '三', '二', '一'];
+export function fileLabels(notation) {
+  if (notation === 'iccs') return null;
+  const red = notation === 'chinese' ? ZH_FILES : ['9', '8', '7', '6', '5', '4', '3', '2', '1'];
+  return { red, black: ['1', '2', '3', '4', '5', '6', '7', '8', '9'] };
+}
+
+// The board: grid, palaces, river, point marks and the coordinates of `notation` (default
+// ICCS). Its colours come from style.css (the board theme).
+export function drawGrid(svg, flipped, notation) {
   const xy = (sq) => xyOf(sq, flipped);
   const defs = el('defs', {}, svg);
   const wood = el('linearGradient', { id: 'wood', x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
-  el('stop', { offset: '0', 'stop-color': '#efd39b' }, wood);
-  el('stop', { offset: '1', 'stop-color': '#ddb575' }, wood);
+  el('stop', { offset: '0', class: 'board-a' }, wood);
+  el('stop', { offset: '1', class: 'board-b' }, wood);
   const disc = el('radialGradient', { id: 'disc', cx: '.4', cy: '.35', r: '.75' }, defs);
-  el('stop', { offset: '0', 'stop-color': '#fff8e6' }, disc);
-  el('stop', { offset: '1', 'stop-color': '#ead2a0' }, disc);
+  el('stop', { offset: '0', class: 'disc-a' }, disc);
+  el('stop', { offset: '1', class: 'disc-b' }, disc);
   const glow = el('radialGradient', { id: 'checkglow' }, defs);
   el('stop', { offset: '.45', 'stop-color': 'rgba(220,20,20,.85)' }, glow);
   el('stop', { offset: '1', 'stop-color': 'rgba(220,20,20,0)' }, glow);
@@ -105,14 +117,24 @@ export function drawGrid(svg, flipped) {
       }
     }
   }
-  // coordinates (files a-i, ranks 0-9)
+  // coordinates
+  const labels = fileLabels(notation);
+  // Red's edge is at the bottom unless the board is flipped.
+  const redY = flipped ? 18 : 633, blackY = flipped ? 633 : 18;
   for (let f = 0; f < 9; f++) {
     const [x] = xy({ f, r: 0 });
-    el('text', { x, y: 634, 'text-anchor': 'middle', class: 'b-coord' }, g).textContent = 'abcdefghi'[f];
+    if (!labels) {
+      el('text', { x, y: 633, 'text-anchor': 'middle', class: 'b-coord', 'data-edge': 'file', 'data-file': f }, g).textContent = 'abcdefghi'[f];
+    } else {
+      el('text', { x, y: redY, 'text-anchor': 'middle', class: 'b-coord', 'data-edge': 'red', 'data-file': f }, g).textContent = labels.red[f];
+      el('text', { x, y: blackY, 'text-anchor': 'middle', class: 'b-coord', 'data-edge': 'black', 'data-file': f }, g).textContent = labels.black[f];
+    }
   }
-  for (let r = 0; r < 10; r++) {
-    const [, y] = xy({ f: 0, r });
-    el('text', { x: 12, y: y + 4, 'text-anchor': 'middle', class: 'b-coord' }, g).textContent = r;
+  if (!labels) {
+    for (let r = 0; r < 10; r++) {
+      const [, y] = xy({ f: 0, r });
+      el('text', { x: 18, y: y + 4, 'text-anchor': 'middle', class: 'b-coord', 'data-edge': 'rank', 'data-rank': r }, g).textContent = r;
+    }
   }
 }
 

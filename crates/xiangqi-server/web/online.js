@@ -6,6 +6,7 @@ import {
   CELL, MARGIN, el, sqName, parseFen, xyOf, drawGrid, pieceGroup, fenAfter,
 } from '/board.js';
 import { play } from '/sound.js';
+import { moveShown, droppedMove } from '/motion.js';
 import { moveNames } from '/notation.js';
 
 const $ = (id) => document.getElementById(id);
@@ -334,6 +335,7 @@ export function startLive(ctx) {
     const to = sqAt(evt);
     L.selected = null;
     if (!to || to === from) { render(); return; }
+    droppedMove(from + to);
     sendMove(from + to).then((sent) => { if (!sent) render(); });
   });
 
@@ -342,7 +344,7 @@ export function startLive(ctx) {
   function render() {
     svg.textContent = '';
     const fl = flipped();
-    drawGrid(svg, fl);
+    drawGrid(svg, fl, settings.notation);
     const n = shownPly();
     const fen = L.fens[n] || startFen();
     if (!fen) return;
@@ -367,6 +369,11 @@ export function startLive(ctx) {
       const [x, y] = xy(sq);
       pieceGroup(ch, x, y, pieces, letters).dataset.at = sq;
     }
+    // The piece of a move just shown slides there (this page plays the sounds itself).
+    moveShown(
+      { game: 'live:' + id, view: n, fen, fenBefore: n > 0 ? L.fens[n - 1] : null, move: n > 0 ? { uci: L.moves[n - 1] } : null },
+      (sq) => pieces.querySelector(`[data-at="${sq}"]`), xy, { sound: false },
+    );
     if (L.selected) {
       const [x, y] = xy(L.selected);
       el('circle', { cx: x, cy: y, r: 29, class: 'hl-sel' }, hl);

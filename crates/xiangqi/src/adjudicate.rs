@@ -35,9 +35,9 @@
 //! identity) is chased by all of them; a move may check and chase at once.
 
 use core::fmt;
-use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -382,8 +382,9 @@ struct Entry {
     limit_count: u32,
     /// Checks given by Red and Black since the last capture.
     checks: [u32; 2],
-    /// What the move chased (set on first use).
-    chased: OnceCell<Vec<Threat>>,
+    /// What the move chased (set on first use; a `OnceLock` so that a `Game` can be shared
+    /// between threads, as the Python bindings need).
+    chased: OnceLock<Vec<Threat>>,
 }
 
 /// Hashes a Zobrist key (already uniformly random) by taking it as it is.
@@ -434,7 +435,7 @@ impl History {
                 shadowed: None,
                 limit_count,
                 checks: [0, 0],
-                chased: OnceCell::from(Vec::new()),
+                chased: OnceLock::from(Vec::new()),
                 pos: start,
             }],
             index,
@@ -485,7 +486,7 @@ impl History {
             shadowed,
             limit_count,
             checks,
-            chased: OnceCell::new(),
+            chased: OnceLock::new(),
         });
         captured
     }

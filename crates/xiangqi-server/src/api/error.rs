@@ -105,12 +105,14 @@ impl From<GameError> for ApiError {
                 a.body.ply = Some(have);
                 a
             }
-            GameError::ComputersTurn | GameError::NoSuchLine | GameError::NoLegalMove => {
-                ApiError::new(StatusCode::CONFLICT, msg)
-            }
+            GameError::ComputersTurn
+            | GameError::NoSuchLine
+            | GameError::NoSuchMove { .. }
+            | GameError::NoLegalMove => ApiError::new(StatusCode::CONFLICT, msg),
             GameError::EmptyMove
             | GameError::MoveTooLong(_)
             | GameError::TakebackTooMany { .. }
+            | GameError::CommentTooLong(_)
             | GameError::BadRecord(_) => ApiError::bad(msg),
             GameError::IllegalMove { text, fen, .. } => {
                 let mut a = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, msg);

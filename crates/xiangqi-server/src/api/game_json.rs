@@ -178,8 +178,24 @@ pub struct GameJson {
     pub tags: Value,
     pub moves: Vec<MoveJson>,
     pub lines: Vec<LineJson>,
+    /// The comments and NAGs of the record at its moves, by path: the moves from the start
+    /// to the move in coordinates separated by spaces (`""`: before the first move), of the
+    /// main line or of a line. `{}` when there are none.
+    #[schema(value_type = Object)]
+    pub notes: Value,
     #[serde(flatten)]
     pub now: NowJson,
+}
+
+fn notes_value(l: &Loaded) -> Value {
+    let mut m = serde_json::Map::new();
+    for (path, n) in crate::games::notes::shown(l) {
+        m.insert(
+            path.clone(),
+            serde_json::json!({ "comment": n.text, "nags": n.nags }),
+        );
+    }
+    Value::Object(m)
 }
 
 fn tags_value(row: &GameRow) -> Value {
@@ -195,6 +211,7 @@ impl GameJson {
                 .filter_map(|k| MoveJson::of_game(&l.game, k))
                 .collect(),
             lines: lines_json(l),
+            notes: notes_value(l),
             now: NowJson::of(&l.game),
         }
     }

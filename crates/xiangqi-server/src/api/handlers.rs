@@ -266,6 +266,59 @@ pub async fn promote(
     change(app, id, Change::Promote { line, claimed_ply }).await
 }
 
+/// `POST /api/games/{id}/note` `{"path": ["h2e2", ...], "comment": "..."}`: sets, changes or
+/// removes the comment (and NAGs) at a move of the main line or of a line.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/note",
+    tag = "games",
+    params(
+        ("id" = i64, Path, description = "The game's id", minimum = 1),
+    ),
+    request_body(content = req::SetNote),
+    responses(
+        (status = 200, description = "The game, with the note in `notes`", body = GameJson),
+        (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a comment too long", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "The game has no such move (it changed since it was read)", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+    )
+)]
+pub async fn set_note(
+    State(app): AppState,
+    GameId(id): GameId,
+    Body(b): Body<req::SetNote>,
+) -> ApiResult<Json<GameJson>> {
+    let path: Vec<String> = b
+        .path
+        .ok_or_else(|| req::missing("path"))?
+        .0
+        .iter()
+        .map(|s| s.trim().to_ascii_lowercase())
+        .collect();
+    detached(async move {
+        with_game(&app, id, async |l: &mut Loaded| {
+            let nags = match b.nags {
+                Some(n) => n,
+                None => l
+                    .notes
+                    .get(&path.join(" "))
+                    .map(|n| n.nags.clone())
+                    .unwrap_or_default(),
+            };
+            let note = crate::store::Note {
+                text: b.comment.unwrap_or_default(),
+                nags,
+            };
+            crate::games::notes::set(&app.store, l, &path, note).await?;
+            Ok(Json(GameJson::of(l)))
+        })
+        .await
+    })
+    .await
+}
+
 /// `POST /api/games/{id}/computer-move` `{"ply": n}`: the engine plays the side to move at
 /// the game's level; the move is stored like any other.
 #[utoipa::path(

@@ -15,12 +15,14 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::extract::DefaultBodyLimit;
 use axum::handler::Handler;
-use axum::http::{header, HeaderValue, Method, Request, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, Request, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post, MethodRouter};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 pub use error::ApiError;
 
@@ -39,6 +41,9 @@ const ONLINE_JS: &str = include_str!("../../web/online.js");
 const LOBBY_JS: &str = include_str!("../../web/lobby.js");
 const SOUND_JS: &str = include_str!("../../web/sound.js");
 const NOTATION_JS: &str = include_str!("../../web/notation.js");
+const MOVELIST_JS: &str = include_str!("../../web/movelist.js");
+const SETTINGS_JS: &str = include_str!("../../web/settings.js");
+const MOTION_JS: &str = include_str!("../../web/motion.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 const ACCOUNT_HTML: &str = include_str!("../../web/account.html");
@@ -48,7 +53,7 @@ const ACCOUNT_JS: &str = include_str!("../../web/account.js");
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 14] = [
+const ASSETS: [(&str, &str, &str); 17] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -58,6 +63,9 @@ const ASSETS: [(&str, &str, &str); 14] = [
     ("/lobby.js", LOBBY_JS, JS),
     ("/sound.js", SOUND_JS, JS),
     ("/notation.js", NOTATION_JS, JS),
+    ("/movelist.js", MOVELIST_JS, JS),
+    ("/settings.js", SETTINGS_JS, JS),
+    ("/motion.js", MOTION_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
     // The account pages: log in / register / tokens, a player's profile, the leaderboards.
@@ -67,15 +75,65 @@ const ASSETS: [(&str, &str, &str); 14] = [
     ("/account.js", ACCOUNT_JS, JS),
 ];
 
-fn asset(body: &'static str, ctype: &'static str) -> Response {
+/// A file's entity tag: a weak validator (the bytes sent may be compressed) from the SHA-256
+/// of its content, so it changes exactly when the file does.
+pub fn etag_of(body: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(body.as_bytes());
+    let hex: String = d[..12].iter().map(|b| format!("{b:02x}")).collect();
+    format!("W/\"{hex}\"")
+}
+
+/// Whether an `If-None-Match` header matches `etag` (weak comparison, as GET allows: `*`, or
+/// any listed tag with or without `W/`).
+fn none_match(header: Option<&HeaderValue>, etag: &str) -> bool {
+    let Some(v) = header.and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let bare = |t: &str| t.trim().trim_start_matches("W/").to_string();
+    v.split(',')
+        .any(|t| t.trim() == "*" || bare(t) == bare(etag))
+}
+
+/// A page file: revalidated on every use (`no-cache`) with its ETag, answered `304 Not
+/// Modified` without a body when the browser has it already.
+fn asset(
+    body: &'static str,
+    ctype: &'static str,
+    etag: &HeaderValue,
+    if_none_match: Option<&HeaderValue>,
+) -> Response {
+    let tag = etag.to_str().unwrap_or_default();
+    let headers = [
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (header::ETAG, etag.clone()),
+    ];
+    if none_match(if_none_match, tag) {
+        return (StatusCode::NOT_MODIFIED, headers).into_response();
+    }
     (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static(ctype)),
-            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        ],
+        headers,
+        [(header::CONTENT_TYPE, HeaderValue::from_static(ctype))],
         body,
     )
         .into_response()
+}
+
+/// Which API answers are compressed: JSON (never the streams, `application/x-ndjson`, whose
+/// lines must go out as they come) of at least 16 KiB, such as a game with many variations
+/// (a record with 98 of them is 1.5 MB of JSON). Smaller answers (a move's) are not worth
+/// the time.
+#[derive(Clone, Copy)]
+struct LargeJson;
+
+impl Predicate for LargeJson {
+    fn should_compress<B: http_body::Body>(&self, res: &axum::http::Response<B>) -> bool {
+        let json = res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+        json && SizeAbove::new(16 * 1024).should_compress(res)
+    }
 }
 
 /// Any error response of the API without a JSON body gets one (axum's own 404s and 405s), so clients always see `{"error": ...}`.
@@ -168,6 +226,7 @@ fn api_routes() -> Routes {
         .post("/api/games/{id}/computer-move", handlers::computer_move)
         .post("/api/games/{id}/takeback", handlers::takeback)
         .post("/api/games/{id}/promote", handlers::promote)
+        .post("/api/games/{id}/note", handlers::set_note)
         .post("/api/games/{id}/resign", handlers::resign)
         .post("/api/games/{id}/draw", handlers::draw)
         .get("/api/games/{id}/pgn", handlers::export_pgn)
@@ -218,11 +277,36 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(DefaultBodyLimit::max(IMPORT_LIMIT));
     let mut pages = Router::new();
     for (path, body, ctype) in ASSETS {
-        pages = pages.route(path, get(move || async move { asset(body, ctype) }));
+        let etag = HeaderValue::from_str(&etag_of(body)).expect("a hex ETag is a header value");
+        pages = pages.route(
+            path,
+            get(move |headers: HeaderMap| async move {
+                asset(body, ctype, &etag, headers.get(header::IF_NONE_MATCH))
+            }),
+        );
     }
+    // The page's files go compressed (brotli or gzip, as the browser accepts), at the best
+    // level: they are small, and a browser that has them revalidates them (304) instead.
+    let pages = pages.layer(
+        CompressionLayer::new()
+            .br(true)
+            .gzip(true)
+            .no_deflate()
+            .no_zstd()
+            .quality(CompressionLevel::Precise(7)),
+    );
+    // Large JSON answers go compressed too (the page's files are compressed above).
+    let api = api.merge(import).layer(
+        CompressionLayer::new()
+            .br(true)
+            .gzip(true)
+            .no_deflate()
+            .no_zstd()
+            .quality(CompressionLevel::Precise(5))
+            .compress_when(LargeJson),
+    );
     pages
         .merge(api)
-        .merge(import)
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not found") })
         .layer(middleware::from_fn(json_errors))
         .layer(CatchPanicLayer::custom(panic_response))

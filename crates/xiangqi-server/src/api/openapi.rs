@@ -39,6 +39,7 @@ use crate::store::{Mode, Verdict};
         super::handlers::computer_move,
         super::handlers::takeback,
         super::handlers::promote,
+        super::handlers::set_note,
         super::handlers::resign,
         super::handlers::draw,
         super::handlers::export_pgn,

@@ -536,6 +536,22 @@ pub struct Promote {
     pub ply: Option<Ply>,
 }
 
+/// `POST /api/games/{id}/note`
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetNote {
+    /// The move the note is on: the moves from the start position to it, in coordinates, of
+    /// the main line or of a line; `[]` for a comment before the first move. Required.
+    #[schema(value_type = Vec<String>, required)]
+    pub path: Option<Line>,
+    /// The comment (at most 20,000 characters); `""` or absent removes it.
+    #[schema(value_type = Option<String>)]
+    pub comment: Option<String>,
+    /// NAG numbers (`1` is `!`, `2` is `?`, ...); absent keeps those the move has.
+    #[schema(value_type = Option<Vec<u8>>)]
+    pub nags: Option<Vec<u8>>,
+}
+
 /// `POST /api/games/{id}/computer-move`
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

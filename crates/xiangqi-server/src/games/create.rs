@@ -8,7 +8,9 @@ use super::{
     apply_declared, derived, moves::read_move, now, uci, GameError, GameResult, Games,
     ImportFailure, Loaded,
 };
-use crate::lines::{line_text, parse_lines, prune_lines, tree_lines};
+use crate::lines::{
+    line_text, parse_lines, prune_lines, tree_lines, tree_notes, tree_of, tree_paths,
+};
 use crate::store::{Declared, GameRow, Mode, Store, Write};
 
 /// A new game as asked for (each field already checked for its form).
@@ -27,6 +29,10 @@ pub struct NewGame {
 pub const MAX_IMPORT: usize = 500;
 /// The most alternative lines kept from one imported game.
 const MAX_LINES: usize = 500;
+/// The longest tag name and value kept from an imported record (in bytes; longer ones are
+/// left out: no record program writes such tags).
+const MAX_TAG_NAME: usize = 64;
+const MAX_TAG_VALUE: usize = 10_000;
 
 fn parse_fen(s: &str) -> GameResult<Position> {
     Position::from_fen(s.trim()).map_err(|e| GameError::BadFen {
@@ -85,12 +91,14 @@ pub async fn create(store: &Store, new: NewGame) -> GameResult<Loaded> {
             row: row.clone(),
             moves,
             lines: Vec::new(),
+            notes: Vec::new(),
         })
         .await?;
     Ok(Loaded {
         row,
         game,
         lines: Vec::new(),
+        notes: Default::default(),
     })
 }
 
@@ -172,12 +180,18 @@ pub async fn import(
         let loaded = imported_game(&rec, game, mode);
         let moves = loaded.game.moves().into_iter().map(uci).collect();
         let lines = loaded.lines.iter().map(|x| line_text(x)).collect();
+        let notes = loaded
+            .notes
+            .iter()
+            .map(|(p, n)| (p.clone(), n.clone()))
+            .collect();
         let mut loaded = loaded;
         loaded.row.id = store
             .write(Write::Create {
                 row: loaded.row.clone(),
                 moves,
                 lines,
+                notes,
             })
             .await?;
         out.games.push(loaded.row.clone());
@@ -189,13 +203,18 @@ pub async fn import(
     Ok(out)
 }
 
-/// The game to store for a record whose main line `game` holds.
+/// The game to store for a record whose main line `game` holds: its tags, result, variations
+/// and the comments and NAGs of every move kept.
 fn imported_game(rec: &GameRecord, mut game: Game, mode: Mode) -> Loaded {
     let mut tags = Map::new();
     for (k, v) in &rec.tags {
-        if k.len() <= 64 && v.len() <= 1000 {
+        if k.len() <= MAX_TAG_NAME && v.len() <= MAX_TAG_VALUE {
             tags.insert(k.clone(), Value::String(v.clone()));
         }
+    }
+    // The record's result as a tag too (the PGN reader keeps it apart from the tags).
+    if !tags.contains_key("Result") {
+        tags.insert("Result".into(), Value::String(rec.result.as_pgn().into()));
     }
     let t = now();
     let mut row = GameRow {
@@ -227,5 +246,20 @@ fn imported_game(rec: &GameRecord, mut game: Game, mode: Mode) -> Loaded {
     all.truncate(MAX_LINES);
     let texts: Vec<String> = all.iter().map(|x| line_text(x)).collect();
     let lines = prune_lines(&game.moves(), parse_lines(game.start(), &texts));
-    Loaded { row, game, lines }
+    // The comments and NAGs of the moves kept (a note on a move of a dropped line goes too).
+    let kept = tree_paths(&tree_of(&game.moves(), &lines));
+    let notes = tree_notes(rec.comment.as_deref(), &rec.moves)
+        .into_iter()
+        .filter(|(p, _)| kept.contains(p))
+        .map(|(p, mut n)| {
+            n.text = n.text.replace("\r\n", "\n").replace('\r', "\n");
+            (p, n)
+        })
+        .collect();
+    Loaded {
+        row,
+        game,
+        lines,
+        notes,
+    }
 }

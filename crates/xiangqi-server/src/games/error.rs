@@ -42,6 +42,12 @@ pub enum GameError {
     },
     /// `promote` of a line the game does not have.
     NoSuchLine,
+    /// A note for a move the game does not have (`plies`: the length of the path given).
+    NoSuchMove {
+        plies: usize,
+    },
+    /// A comment longer than `notes::MAX_COMMENT` characters.
+    CommentTooLong(usize),
     TakebackTooMany {
         n: usize,
         len: usize,
@@ -93,6 +99,15 @@ impl fmt::Display for GameError {
                 "field 'at' must be at most the number of moves ({len}), got {at}"
             ),
             GameError::NoSuchLine => f.write_str("the game has no such alternative line: reload it"),
+            GameError::NoSuchMove { plies } => write!(
+                f,
+                "the game has no such move (the path of {plies} moves is not in its main line or lines): reload it"
+            ),
+            GameError::CommentTooLong(n) => write!(
+                f,
+                "the comment has {n} characters; at most {} are kept",
+                super::notes::MAX_COMMENT
+            ),
             GameError::TakebackTooMany { n, len } => {
                 write!(f, "cannot take back {n} moves: the game has {len}")
             }

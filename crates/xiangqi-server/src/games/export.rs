@@ -5,11 +5,12 @@ use xiangqi::Color;
 use xiangqi_record::{GameRecord, GameResult as RecordResult};
 
 use super::Loaded;
-use crate::lines::tree_of;
+use crate::lines::{attach_notes, tree_of};
 use crate::store::Mode;
 
 /// The record of a game: its tags (with `Event`, `Red` and `Black` filled in when missing),
-/// the main line with the alternative lines as variations, the result and `Termination`.
+/// the main line with the alternative lines as variations, the comments and NAGs at their
+/// moves, the result and `Termination`.
 pub fn record_of(l: &Loaded) -> GameRecord {
     let mut rec = GameRecord {
         start: l.game.start().clone(),
@@ -41,6 +42,7 @@ pub fn record_of(l: &Loaded) -> GameRecord {
         rec.set_tag("Black", names(Color::Black));
     }
     rec.moves = tree_of(&l.game.moves(), &l.lines);
+    rec.comment = attach_notes(&mut rec.moves, &l.notes);
     rec.result = match l.game.outcome() {
         Some(o) => match o.winner {
             Some(Color::Red) => RecordResult::RedWins,

@@ -36,10 +36,16 @@ impl Games {
             let mut g = slot.lock().await;
             if g.is_none() {
                 match store.load(id).await? {
-                    Some((row, moves, lines)) => {
+                    Some((row, moves, lines, notes)) => {
                         let game = replay(&row, &moves)?;
                         let lines = parse_lines(game.start(), &lines);
-                        *g = Some(Loaded { row, game, lines });
+                        let notes = notes.into_iter().collect();
+                        *g = Some(Loaded {
+                            row,
+                            game,
+                            lines,
+                            notes,
+                        });
                     }
                     None => {
                         drop(g);

@@ -14,15 +14,17 @@ mod error;
 pub mod export;
 mod memory;
 pub mod moves;
+pub mod notes;
 
 pub use error::{GameError, ImportFailure};
 pub use memory::{detached, Games};
 
+use std::collections::BTreeMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use xiangqi::{Color, Game, Move, Position};
 
-use crate::store::{Declared, Derived, GameRow, Store, StoreError, Verdict};
+use crate::store::{Declared, Derived, GameRow, Note, Store, StoreError, Verdict};
 
 /// A game as the server holds it: the stored row, the game replayed from its moves, and the
 /// alternative lines kept beside the main line (analysis variations; each a whole line from
@@ -31,6 +33,8 @@ pub struct Loaded {
     pub row: GameRow,
     pub game: Game,
     pub lines: Vec<Vec<Move>>,
+    /// Comments and NAGs by the path of their move (`store::Note`).
+    pub notes: BTreeMap<String, Note>,
 }
 
 /// How a finished game ended, in words (English and Chinese) as well as by rule.

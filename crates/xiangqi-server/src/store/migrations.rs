@@ -25,6 +25,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../../migrations/sqlite/0002_accounts.sql"),
         postgres: include_str!("../../migrations/postgres/0002_accounts.sql"),
     },
+    Migration {
+        version: 3,
+        name: "notes",
+        sqlite: include_str!("../../migrations/sqlite/0003_notes.sql"),
+        postgres: include_str!("../../migrations/postgres/0003_notes.sql"),
+    },
 ];
 
 #[cfg(test)]

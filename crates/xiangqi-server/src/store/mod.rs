@@ -261,14 +261,41 @@ pub struct Derived {
     pub reason: String,
 }
 
+/// What a record says at one move of a game's move tree: a comment and NAGs (`$1`, ...).
+/// The move is named by its path (`Write::SetNote`, `StoredGame`): the moves from the start
+/// position to it, in coordinates separated by spaces, `""` for the start itself (a comment
+/// before the first move). A path names the same move whichever line is the main line, so a
+/// note survives promoting a line; one whose moves are no longer in the game is kept (and
+/// shown again if the moves are played again) but not exported or shown.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Note {
+    pub text: String,
+    pub nags: Vec<u8>,
+}
+
+impl Note {
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.nags.is_empty()
+    }
+}
+
 /// One write.
 #[derive(Debug)]
 pub enum Write {
-    /// Inserts a game with its moves and alternative lines; answers the new id.
+    /// Inserts a game with its moves, alternative lines and notes (path, note); answers the
+    /// new id.
     Create {
         row: GameRow,
         moves: Vec<String>,
         lines: Vec<String>,
+        notes: Vec<(String, Note)>,
+    },
+    /// Sets the note at `path` (an empty note deletes it).
+    SetNote {
+        id: i64,
+        path: String,
+        note: Note,
+        updated: i64,
     },
     /// Appends a move at `ply` (0-based) and updates the derived columns.
     AddMove {
@@ -312,9 +339,9 @@ pub enum Write {
     Batch(Vec<Write>),
 }
 
-/// A stored game: its row, its moves and its alternative lines (each a whole line, moves in
-/// coordinates separated by spaces).
-pub type StoredGame = (GameRow, Vec<String>, Vec<String>);
+/// A stored game: its row, its moves, its alternative lines (each a whole line, moves in
+/// coordinates separated by spaces) and its notes by path.
+pub type StoredGame = (GameRow, Vec<String>, Vec<String>, Vec<(String, Note)>);
 
 /// Runs the same read on whichever backend the store is.
 macro_rules! both {

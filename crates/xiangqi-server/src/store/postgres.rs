@@ -23,7 +23,7 @@ use xiangqi::Color;
 
 use super::live::{parse_times, times_text, LiveRow, LiveWrite};
 use super::migrations::MIGRATIONS;
-use super::{Declared, GameRow, Mode, StoreError, StoredGame, Verdict, Write};
+use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, Verdict, Write};
 
 /// Connections kept open at most.
 const POOL_SIZE: usize = 16;
@@ -266,8 +266,34 @@ impl PgStore {
             &id,
         )
         .await?;
+        let st = tx
+            .prepare_cached(
+                "SELECT path, comment, nags FROM notes WHERE game_id = $1 ORDER BY path",
+            )
+            .await
+            .map_err(read_error)?;
+        let notes = tx
+            .query(&st, &[&id])
+            .await
+            .map_err(read_error)?
+            .iter()
+            .map(|r| {
+                let nags: String = get(r, 2)?;
+                Ok((
+                    get::<String>(r, 0)?,
+                    Note {
+                        text: get(r, 1)?,
+                        // A value that is not a NAG number is left out, as in SQLite.
+                        nags: nags
+                            .split_whitespace()
+                            .filter_map(|n| n.parse().ok())
+                            .collect(),
+                    },
+                ))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
         tx.commit().await.map_err(read_error)?;
-        Ok(Some((row, moves, lines)))
+        Ok(Some((row, moves, lines, notes)))
     }
 
     /// Games, most recently updated first, and how many there are.
@@ -518,6 +544,34 @@ async fn insert_moves(
     Ok(())
 }
 
+/// Stores the note at `path` of game `id`, or deletes it when it is empty.
+async fn set_note(
+    tx: &Transaction<'_>,
+    id: i64,
+    path: &str,
+    note: &Note,
+) -> Result<(), StoreError> {
+    if note.is_empty() {
+        exec(
+            tx,
+            "DELETE FROM notes WHERE game_id = $1 AND path = $2",
+            &[&id, &path],
+        )
+        .await?;
+    } else {
+        let nags: Vec<String> = note.nags.iter().map(|n| n.to_string()).collect();
+        exec(
+            tx,
+            "INSERT INTO notes (game_id, path, comment, nags) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (game_id, path) DO UPDATE SET comment = EXCLUDED.comment, \
+             nags = EXCLUDED.nags",
+            &[&id, &path, &note.text, &nags.join(" ")],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 async fn insert_lines(tx: &Transaction<'_>, id: i64, lines: &[String]) -> Result<(), StoreError> {
     let st = tx
         .prepare_cached("INSERT INTO lines (game_id, seq, moves) VALUES ($1, $2, $3)")
@@ -533,7 +587,12 @@ async fn insert_lines(tx: &Transaction<'_>, id: i64, lines: &[String]) -> Result
 
 async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
     match w {
-        Write::Create { row, moves, lines } => {
+        Write::Create {
+            row,
+            moves,
+            lines,
+            notes,
+        } => {
             let st = tx
                 .prepare_cached(
                     "INSERT INTO games (created, updated, mode, human, level, start_fen, tags, \
@@ -565,7 +624,28 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
                 .get(0);
             insert_moves(tx, "moves", &id, moves).await?;
             insert_lines(tx, id, lines).await?;
+            for (path, note) in notes {
+                set_note(tx, id, path, note).await?;
+            }
             Ok(id)
+        }
+        Write::SetNote {
+            id,
+            path,
+            note,
+            updated,
+        } => {
+            let n = exec(
+                tx,
+                "UPDATE games SET updated = $2 WHERE id = $1",
+                &[id, updated],
+            )
+            .await?;
+            if n == 0 {
+                return Err(no_such("game", id));
+            }
+            set_note(tx, *id, path, note).await?;
+            Ok(*id)
         }
         Write::SetLines { row, moves, lines } => {
             let n = exec(

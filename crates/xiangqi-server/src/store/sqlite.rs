@@ -20,7 +20,7 @@ use super::accounts::{
 };
 use super::live::{self, LiveRow};
 use super::migrations::MIGRATIONS;
-use super::{Declared, GameRow, Mode, StoreError, StoredGame, Verdict, Write};
+use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, Verdict, Write};
 use crate::accounts::rating::{Rating, Speed};
 
 /// The most writes committed in one transaction.
@@ -183,7 +183,26 @@ impl SqliteStore {
             let lines = st
                 .query_map([id], |r| r.get::<_, String>(0))?
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(Some((row, moves, lines)))
+            let mut st = c.prepare_cached(
+                "SELECT path, comment, nags FROM notes WHERE game_id = ?1 ORDER BY path",
+            )?;
+            let notes = st
+                .query_map([id], |r| {
+                    let nags: String = r.get(2)?;
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        Note {
+                            text: r.get(1)?,
+                            // A value that is not a NAG number (a foreign file) is left out.
+                            nags: nags
+                                .split_whitespace()
+                                .filter_map(|n| n.parse().ok())
+                                .collect(),
+                        },
+                    ))
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Some((row, moves, lines, notes)))
         })
         .await
     }
@@ -345,7 +364,12 @@ fn verdict_text(v: Option<Verdict>) -> &'static str {
 
 fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
     match w {
-        Write::Create { row, moves, lines } => {
+        Write::Create {
+            row,
+            moves,
+            lines,
+            notes,
+        } => {
             c.prepare_cached(
                 "INSERT INTO games (created, updated, mode, human, level, start_fen, tags, \
                  declared, declared_ply, result, reason, plies) \
@@ -372,7 +396,25 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
                 st.execute(params![id, i as i64, m])?;
             }
             insert_lines(c, id, lines)?;
+            for (path, note) in notes {
+                set_note(c, id, path, note)?;
+            }
             Ok(id)
+        }
+        Write::SetNote {
+            id,
+            path,
+            note,
+            updated,
+        } => {
+            let n = c
+                .prepare_cached("UPDATE games SET updated = ?2 WHERE id = ?1")?
+                .execute(params![id, updated])?;
+            if n == 0 {
+                return Err(rusqlite::Error::QueryReturnedNoRows);
+            }
+            set_note(c, *id, path, note)?;
+            Ok(*id)
         }
         Write::SetLines { row, moves, lines } => {
             let n = c
@@ -489,6 +531,8 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
                 .execute([id])?;
             c.prepare_cached("DELETE FROM lines WHERE game_id = ?1")?
                 .execute([id])?;
+            c.prepare_cached("DELETE FROM notes WHERE game_id = ?1")?
+                .execute([id])?;
             c.prepare_cached("DELETE FROM games WHERE id = ?1")?
                 .execute([id])?;
             Ok(*id)
@@ -518,6 +562,22 @@ pub(super) fn insert_move(
             rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
             Some(format!("the game already has another move at ply {ply}")),
         ));
+    }
+    Ok(())
+}
+
+/// Stores the note at `path` of game `id`, or deletes it when it is empty.
+fn set_note(c: &Connection, id: i64, path: &str, note: &Note) -> rusqlite::Result<()> {
+    if note.is_empty() {
+        c.prepare_cached("DELETE FROM notes WHERE game_id = ?1 AND path = ?2")?
+            .execute(params![id, path])?;
+    } else {
+        let nags: Vec<String> = note.nags.iter().map(|n| n.to_string()).collect();
+        c.prepare_cached(
+            "INSERT INTO notes (game_id, path, comment, nags) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT (game_id, path) DO UPDATE SET comment = excluded.comment, nags = excluded.nags",
+        )?
+        .execute(params![id, path, note.text, nags.join(" ")])?;
     }
     Ok(())
 }

@@ -1,0 +1,95 @@
+// The app's settings, remembered in localStorage ('xiangqi.settings'), the settings dialog,
+// and the themes: light or dark (or as the system says), three boards and three piece styles.
+// The themes are attributes on <html> (data-theme, data-board, data-pieces) that style.css
+// reads. Moved out of app.js.
+
+export const SETTINGS_TEXT = {
+  en: {
+    theme: 'Theme', themeAuto: 'As the system', themeLight: 'Light', themeDark: 'Dark',
+    board: 'Board', boardWood: 'Wood', boardJade: 'Jade', boardPaper: 'Paper',
+    pieceStyle: 'Piece style', pieceClassic: 'Classic', pieceFlat: 'Flat', pieceInk: 'Ink',
+    animation: 'Animate moves',
+  },
+  zh: {
+    theme: '主题', themeAuto: '跟随系统', themeLight: '浅色', themeDark: '深色',
+    board: '棋盘', boardWood: '木纹', boardJade: '青玉', boardPaper: '纸面',
+    pieceStyle: '棋子样式', pieceClassic: '经典', pieceFlat: '扁平', pieceInk: '水墨',
+    animation: '走子动画',
+  },
+};
+
+export const THEMES = ['auto', 'light', 'dark'];
+export const BOARDS = ['wood', 'jade', 'paper'];
+export const PIECE_STYLES = ['classic', 'flat', 'ink'];
+
+const KEY = 'xiangqi.settings';
+
+function stored() {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEY) || '{}');
+    return v && typeof v === 'object' ? v : {};
+  } catch { return {}; }
+}
+
+// The settings object the whole app shares (read and changed in place).
+export const settings = Object.assign(
+  {
+    lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese',
+    hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
+  },
+  stored(),
+);
+// A value from an older or edited store that is not one of the choices falls back.
+if (!THEMES.includes(settings.theme)) settings.theme = 'auto';
+if (!BOARDS.includes(settings.board)) settings.board = 'wood';
+if (!PIECE_STYLES.includes(settings.pieceStyle)) settings.pieceStyle = 'classic';
+
+export function saveSettings() {
+  try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* storage full or off */ }
+}
+
+const darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+
+// Puts the chosen themes on <html>.
+export function applyTheme() {
+  const root = document.documentElement;
+  const dark = settings.theme === 'dark' || (settings.theme === 'auto' && darkQuery && darkQuery.matches);
+  root.dataset.theme = dark ? 'dark' : 'light';
+  root.dataset.board = settings.board;
+  root.dataset.pieces = settings.pieceStyle;
+  const meta = document.querySelector('meta[name=color-scheme]');
+  if (meta) meta.content = dark ? 'dark' : 'light';
+}
+if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener('change', () => applyTheme());
+
+// Whether moves are animated: the setting, and never when the system asks for less motion.
+export function animating() {
+  const reduce = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return settings.animate !== false && !reduce;
+}
+
+const $ = (id) => document.getElementById(id);
+
+// The settings dialog: filled from the settings when opened, read back when closed; then
+// `changed()` (the app redraws).
+export function setupSettingsDialog(changed) {
+  const fields = [
+    ['set-notation', 'notation'], ['set-pieces', 'pieces'], ['set-lang', 'lang'], ['set-theme', 'theme'],
+    ['set-board', 'board'], ['set-piece-style', 'pieceStyle'],
+  ];
+  const checks = [['set-hints', 'hints'], ['set-sound', 'sound'], ['set-animate', 'animate']];
+  $('btn-settings').addEventListener('click', () => {
+    for (const [id, k] of fields) if ($(id)) $(id).value = settings[k];
+    for (const [id, k] of checks) if ($(id)) $(id).checked = settings[k] !== false;
+    $('dlg-settings').showModal();
+  });
+  $('dlg-settings').addEventListener('close', () => {
+    for (const [id, k] of fields) if ($(id)) settings[k] = $(id).value;
+    for (const [id, k] of checks) if ($(id)) settings[k] = $(id).checked;
+    saveSettings();
+    applyTheme();
+    changed();
+  });
+}
+
+applyTheme();
