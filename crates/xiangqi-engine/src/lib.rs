@@ -28,11 +28,14 @@
 //! assert!(engine.position().is_legal(best.unwrap()));
 //! ```
 
-#![forbid(unsafe_code)]
+// Unsafe code only in `nnue`'s SIMD kernels (which allow it, with the reasons).
+#![deny(unsafe_code)]
 
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod movepick;
+pub mod nnue;
 pub mod search;
 pub mod skill;
 pub mod timeman;
@@ -83,6 +86,10 @@ pub struct Options {
     pub skill_level: i32,
     pub limit_strength: bool,
     pub elo: i32,
+    /// Evaluate with the loaded network (`EvalFile`) instead of the classical evaluation.
+    pub use_nnue: bool,
+    /// The network file last loaded (empty: none).
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -97,11 +104,14 @@ impl Default for Options {
             skill_level: 0,
             limit_strength: false,
             elo: 0,
+            use_nnue: false,
+            eval_file: String::new(),
         };
         for spec in OPTIONS {
             match spec.kind {
                 OptionKind::Spin { default, .. } => o.set_spin(spec.id, default),
                 OptionKind::Check { default } => o.set_check(spec.id, default),
+                OptionKind::String { default } => o.eval_file = default.to_string(),
                 OptionKind::Button => {}
             }
         }
@@ -119,13 +129,18 @@ impl Options {
             OptionId::MoveOverhead => self.move_overhead_ms = n as u64,
             OptionId::SkillLevel => self.skill_level = n as i32,
             OptionId::Elo => self.elo = n as i32,
-            OptionId::ClearHash | OptionId::Ponder | OptionId::LimitStrength => {}
+            OptionId::ClearHash
+            | OptionId::Ponder
+            | OptionId::LimitStrength
+            | OptionId::UseNnue
+            | OptionId::EvalFile => {}
         }
     }
     fn set_check(&mut self, id: OptionId, b: bool) {
         match id {
             OptionId::Ponder => self.ponder = b,
             OptionId::LimitStrength => self.limit_strength = b,
+            OptionId::UseNnue => self.use_nnue = b,
             _ => {}
         }
     }
@@ -134,8 +149,18 @@ impl Options {
 /// The kind and range of a UCI option.
 #[derive(Clone, Debug)]
 pub enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    /// A text (UCI `type string`); an empty default is listed as `<empty>`.
+    String {
+        default: &'static str,
+    },
     Button,
 }
 
@@ -151,6 +176,8 @@ pub enum OptionId {
     SkillLevel,
     LimitStrength,
     Elo,
+    UseNnue,
+    EvalFile,
 }
 
 /// One engine option: its UCI name, the UCCI name if UCCI has it, and its kind, default
@@ -245,6 +272,18 @@ pub const OPTIONS: &[OptionSpec] = &[
             max: skill::ELO_MAX as i64,
         },
     },
+    OptionSpec {
+        id: OptionId::UseNnue,
+        name: "Use NNUE",
+        ucci_name: None,
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::EvalFile,
+        name: "EvalFile",
+        ucci_name: None,
+        kind: OptionKind::String { default: "" },
+    },
 ];
 
 /// The option `name` (its UCI or UCCI name, case-insensitive).
@@ -262,10 +301,11 @@ pub fn option_list() -> Vec<(&'static str, OptionKind)> {
 }
 
 /// A value for an option, checked against its kind and range.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum OptionValue {
     Spin(i64),
     Check(bool),
+    String(String),
     Button,
 }
 
@@ -289,6 +329,7 @@ impl OptionSpec {
                 "false" => Ok(OptionValue::Check(false)),
                 _ => Err(format!("option '{name}' needs true or false, got '{v}'")),
             },
+            OptionKind::String { .. } => Ok(OptionValue::String(v.to_string())),
             OptionKind::Button => Ok(OptionValue::Button),
         }
     }
@@ -370,6 +411,8 @@ pub struct Engine {
     rules: Rules,
     running: Option<Running>,
     rng: Rng,
+    /// The network `EvalFile` loaded.
+    net: Option<Arc<xiangqi_nnue::QuantisedNet>>,
 }
 
 impl Default for Engine {
@@ -396,6 +439,7 @@ impl Engine {
             rules: Rules::default(),
             running: None,
             rng: Rng::new(seed),
+            net: None,
         };
         engine.set_game(&Game::default());
         engine
@@ -440,9 +484,33 @@ impl Engine {
                 self.wait();
                 self.tt.clear();
             }
+            (OptionId::EvalFile, OptionValue::String(path)) => {
+                // Hash entries keep static evaluations: none from another net may stay.
+                self.stop();
+                self.wait();
+                self.tt.clear();
+                if path.is_empty() || path == "<empty>" {
+                    self.net = None;
+                    self.options.eval_file.clear();
+                } else {
+                    let net = xiangqi_nnue::QuantisedNet::load(std::path::Path::new(&path))
+                        .map_err(|e| format!("EvalFile: {e}"))?;
+                    self.net = Some(Arc::new(net));
+                    self.options.eval_file = path;
+                }
+            }
             (id, OptionValue::Spin(n)) => self.options.set_spin(id, n),
+            (OptionId::UseNnue, OptionValue::Check(b)) => {
+                if b != self.options.use_nnue {
+                    // Hash entries keep static evaluations of the other evaluation.
+                    self.stop();
+                    self.wait();
+                    self.tt.clear();
+                    self.options.use_nnue = b;
+                }
+            }
             (id, OptionValue::Check(b)) => self.options.set_check(id, b),
-            (_, OptionValue::Button) => {}
+            (_, OptionValue::Button) | (_, OptionValue::String(_)) => {}
         }
         Ok(())
     }
@@ -542,6 +610,19 @@ impl Engine {
         self.rules = rules;
     }
 
+    /// The loaded network's evaluation of the root (centipawns, side to move), if
+    /// `EvalFile` loaded one.
+    pub fn nnue_evaluation(&self) -> Option<i32> {
+        self.net
+            .as_ref()
+            .map(|n| n.evaluate(self.root.board(), self.root.turn()))
+    }
+
+    /// The loaded network, if `EvalFile` loaded one.
+    pub fn network(&self) -> Option<&Arc<xiangqi_nnue::QuantisedNet>> {
+        self.net.as_ref()
+    }
+
     /// The current root position.
     pub fn position(&self) -> &Position {
         &self.root
@@ -587,6 +668,7 @@ impl Engine {
             clock: clock.clone(),
             skill,
             rng: Rng::new(self.rng.next_u64()),
+            nnue: self.options.use_nnue.then(|| self.net.clone()),
         };
         let handle = std::thread::Builder::new()
             .name("search".into())
@@ -778,6 +860,8 @@ struct Job {
     clock: Arc<Clock>,
     skill: Option<Skill>,
     rng: Rng,
+    /// `Some` when `Use NNUE` is on: the loaded network, if any.
+    nnue: Option<Option<Arc<xiangqi_nnue::QuantisedNet>>>,
 }
 
 /// Runs a search to the end (including waiting for `stop`/`ponderhit` when pondering or
@@ -798,7 +882,18 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         clock,
         skill,
         mut rng,
+        nnue,
     } = job;
+    let nnue = match nnue {
+        Some(None) => {
+            callback(Event::Message(
+                "Use NNUE is on but no network is loaded (set EvalFile); using the classical evaluation".into(),
+            ));
+            None
+        }
+        Some(net) => net,
+        None => None,
+    };
     let mut moves: Vec<Move> = root.legal_moves().iter().copied().collect();
     if !limits.searchmoves.is_empty() {
         moves.retain(|m| limits.searchmoves.contains(m));
@@ -852,6 +947,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         depth_cap: skill.map(|s| s.depth_cap()),
         node_cap: skill.map(|s| s.node_cap()),
         rules,
+        nnue,
     };
     let root_moves: Vec<RootMove> = std::thread::scope(|s| {
         for id in 1..options.threads {

@@ -99,6 +99,8 @@ pub struct Shared {
     pub node_cap: Option<u64>,
     /// The rules of the game: the move limit and the chase rule.
     pub rules: Rules,
+    /// The network to evaluate with (`None`: the classical evaluation).
+    pub nnue: Option<Arc<xiangqi_nnue::QuantisedNet>>,
 }
 
 impl Shared {
@@ -178,6 +180,8 @@ pub(crate) struct Worker<'a> {
     pv_idx: usize,
     lmr: Vec<[u8; 64]>,
     pub(crate) completed_depth: i32,
+    /// The accumulators, one per ply, when evaluating with a network.
+    nnue: Option<crate::nnue::Stack>,
 }
 
 const NO_MOVE: Move = Move::new(xiangqi::Square::A0, xiangqi::Square::A0);
@@ -249,7 +253,7 @@ impl<'a> Worker<'a> {
                     pv: vec![mv],
                 })
                 .collect(),
-            root,
+            root: root.clone(),
             game,
             stack,
             base,
@@ -269,6 +273,13 @@ impl<'a> Worker<'a> {
             pv_idx: 0,
             lmr,
             completed_depth: 0,
+            nnue: shared.nnue.as_ref().map(|net| {
+                crate::nnue::Stack::new(
+                    crate::nnue::Nnue::new(net.clone()),
+                    root.board(),
+                    MAX_PLY + 4,
+                )
+            }),
         }
     }
 
@@ -466,7 +477,38 @@ impl<'a> Worker<'a> {
         self.base + ply
     }
 
-    fn push_child(&mut self, ply: usize, child: &Position, m: Move, capture: bool, checked: bool) {
+    /// The static evaluation of `pos` at `ply`: the network's when one is in use, else the
+    /// classical one.
+    #[inline]
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        match &self.nnue {
+            None => evaluate(pos),
+            Some(n) => n
+                .evaluate(ply, pos.board(), pos.turn())
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+        }
+    }
+
+    fn push_child(
+        &mut self,
+        ply: usize,
+        parent: &Position,
+        child: &Position,
+        m: Move,
+        capture: bool,
+        checked: bool,
+    ) {
+        if let Some(n) = &mut self.nnue {
+            let piece = child.piece_at(m.to()).expect("the moved piece");
+            n.make(
+                ply,
+                child.board(),
+                piece,
+                m.from(),
+                m.to(),
+                parent.piece_at(m.to()),
+            );
+        }
         self.moved[ply + 1] = piece_to(child, m);
         let parent = self.stack[self.idx(ply)];
         let i = self.idx(ply + 1);
@@ -593,7 +635,7 @@ impl<'a> Worker<'a> {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { evaluate(pos) };
+                return if in_check { 0 } else { self.evaluate(pos, ply) };
             }
             // Mate distance pruning.
             alpha = alpha.max(mated_in(ply));
@@ -630,7 +672,7 @@ impl<'a> Worker<'a> {
         } else if let Some(e) = tte {
             e.eval
         } else {
-            evaluate(pos)
+            self.evaluate(pos, ply)
         };
         self.static_eval[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.static_eval[ply - 2];
@@ -681,6 +723,9 @@ impl<'a> Worker<'a> {
                     ..parent
                 };
                 self.moved[ply + 1] = NO_PIECE_TO;
+                if let Some(n) = &mut self.nnue {
+                    n.make_null(ply);
+                }
                 let v = -self.search(
                     &child,
                     -beta,
@@ -829,7 +874,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let new_depth = depth - 1 + extension;
-            self.push_child(ply, &child, m, capture, gives_check);
+            self.push_child(ply, pos, &child, m, capture, gives_check);
 
             let mut v;
             if move_count == 1 {
@@ -1027,7 +1072,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.stack[self.idx(ply)].checked;
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         if let Some(v) = self.repetition(ply) {
             return v;
@@ -1062,7 +1107,7 @@ impl<'a> Worker<'a> {
         } else {
             stand_pat = match tte {
                 Some(e) => e.eval,
-                None => evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -1105,7 +1150,7 @@ impl<'a> Worker<'a> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let checked = child.is_check();
-            self.push_child(ply, &child, m, victim.is_some(), checked);
+            self.push_child(ply, pos, &child, m, victim.is_some(), checked);
             searched += 1;
             let v = -self.qsearch(&child, -beta, -alpha, ply + 1, pv_node, false);
             if self.stopped() {

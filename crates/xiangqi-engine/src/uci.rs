@@ -129,6 +129,10 @@ impl Loop {
                             format!("option name {name} type spin default {default} min {min} max {max}")
                         }
                         OptionKind::Check { default } => format!("option name {name} type check default {default}"),
+                        OptionKind::String { default } => format!(
+                            "option name {name} type string default {}",
+                            if default.is_empty() { "<empty>" } else { default }
+                        ),
                         OptionKind::Button => format!("option name {name} type button"),
                     });
                 }
@@ -176,6 +180,17 @@ impl Loop {
                     "Final evaluation {red:+} cp (red side; {v:+} for the side to move, {})",
                     pos.turn()
                 ));
+                if let Some(v) = self.engine.nnue_evaluation() {
+                    let red = if pos.turn() == xiangqi::Color::Red {
+                        v
+                    } else {
+                        -v
+                    };
+                    self.out.line(&format!(
+                        "NNUE evaluation {red:+} cp (red side; {v:+} for the side to move, {})",
+                        pos.turn()
+                    ));
+                }
             }
             "bench" => self.bench(args),
             "quit" => return false,

@@ -521,3 +521,54 @@ fn extreme_clock_values_are_clamped() {
     assert!(!e.seen.iter().any(|l| l.contains("error")), "{:?}", e.seen);
     e.quit();
 }
+
+/// The NNUE options: listed, a bad network file refused with the reason, a good one loaded,
+/// `eval` printing its evaluation, and a search with it.
+#[test]
+fn nnue_options_over_uci() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-uci-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("random net.nnue");
+    let arch = xiangqi_nnue::Arch {
+        hidden: 32,
+        buckets: xiangqi_nnue::KingBuckets::None,
+        outputs: 8,
+    };
+    xiangqi_nnue::FloatNet::random(arch, 1)
+        .quantise()
+        .save(&good)
+        .unwrap();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line(5, "uciok");
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l == "option name Use NNUE type check default false"));
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l == "option name EvalFile type string default <empty>"));
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        dir.join("nothing.nnue").display()
+    ));
+    let l = e.expect(5, |l| l.starts_with("info string error: "));
+    assert!(l.contains("EvalFile") && l.contains("nothing.nnue"), "{l}");
+    let before = e.seen.len();
+    // A path with a space in it.
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.send("setoption name Use NNUE value true");
+    e.send("eval");
+    e.expect(5, |l| l.starts_with("NNUE evaluation "));
+    e.send("go nodes 5000");
+    e.expect(10, |l| l.starts_with("bestmove "));
+    assert!(
+        !e.seen[before..]
+            .iter()
+            .any(|l| l.contains("error") || l.contains("no network")),
+        "{:?}",
+        e.seen
+    );
+    e.quit();
+}

@@ -335,6 +335,8 @@ impl Engine {
         d.set_item("UCI_LimitStrength", o.limit_strength)?;
         d.set_item("UCI_Elo", o.elo)?;
         d.set_item("Move Overhead", o.move_overhead_ms)?;
+        d.set_item("Use NNUE", o.use_nnue)?;
+        d.set_item("EvalFile", o.eval_file.as_str())?;
         Ok(d)
     }
 

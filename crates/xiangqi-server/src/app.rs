@@ -30,13 +30,19 @@ pub struct App {
 
 impl App {
     pub fn new(store: Store) -> App {
+        let hub = Hub::new(store.clone());
+        App::with_hub(store, hub)
+    }
+
+    /// With a hub of its own (one that shares live games with other nodes).
+    pub fn with_hub(store: Store, hub: Arc<Hub>) -> App {
         App {
             store: store.clone(),
             games: Games::default(),
             engines: EnginePool::per_core(),
             sessions: Sessions::default(),
-            hub: Hub::new(store.clone()),
             accounts: Accounts::new(store.clone()),
+            hub,
             https: false,
         }
     }

@@ -45,14 +45,16 @@ pub use store::Store;
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
 pub const USAGE: &str =
-    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--database URL] [--no-fallback] [--https]
+    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--database URL] [--no-fallback] [--https] [--redis URL]
   --port N     port to listen on (default 8080; the next free one if it is taken)
   --host ADDR  address to listen on (default 127.0.0.1)
   --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
   --database postgres://USER@HOST:PORT/DB  keep games in PostgreSQL instead of SQLite in --data
   --no-fallback  fail if the port is taken instead of trying the next ones
   --no-rate-limits  no per-client limits on the online endpoints and log-ins (for benchmarks)
-  --https      the server is reached over https (behind a proxy): session cookies are Secure";
+  --https      the server is reached over https (behind a proxy): session cookies are Secure
+  --redis URL  share live games with the other nodes on this Redis (redis://HOST:PORT);
+               the nodes must share one database";
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -67,6 +69,8 @@ pub struct Config {
     pub rate_limits: bool,
     /// `--database postgres://...`: PostgreSQL instead of SQLite in `data`.
     pub database: Option<String>,
+    /// Redis, to share live games with other nodes (`online::cluster`).
+    pub redis: Option<String>,
     /// Reached over https only: session cookies get `Secure` (they do anyway on a request
     /// forwarded with `X-Forwarded-Proto: https`).
     pub https: bool,
@@ -93,6 +97,7 @@ impl Config {
             fallback: true,
             rate_limits: true,
             database: None,
+            redis: None,
             https: false,
         };
         let mut i = 0;
@@ -128,6 +133,15 @@ impl Config {
                 }
                 "--no-fallback" => c.fallback = false,
                 "--no-rate-limits" => c.rate_limits = false,
+                "--redis" => {
+                    let v = value()?;
+                    if !(v.starts_with("redis://") || v.starts_with("rediss://")) {
+                        return Err(format!(
+                            "--redis: '{v}' is not a Redis URL (redis://HOST:PORT)"
+                        ));
+                    }
+                    c.redis = Some(v);
+                }
                 "--https" => c.https = true,
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown option '{other}'\nusage: {USAGE}")),
@@ -184,7 +198,15 @@ pub fn serve(c: Config) -> Result<(), String> {
         let _ = writeln!(out, "xiangqi: serving on {shown}");
         let _ = writeln!(out, "xiangqi: games are kept in {}", store.place());
         let _ = out.flush();
-        let mut app = App::new(store);
+        let mut app = match &c.redis {
+            None => App::new(store),
+            Some(url) => {
+                let cluster = online::cluster::Cluster::connect(url).await?;
+                println!("xiangqi: node {} shares live games on {url}", cluster.node);
+                let hub = online::hub::Hub::clustered(store.clone(), cluster);
+                App::with_hub(store, hub)
+            }
+        };
         app.https = c.https;
         app.accounts.set_limits(c.rate_limits);
         let app = Arc::new(app);

@@ -51,6 +51,15 @@ impl From<OnlineError> for ApiError {
             OnlineError::Store(_) | OnlineError::Random(_) => {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
             }
+            OnlineError::Unavailable(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg),
+            OnlineError::Remote(r) => {
+                let status =
+                    StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                match r.field {
+                    Some(f) if status == StatusCode::BAD_REQUEST => ApiError::bad(msg).field(f),
+                    _ => ApiError::new(status, msg),
+                }
+            }
         }
     }
 }
@@ -437,8 +446,7 @@ pub async fn board_answer(
     )
 )]
 pub async fn game_full(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
-    let room = app.hub.room(&id).await?;
-    let line = app.hub.full_line(&room).await;
+    let line = app.hub.full(&id).await?;
     Ok((
         [(
             header::CONTENT_TYPE,
@@ -532,9 +540,11 @@ pub async fn game_stream(
                     }
                     // Too far behind: the whole state again, so nothing is lost.
                     Err(RecvError::Lagged(_)) => {
-                        let room = s.sub.room().clone();
-                        let line = s.hub.full_line(&room).await;
-                        s.queue.push_back(line);
+                        let id = s.sub.id().to_owned();
+                        match s.hub.full(&id).await {
+                            Ok(line) => s.queue.push_back(line),
+                            Err(_) => return None,
+                        }
                     }
                     Err(RecvError::Closed) => return None,
                 },

@@ -1,12 +1,12 @@
 //! The lobby: open seeks (a time control and a side), listed live to everyone. A seek lives as
 //! long as its creator's connection: it goes when taken or when the creator leaves.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::clock::TimeControl;
 
 /// The side a seek's creator wants.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SideWish {
     Red,

@@ -2,6 +2,7 @@
 //! tokens, offers between the players, and the lobby.
 
 pub mod clock;
+pub mod cluster;
 pub mod events;
 pub mod hub;
 pub mod limits;

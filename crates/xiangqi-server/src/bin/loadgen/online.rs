@@ -20,6 +20,11 @@
 //!    /proc/PID/status) before and after the streams were opened, its open file descriptors
 //!    and its CPU time.
 //!
+//! `--url` given twice (or more) splits the clients over several nodes (`xiangqi serve
+//! --redis`): games are opened on each in turn, Red's stream and moves go to the first node,
+//! Black's to the second (so every move is relayed across nodes), with `--senders`
+//! connections to each node.
+//!
 //! `--baseline` (with `--server-pid`) instead only opens 2N keep-alive connections that each
 //! make one `GET /api/health` and then stay idle, and prints what they cost the server: what
 //! any HTTP connection costs, to set against the streams' figure.
@@ -41,7 +46,8 @@ use xiangqi::{Color, Game, Position};
 
 use crate::{find, loopback, Conn};
 
-const USAGE: &str = "usage: xiangqi-loadgen online --url http://127.0.0.1:PORT [--games N] \
+const USAGE: &str =
+    "usage: xiangqi-loadgen online --url http://127.0.0.1:PORT [--url URL2 ...] [--games N] \
 [--rate MOVES_PER_S] [--seconds S] [--moves M] [--senders K] [--plies P] [--seed X] \
 [--server-pid PID] [--threads T] [--baseline]";
 
@@ -55,6 +61,8 @@ const OPENING_AT_ONCE: usize = 64;
 pub struct Args {
     addr: SocketAddr,
     host: String,
+    /// Every node's address and host (the first is `addr`, `host`).
+    nodes: Vec<(SocketAddr, String)>,
     games: usize,
     rate: f64,
     seconds: u64,
@@ -69,10 +77,11 @@ pub struct Args {
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut url = None;
+    let mut urls = Vec::new();
     let mut a = Args {
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         host: String::new(),
+        nodes: Vec::new(),
         games: 100,
         rate: 100.0,
         seconds: 10,
@@ -97,7 +106,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 .map_err(|_| format!("{name}: '{v}' is not a number"))
         };
         match name {
-            "--url" => url = Some(v?),
+            "--url" => urls.push(v?),
             "--games" => a.games = num(v)? as usize,
             "--rate" => a.rate = num(v)?,
             "--seconds" => a.seconds = num(v)? as u64,
@@ -117,8 +126,13 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         }
         i += 2;
     }
-    let url = url.ok_or_else(|| format!("--url is needed (http://127.0.0.1:PORT)\n{USAGE}"))?;
-    (a.addr, a.host) = loopback(&url)?;
+    if urls.is_empty() {
+        return Err(format!("--url is needed (http://127.0.0.1:PORT)\n{USAGE}"));
+    }
+    for u in &urls {
+        a.nodes.push(loopback(u)?);
+    }
+    (a.addr, a.host) = a.nodes[0].clone();
     if a.games == 0 || a.games > 10_000 {
         return Err("--games must be from 1 to 10000".into());
     }
@@ -140,7 +154,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     if a.threads == 0 || a.threads > 64 {
         return Err("--threads must be from 1 to 64".into());
     }
-    let need = 2 * a.games + a.senders + 64;
+    let need = 2 * a.games + a.senders * a.nodes.len() + 64;
     if let Some(limit) = open_files_limit() {
         if limit < need as u64 {
             return Err(format!(
@@ -217,7 +231,10 @@ struct Job {
 struct Ctx {
     args: Args,
     epoch: Instant,
-    jobs: mpsc::UnboundedSender<Job>,
+    /// One queue of requests per node.
+    jobs: Vec<mpsc::UnboundedSender<Job>>,
+    /// Round robin over the nodes for the requests outside games (opening one).
+    turn: AtomicUsize,
     ready: mpsc::UnboundedSender<usize>,
     opening: Semaphore,
     opened: AtomicUsize,
@@ -236,7 +253,8 @@ impl Ctx {
         body: &'static str,
     ) -> Result<(u16, Value), String> {
         let (tx, rx) = oneshot::channel();
-        self.jobs
+        let node = self.turn.fetch_add(1, Ordering::Relaxed) % self.jobs.len();
+        self.jobs[node]
             .send(Job {
                 method: "POST",
                 path,
@@ -252,24 +270,25 @@ impl Ctx {
     }
 }
 
-async fn sender(ctx: Arc<Ctx>, jobs: Arc<Mutex<mpsc::UnboundedReceiver<Job>>>) {
+async fn sender(ctx: Arc<Ctx>, node: usize, jobs: Arc<Mutex<mpsc::UnboundedReceiver<Job>>>) {
+    let (addr, host) = ctx.args.nodes[node].clone();
     let mut conn: Option<Conn> = None;
     loop {
         let job = { jobs.lock().await.recv().await };
         let Some(job) = job else { return };
         if conn.is_none() {
-            if let Ok(stream) = TcpStream::connect(ctx.args.addr).await {
+            if let Ok(stream) = TcpStream::connect(addr).await {
                 let _ = stream.set_nodelay(true);
                 conn = Some(Conn {
                     stream,
                     buf: Vec::new(),
-                    host: ctx.args.host.clone(),
+                    host: host.clone(),
                 });
             }
         }
         let t = Instant::now();
         let answer = match conn.as_mut() {
-            None => Err(format!("cannot connect to {}", ctx.args.addr)),
+            None => Err(format!("cannot connect to {addr}")),
             Some(c) => {
                 if let Some(at) = &job.sent_at {
                     at.store(ctx.micros(), Ordering::SeqCst);
@@ -303,14 +322,14 @@ struct GameStream {
 }
 
 impl GameStream {
-    async fn open(ctx: &Ctx, id: &str, token: &str) -> Result<GameStream, String> {
-        let mut stream = TcpStream::connect(ctx.args.addr)
+    async fn open(ctx: &Ctx, node: usize, id: &str, token: &str) -> Result<GameStream, String> {
+        let (addr, host) = &ctx.args.nodes[node];
+        let mut stream = TcpStream::connect(addr)
             .await
             .map_err(|e| format!("connect: {e}"))?;
         stream.set_nodelay(true).map_err(|e| e.to_string())?;
         let req = format!(
-            "GET /api/board/game/stream/{id} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\n\r\n",
-            ctx.args.host
+            "GET /api/board/game/stream/{id} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n\r\n"
         );
         stream
             .write_all(req.as_bytes())
@@ -710,8 +729,10 @@ async fn open_streams(
     tokens: &[Arc<str>; 2],
 ) -> Result<[GameStream; 2], String> {
     let _permit = ctx.opening.acquire().await.map_err(|e| e.to_string())?;
-    let red = GameStream::open(ctx, id, &tokens[0]).await?;
-    let black = GameStream::open(ctx, id, &tokens[1]).await?;
+    // Red on the first node, Black on the second (with several).
+    let n = ctx.jobs.len();
+    let red = GameStream::open(ctx, 0, id, &tokens[0]).await?;
+    let black = GameStream::open(ctx, 1 % n, id, &tokens[1]).await?;
     Ok([red, black])
 }
 
@@ -839,7 +860,9 @@ async fn game_task(
                         sent_at: Some(play.sent_at.clone()),
                         reply: Reply::Game(me.clone()),
                     };
-                    if ctx.jobs.send(job).is_err() {
+                    // Each player's moves go to its own node.
+                    let node = side.index() % ctx.jobs.len();
+                    if ctx.jobs[node].send(job).is_err() {
                         break;
                     }
                 }
@@ -966,21 +989,26 @@ async fn run(args: Args) -> bool {
         return baseline(&args).await;
     }
     let pid = args.server_pid;
-    let (jobs_tx, jobs_rx) = mpsc::unbounded_channel();
+    let (jobs_tx, jobs_rx): (Vec<_>, Vec<_>) = (0..args.nodes.len())
+        .map(|_| mpsc::unbounded_channel())
+        .unzip();
     let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
     let ctx = Arc::new(Ctx {
         args,
         epoch: Instant::now(),
         jobs: jobs_tx,
+        turn: AtomicUsize::new(0),
         ready: ready_tx,
         opening: Semaphore::new(OPENING_AT_ONCE),
         opened: AtomicUsize::new(0),
         open_failed: AtomicUsize::new(0),
     });
     let a = &ctx.args;
-    let jobs_rx = Arc::new(Mutex::new(jobs_rx));
-    for _ in 0..a.senders {
-        tokio::spawn(sender(ctx.clone(), jobs_rx.clone()));
+    for (node, rx) in jobs_rx.into_iter().enumerate() {
+        let rx = Arc::new(Mutex::new(rx));
+        for _ in 0..a.senders {
+            tokio::spawn(sender(ctx.clone(), node, rx.clone()));
+        }
     }
 
     // 1. the games
@@ -1097,11 +1125,12 @@ async fn run(args: Args) -> bool {
     }
     let rss3 = pid.and_then(|p| status_kb(p, "VmRSS"));
     let n = a.games;
-    let conns = 2 * n + a.senders;
+    let senders = a.senders * a.nodes.len();
+    let conns = 2 * n + senders;
     println!(
         "games: {n} opened in {games_secs:.2} s; streams: {want} opened in {streams_secs:.2} s; \
-         connections held by this client: {conns} ({want} streams + {} senders)",
-        a.senders
+         connections held by this client: {conns} ({want} streams + {senders} senders, {} node(s))",
+        a.nodes.len()
     );
     if let Some(p) = pid {
         println!(

@@ -1,0 +1,121 @@
+//! `xiangqi-engine datagen`: a few games' data written, read back, resumed.
+
+use std::process::Command;
+
+use xiangqi::{Position, Setup};
+use xiangqi_engine::datagen::{self, Config};
+use xiangqi_engine::Engine;
+use xiangqi_nnue::data::{self, DataReader};
+
+fn out(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("xiangqi-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let p = d.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn small(path: &std::path::Path) -> Config {
+    Config {
+        out: path.to_path_buf(),
+        threads: 2,
+        nodes: 400,
+        games: Some(4),
+        seed: 7,
+        min_ply: 12,
+        max_plies: 160,
+        hash_mb: 2,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn a_few_games_are_written_read_back_and_resumed() {
+    let path = out("smoke.bin");
+    let cfg = small(&path);
+    let mut lines = Vec::new();
+    let s = datagen::generate(&cfg, &mut |l| lines.push(l.to_string())).unwrap();
+    assert_eq!(s.games, 4);
+    assert!(s.positions > 40, "{s:?}");
+    assert!(lines.last().unwrap().contains("positions/s"), "{lines:?}");
+    let records = data::read_all(&path, None).unwrap();
+    assert_eq!(records.len() as u64, s.positions);
+    for r in &records {
+        let pos = Position::from_setup(Setup {
+            board: r.board.clone(),
+            turn: r.turn,
+            halfmoves: 0,
+            fullmoves: 1,
+        })
+        .expect("a legal position");
+        assert!(!pos.is_check(), "kept a position in check: {}", pos.fen());
+        assert!(
+            (r.score as i32).abs() < cfg.decided,
+            "kept a decided score {}",
+            r.score
+        );
+    }
+    // A second run appends after the first.
+    let more = Config {
+        games: Some(2),
+        first_game: 4,
+        ..cfg.clone()
+    };
+    let s2 = datagen::generate(&more, &mut |_| {}).unwrap();
+    assert_eq!(s2.total, s.positions + s2.positions);
+    let mut r = DataReader::open(&path).unwrap();
+    let n = r.by_ref().inspect(|x| assert!(x.is_ok(), "{x:?}")).count() as u64;
+    assert_eq!(n, s2.total);
+    assert_eq!(r.truncated, 0);
+}
+
+#[test]
+fn a_game_depends_on_the_seed_and_its_index_not_on_earlier_games() {
+    let path = out("unused.bin");
+    let cfg = small(&path);
+    let mut a = Engine::new();
+    a.set_option("Hash", "2").unwrap();
+    let mut b = Engine::new();
+    b.set_option("Hash", "2").unwrap();
+    let g1 = datagen::play_game(&mut a, &cfg, 3);
+    let _ = datagen::play_game(&mut b, &cfg, 1);
+    let g2 = datagen::play_game(&mut b, &cfg, 3);
+    assert_eq!(g1, g2);
+    assert_ne!(g1, datagen::play_game(&mut a, &cfg, 4));
+}
+
+#[test]
+fn the_command_line_checks_its_arguments() {
+    let exe = env!("CARGO_BIN_EXE_xiangqi-engine");
+    for (args, want) in [
+        (vec!["datagen"], "--out FILE is required"),
+        (
+            vec!["datagen", "--out", "x.bin", "--nodes", "many"],
+            "'many' is not",
+        ),
+        (
+            vec!["datagen", "--out", "x.bin", "--threads", "0"],
+            "--threads 0",
+        ),
+        (
+            vec!["datagen", "--out", "x.bin", "--colour", "red"],
+            "unknown option '--colour'",
+        ),
+        (vec!["datagen", "--out"], "--out needs a value"),
+    ] {
+        let o = Command::new(exe).args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // A foreign file is refused, not appended to.
+    let path = out("foreign.bin");
+    std::fs::write(&path, b"not training data at all").unwrap();
+    let o = Command::new(exe)
+        .args(["datagen", "--out", path.to_str().unwrap(), "--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a training-data file"));
+    assert_eq!(std::fs::read(&path).unwrap(), b"not training data at all");
+}

@@ -1,0 +1,282 @@
+//! NNUE inference: incremental accumulators, symmetry, SIMD against the fallback, the
+//! integer net against the float net, and searching with a network through the options.
+
+use std::sync::Arc;
+
+use xiangqi::{Color, Position};
+use xiangqi_engine::nnue::{Kernel, Nnue};
+use xiangqi_engine::{Engine, Event, Limits};
+use xiangqi_nnue::net::{Arch, FloatNet, QuantisedNet, SplitMix};
+use xiangqi_nnue::KingBuckets;
+
+fn net(buckets: KingBuckets, seed: u64) -> (FloatNet, Arc<QuantisedNet>) {
+    let f = FloatNet::random(
+        Arch {
+            hidden: 256,
+            buckets,
+            outputs: 8,
+        },
+        seed,
+    );
+    let q = Arc::new(f.quantise());
+    (f, q)
+}
+
+/// A random game of up to `plies` moves: the positions and the moves.
+fn random_game(rng: &mut SplitMix, plies: usize) -> Vec<Position> {
+    let mut pos = Position::new();
+    let mut out = vec![pos.clone()];
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.play_unchecked(moves[rng.below(moves.len())]);
+        out.push(pos.clone());
+    }
+    out
+}
+
+#[test]
+fn incremental_accumulators_equal_scratch_after_every_move_and_unmake() {
+    for buckets in [KingBuckets::None, KingBuckets::Palace] {
+        let (_, q) = net(buckets, 1);
+        let nnue = Nnue::new(q.clone());
+        let mut rng = SplitMix(2);
+        for _ in 0..8 {
+            let mut pos = Position::new();
+            // The stack of accumulators a search keeps: make pushes, unmake pops.
+            let mut stack = vec![nnue.accumulator(pos.board())];
+            let mut positions = vec![pos.clone()];
+            for ply in 0..300 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Now and then unmake a few moves and go another way.
+                if ply % 37 == 36 && positions.len() > 4 {
+                    for _ in 0..3 {
+                        stack.pop();
+                        positions.pop();
+                    }
+                    pos = positions.last().unwrap().clone();
+                    assert_eq!(stack.last().unwrap(), &nnue.accumulator(pos.board()));
+                    continue;
+                }
+                let m = moves[rng.below(moves.len())];
+                let piece = pos.piece_at(m.from()).unwrap();
+                let captured = pos.play_unchecked(m);
+                let mut child = stack.last().unwrap().clone();
+                nnue.make(
+                    stack.last().unwrap(),
+                    &mut child,
+                    pos.board(),
+                    piece,
+                    m.from(),
+                    m.to(),
+                    captured,
+                );
+                let scratch = nnue.accumulator(pos.board());
+                assert_eq!(child, scratch, "{buckets:?} after {m} in {}", pos.fen());
+                assert_eq!(
+                    nnue.evaluate(&child, pos.board(), pos.turn()),
+                    q.evaluate(pos.board(), pos.turn())
+                );
+                stack.push(child);
+                positions.push(pos.clone());
+            }
+        }
+    }
+}
+
+#[test]
+fn mirror_images_evaluate_equally_and_colour_flips_as_negated() {
+    let (_, q) = net(KingBuckets::Palace, 3);
+    let nnue = Nnue::new(q);
+    let mut rng = SplitMix(4);
+    let eval = |p: &Position| nnue.evaluate(&nnue.accumulator(p.board()), p.board(), p.turn());
+    // From Red's side.
+    let red = |p: &Position| {
+        if p.turn() == Color::Red {
+            eval(p)
+        } else {
+            -eval(p)
+        }
+    };
+    let mut distinct = std::collections::BTreeSet::new();
+    for _ in 0..4 {
+        for pos in random_game(&mut rng, 150) {
+            let e = eval(&pos);
+            distinct.insert(e);
+            assert_eq!(eval(&pos.flip_horizontal()), e, "mirror of {}", pos.fen());
+            // The same game seen by the other side: the same for the side to move, the
+            // negation from Red's side.
+            let flipped = pos.swap_colors();
+            assert_eq!(eval(&flipped), e, "colour flip of {}", pos.fen());
+            assert_eq!(red(&flipped), -red(&pos));
+        }
+    }
+    assert!(distinct.len() > 50, "the net distinguishes positions");
+}
+
+#[test]
+fn simd_equals_the_portable_fallback() {
+    let Some(_) = Nnue::with_kernel(net(KingBuckets::None, 5).1, Kernel::Avx2) else {
+        eprintln!("this processor has no AVX2: only the fallback runs here");
+        return;
+    };
+    for buckets in [KingBuckets::None, KingBuckets::Palace] {
+        let (_, q) = net(buckets, 5);
+        let simd = Nnue::with_kernel(q.clone(), Kernel::Avx2).unwrap();
+        let scalar = Nnue::with_kernel(q, Kernel::Scalar).unwrap();
+        let mut rng = SplitMix(6);
+        for _ in 0..4 {
+            let game = random_game(&mut rng, 200);
+            let mut a = simd.accumulator(game[0].board());
+            let mut b = scalar.accumulator(game[0].board());
+            for w in game.windows(2) {
+                let (before, after) = (&w[0], &w[1]);
+                // Recover the move from the two boards.
+                let m = before
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .find(|&m| {
+                        let mut p = before.clone();
+                        p.play_unchecked(m);
+                        p.key() == after.key()
+                    })
+                    .unwrap();
+                let piece = before.piece_at(m.from()).unwrap();
+                let cap = before.piece_at(m.to());
+                let (mut a2, mut b2) = (a.clone(), b.clone());
+                simd.make(&a, &mut a2, after.board(), piece, m.from(), m.to(), cap);
+                scalar.make(&b, &mut b2, after.board(), piece, m.from(), m.to(), cap);
+                assert_eq!(a2, b2);
+                assert_eq!(
+                    simd.evaluate(&a2, after.board(), after.turn()),
+                    scalar.evaluate(&b2, after.board(), after.turn())
+                );
+                (a, b) = (a2, b2);
+            }
+        }
+    }
+}
+
+/// The bound docs/NNUE.md states for a randomly initialised 256-neuron net.
+const QUANT_TOLERANCE_CP: f32 = 10.0;
+
+#[test]
+fn the_quantised_net_agrees_with_the_float_net_within_the_stated_tolerance() {
+    let (f, q) = net(KingBuckets::None, 7);
+    let nnue = Nnue::new(q);
+    let mut rng = SplitMix(8);
+    let mut worst = 0.0f32;
+    for _ in 0..4 {
+        for pos in random_game(&mut rng, 150) {
+            let i = nnue.evaluate(&nnue.accumulator(pos.board()), pos.board(), pos.turn()) as f32;
+            worst = worst.max((i - f.evaluate(pos.board(), pos.turn())).abs());
+        }
+    }
+    eprintln!("worst quantisation difference {worst} cp");
+    assert!(worst <= QUANT_TOLERANCE_CP, "worst difference {worst} cp");
+}
+
+fn net_file(name: &str, buckets: KingBuckets) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("xiangqi-engine-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    net(buckets, 9).1.save(&path).unwrap();
+    path
+}
+
+#[test]
+fn searching_with_a_network_through_the_options() {
+    let path = net_file("random.nnue", KingBuckets::Palace);
+    let mut e = Engine::new();
+    // Without a network, Use NNUE says so and plays with the classical evaluation.
+    e.set_option("Use NNUE", "true").unwrap();
+    let (best, events) = e.search(Limits::nodes(2000));
+    assert!(best.is_some());
+    assert!(events
+        .iter()
+        .any(|ev| matches!(ev, Event::Message(m) if m.contains("no network is loaded"))));
+    // A bad file is refused with the reason, and nothing changes.
+    let bad = path.with_file_name("missing.nnue");
+    let err = e.set_option("EvalFile", bad.to_str().unwrap()).unwrap_err();
+    assert!(
+        err.contains("EvalFile") && err.contains("missing.nnue"),
+        "{err}"
+    );
+    std::fs::write(path.with_file_name("junk.nnue"), b"junk").unwrap();
+    let err = e
+        .set_option(
+            "EvalFile",
+            path.with_file_name("junk.nnue").to_str().unwrap(),
+        )
+        .unwrap_err();
+    assert!(err.contains("not a network file"), "{err}");
+    assert!(e.network().is_none());
+    e.set_option("EvalFile", path.to_str().unwrap()).unwrap();
+    assert!(e.network().is_some());
+    assert_eq!(e.options().eval_file, path.to_str().unwrap());
+    // Searches several positions of a game with the net (in debug builds every evaluation
+    // also checks the incremental accumulator against one from scratch).
+    let mut rng = SplitMix(10);
+    let game = random_game(&mut rng, 40);
+    for pos in game.iter().step_by(8) {
+        e.set_position(pos.clone(), &[]).unwrap();
+        let (best, events) = e.search(Limits::nodes(4000));
+        let best = best.expect("a move");
+        assert!(pos.is_legal(best));
+        assert!(
+            !events.iter().any(|ev| matches!(ev, Event::Message(_))),
+            "{events:?}"
+        );
+    }
+    // Helper threads keep their own accumulators.
+    e.set_option("Threads", "2").unwrap();
+    let (best, events) = e.search(Limits::nodes(20000));
+    assert!(e.position().is_legal(best.unwrap()));
+    assert!(
+        !events.iter().any(|ev| matches!(ev, Event::Message(_))),
+        "{events:?}"
+    );
+    e.set_option("Threads", "1").unwrap();
+    // Off again: the classical evaluation, and the same node counts as an engine that never
+    // loaded a network.
+    e.set_option("Use NNUE", "false").unwrap();
+    e.set_position(Position::new(), &[]).unwrap();
+    e.new_game();
+    let (_, ev1) = e.search(Limits::depth(6));
+    let mut fresh = Engine::new();
+    let (_, ev2) = fresh.search(Limits::depth(6));
+    let nodes = |ev: &[Event]| {
+        ev.iter()
+            .rev()
+            .find_map(|x| match x {
+                Event::Info(i) => Some(i.nodes),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(nodes(&ev1), nodes(&ev2));
+    // Unloading.
+    e.set_option("EvalFile", "<empty>").unwrap();
+    assert!(e.network().is_none());
+}
+
+#[test]
+fn the_engine_evaluates_positions_with_the_network_it_loaded() {
+    let path = net_file("eval.nnue", KingBuckets::None);
+    let q = QuantisedNet::load(&path).unwrap();
+    let mut e = Engine::new();
+    assert_eq!(e.nnue_evaluation(), None);
+    e.set_option("EvalFile", path.to_str().unwrap()).unwrap();
+    e.set_position_text(None, &["h2e2", "h9g7"]).unwrap();
+    let pos = e.position().clone();
+    assert_eq!(
+        e.nnue_evaluation(),
+        Some(q.evaluate(pos.board(), pos.turn()))
+    );
+}

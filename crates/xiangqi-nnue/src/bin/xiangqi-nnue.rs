@@ -1,0 +1,225 @@
+//! `xiangqi-nnue`: train a network on `xiangqi-engine datagen` data, quantise a checkpoint,
+//! or summarise a data file. `xiangqi-nnue help` lists the options.
+
+#![forbid(unsafe_code)]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use xiangqi_nnue::data::{DataReader, GameResult};
+use xiangqi_nnue::net::Checkpoint;
+use xiangqi_nnue::train::{self, Config};
+use xiangqi_nnue::KingBuckets;
+
+const HELP: &str = "\
+usage:
+  xiangqi-nnue train --data FILE [--data FILE...] --out DIR [options]
+      --hidden N          hidden neurons per perspective (256)
+      --king-buckets B    none | palace (none)
+      --output-buckets N  output buckets by material (8)
+      --epochs N          (10)            --batch N      (16384)
+      --lr X              start learning rate (0.001), cosine down to
+      --lr-end X          (0.00001)
+      --lambda X          weight of the search score against the result (0.7)
+      --scale K           sigmoid scale in centipawns (400)
+      --val X             held-out fraction (0.05)
+      --threads N         (1)             --seed N       (1)
+      --max-positions N   read at most N positions
+      --max-seconds S     stop after the epoch that passes S seconds
+      --resume FILE       continue from a checkpoint
+      --save-every N      write a checkpoint every N epochs (1) and after the last
+    writes DIR/epoch-N.ckpt and, at the end, DIR/last.ckpt and DIR/net.nnue (quantised)
+  xiangqi-nnue quantise CHECKPOINT OUT.nnue
+  xiangqi-nnue info FILE        counts and results of a data file";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let r = match args.first().map(String::as_str) {
+        Some("train") => cmd_train(&args[1..]),
+        Some("quantise") | Some("quantize") => cmd_quantise(&args[1..]),
+        Some("info") => cmd_info(&args[1..]),
+        Some("help") | Some("--help") | Some("-h") => {
+            println!("{HELP}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command '{other}'\n{HELP}")),
+        None => Err(HELP.to_string()),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, String> {
+    *i += 1;
+    args.get(*i)
+        .map(String::as_str)
+        .ok_or_else(|| format!("{flag} needs a value"))
+}
+
+fn num<T: std::str::FromStr>(s: &str, flag: &str) -> Result<T, String> {
+    s.parse()
+        .map_err(|_| format!("{flag}: '{s}' is not a valid number"))
+}
+
+fn cmd_train(args: &[String]) -> Result<(), String> {
+    let mut cfg = Config::default();
+    let mut data = Vec::new();
+    let mut out: Option<PathBuf> = None;
+    let (mut val, mut max_positions, mut max_seconds, mut resume) = (0.05f64, None, None, None);
+    let mut save_every: u32 = 1;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        match flag {
+            "--data" => data.push(PathBuf::from(value(args, &mut i, flag)?)),
+            "--out" => out = Some(PathBuf::from(value(args, &mut i, flag)?)),
+            "--hidden" => cfg.arch.hidden = num(value(args, &mut i, flag)?, flag)?,
+            "--king-buckets" => {
+                let v = value(args, &mut i, flag)?;
+                cfg.arch.buckets = KingBuckets::from_name(v)
+                    .ok_or_else(|| format!("--king-buckets: '{v}' is not none or palace"))?;
+            }
+            "--output-buckets" => cfg.arch.outputs = num(value(args, &mut i, flag)?, flag)?,
+            "--epochs" => cfg.epochs = num(value(args, &mut i, flag)?, flag)?,
+            "--batch" => cfg.batch = num(value(args, &mut i, flag)?, flag)?,
+            "--lr" => cfg.lr = num(value(args, &mut i, flag)?, flag)?,
+            "--lr-end" => cfg.lr_end = num(value(args, &mut i, flag)?, flag)?,
+            "--lambda" => cfg.lambda = num(value(args, &mut i, flag)?, flag)?,
+            "--scale" => cfg.sigmoid_scale = num(value(args, &mut i, flag)?, flag)?,
+            "--val" => val = num(value(args, &mut i, flag)?, flag)?,
+            "--threads" => cfg.threads = num(value(args, &mut i, flag)?, flag)?,
+            "--seed" => cfg.seed = num(value(args, &mut i, flag)?, flag)?,
+            "--max-positions" => max_positions = Some(num(value(args, &mut i, flag)?, flag)?),
+            "--max-seconds" => max_seconds = Some(num::<u64>(value(args, &mut i, flag)?, flag)?),
+            "--resume" => resume = Some(PathBuf::from(value(args, &mut i, flag)?)),
+            "--save-every" => save_every = num::<u32>(value(args, &mut i, flag)?, flag)?.max(1),
+            _ => return Err(format!("train: unknown option '{flag}'")),
+        }
+        i += 1;
+    }
+    let out = out.ok_or("train: --out DIR is required")?;
+    if data.is_empty() {
+        return Err("train: at least one --data FILE is required".into());
+    }
+    if !(0.0..1.0).contains(&val) {
+        return Err(format!("--val: {val} must be at least 0 and below 1"));
+    }
+    if !(0.0..=1.0).contains(&cfg.lambda) {
+        return Err(format!("--lambda: {} must be between 0 and 1", cfg.lambda));
+    }
+    if cfg.batch == 0 || cfg.threads == 0 || cfg.sigmoid_scale <= 0.0 {
+        return Err("--batch, --threads and --scale must be positive".into());
+    }
+    let mut ck = match &resume {
+        Some(p) => {
+            let ck = Checkpoint::load(p).map_err(|e| e.to_string())?;
+            cfg.arch = ck.net.arch;
+            ck
+        }
+        None => {
+            cfg.arch.check()?;
+            train::fresh(&cfg)
+        }
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let t0 = Instant::now();
+    let mut records = Vec::new();
+    for path in &data {
+        let left = max_positions.map(|m: usize| m.saturating_sub(records.len()));
+        let r = xiangqi_nnue::data::read_all(path, left).map_err(|e| e.to_string())?;
+        records.extend(r);
+    }
+    let (tr, va) = train::split(&records, &cfg, val);
+    drop(records);
+    eprintln!(
+        "{} training and {} validation positions, read in {:.1} s; net {} -> {}x2 -> {} (king buckets {})",
+        tr.len(),
+        va.len(),
+        t0.elapsed().as_secs_f64(),
+        cfg.arch.inputs(),
+        cfg.arch.hidden,
+        cfg.arch.outputs,
+        cfg.arch.buckets.name()
+    );
+    if tr.is_empty() {
+        return Err("no training positions".into());
+    }
+    eprintln!(
+        "epoch 0: validation loss {:.6}",
+        train::loss(&ck.net, &va, &cfg)
+    );
+    let deadline = max_seconds.map(|s| Instant::now() + Duration::from_secs(s));
+    let mut save_err = None;
+    train::train(&mut ck, &tr, &va, &cfg, deadline, &mut |r, ck| {
+        println!(
+            "epoch {}: lr {:.6} train loss {:.6} validation loss {:.6} ({:.0} positions/s, {:.1} s)",
+            r.epoch, r.lr, r.train_loss, r.val_loss, r.positions_per_second, r.seconds
+        );
+        if r.epoch % save_every == 0 {
+            let p = out.join(format!("epoch-{}.ckpt", r.epoch));
+            if let Err(e) = ck.save(&p) {
+                save_err = Some(format!("{}: {e}", p.display()));
+            }
+        }
+    });
+    if let Some(e) = save_err {
+        return Err(e);
+    }
+    let last = out.join("last.ckpt");
+    ck.save(&last)
+        .map_err(|e| format!("{}: {e}", last.display()))?;
+    let net = out.join("net.nnue");
+    ck.net
+        .quantise()
+        .save(&net)
+        .map_err(|e| format!("{}: {e}", net.display()))?;
+    println!("wrote {}", net.display());
+    Ok(())
+}
+
+fn cmd_quantise(args: &[String]) -> Result<(), String> {
+    let [ck, out] = args else {
+        return Err("usage: xiangqi-nnue quantise CHECKPOINT OUT.nnue".into());
+    };
+    let ck = Checkpoint::load(ck.as_ref()).map_err(|e| e.to_string())?;
+    ck.net
+        .quantise()
+        .save(out.as_ref())
+        .map_err(|e| format!("{out}: {e}"))?;
+    println!("wrote {out} (after epoch {})", ck.epoch);
+    Ok(())
+}
+
+fn cmd_info(args: &[String]) -> Result<(), String> {
+    let [path] = args else {
+        return Err("usage: xiangqi-nnue info FILE".into());
+    };
+    let mut r = DataReader::open(path.as_ref()).map_err(|e| e.to_string())?;
+    let mut results = [0u64; 3];
+    let mut sum_abs = 0u64;
+    while let Some(rec) = r.next_record() {
+        let rec = rec.map_err(|e| e.to_string())?;
+        results[rec.result as usize] += 1;
+        sum_abs += rec.score.unsigned_abs() as u64;
+    }
+    let n = r.records();
+    println!(
+        "{path}: {n} positions; results (Red's side) win {} draw {} loss {}; mean |score| {:.0} cp{}",
+        results[GameResult::RedWin as usize],
+        results[GameResult::Draw as usize],
+        results[GameResult::BlackWin as usize],
+        sum_abs as f64 / n.max(1) as f64,
+        if r.truncated > 0 {
+            format!("; {} bytes of a partial last record ignored", r.truncated)
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}

@@ -1,0 +1,648 @@
+//! Fault tests of several server nodes (`xiangqi serve --redis`), with real processes: a
+//! Redis server of their own and two `xiangqi serve` nodes sharing it and one database, a
+//! live game with its players on different nodes.
+//!
+//! - the node that owns the game's clock is killed (SIGKILL) mid-game: the players go on on
+//!   the surviving node, every confirmed move is there, and the clock is fair to a second;
+//! - Redis is restarted mid-game: the nodes reconnect and the game goes on;
+//! - the lobby is shared: a seek made on one node is seen and taken on the other.
+//!
+//! They need `redis-server` (Debian's `redis-server` package). Without it they are skipped
+//! with a message, and fail under `CI=true`. The database is a SQLite folder both nodes
+//! share, or PostgreSQL when `XIANGQI_TEST_POSTGRES` holds a URL.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+fn find_tool(name: &str) -> Option<PathBuf> {
+    let path = std::env::var("PATH").unwrap_or_default();
+    let found = path
+        .split(':')
+        .chain(["/usr/bin", "/usr/sbin", "/usr/local/bin"])
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file());
+    found
+}
+
+/// `redis-server`, or `None` after saying why the test is skipped (a failure under CI).
+fn redis_server() -> Option<PathBuf> {
+    match find_tool("redis-server") {
+        Some(p) => Some(p),
+        None if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("redis-server is missing (apt-get install redis-server)")
+        }
+        None => {
+            eprintln!("skipped: redis-server is not installed (apt-get install redis-server)");
+            None
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("xiangqi-nodes-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+struct Redis {
+    bin: PathBuf,
+    port: u16,
+    child: Child,
+}
+
+impl Redis {
+    fn start(bin: &Path, port: u16) -> Redis {
+        let child = Command::new(bin)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start redis-server");
+        let r = Redis {
+            bin: bin.to_path_buf(),
+            port,
+            child,
+        };
+        let t = Instant::now();
+        loop {
+            if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
+                let _ = s.write_all(b"PING\r\n");
+                let mut b = [0u8; 7];
+                if s.read_exact(&mut b).is_ok() && &b == b"+PONG\r\n" {
+                    return r;
+                }
+            }
+            assert!(t.elapsed() < Duration::from_secs(10), "redis did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills it (SIGKILL: nothing kept) and starts a new one on the same port.
+    fn restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::thread::sleep(Duration::from_millis(300));
+        let bin = self.bin.clone();
+        *self = Redis::start(&bin, self.port);
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Node {
+    port: u16,
+    child: Child,
+}
+
+/// The database the nodes of a test share: a fresh PostgreSQL database when
+/// `XIANGQI_TEST_POSTGRES` names a server (made with `psql`, dropped at the end), else the
+/// SQLite file in the data folder both nodes are given.
+struct Database {
+    url: Option<String>,
+    admin: String,
+    name: String,
+}
+
+impl Database {
+    fn new(test: &str) -> Database {
+        let Some(admin) = std::env::var("XIANGQI_TEST_POSTGRES")
+            .ok()
+            .filter(|u| !u.is_empty())
+        else {
+            return Database {
+                url: None,
+                admin: String::new(),
+                name: String::new(),
+            };
+        };
+        let name = format!("xq_nodes_{}_{test}", std::process::id());
+        psql(&admin, &format!("CREATE DATABASE {name}"));
+        // The same server and user, the new database (parameters after '?' kept).
+        let (base, query) = admin.split_once('?').unwrap_or((&admin, ""));
+        let (server, _) = base.rsplit_once('/').expect("a database in the URL");
+        let mut url = format!("{server}/{name}");
+        if !query.is_empty() {
+            url = format!("{url}?{query}");
+        }
+        Database {
+            url: Some(url),
+            admin,
+            name,
+        }
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        if self.url.is_some() {
+            let _ = Command::new("psql")
+                .args([self.admin.as_str(), "-qc"])
+                .arg(format!(
+                    "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                    self.name
+                ))
+                .output();
+        }
+    }
+}
+
+fn psql(url: &str, sql: &str) {
+    let o = Command::new("psql")
+        .args([url, "-qc", sql])
+        .output()
+        .expect("run psql");
+    assert!(
+        o.status.success(),
+        "psql {sql}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+impl Node {
+    fn start(data: &Path, db: &Database, redis: &str) -> Node {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_xiangqi"));
+        cmd.args(["serve", "--port", "0", "--no-rate-limits", "--redis", redis])
+            .arg("--data")
+            .arg(data);
+        if let Some(url) = &db.url {
+            cmd.args(["--database", url]);
+        }
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start xiangqi serve");
+        let out = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if let Some(rest) = line.strip_prefix("xiangqi: serving on http://127.0.0.1:") {
+                    let _ = tx.send(rest.trim_end_matches('/').parse::<u16>().unwrap());
+                }
+            }
+        });
+        let port = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the node says where it serves");
+        Node { port, child }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill(); // SIGKILL
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        req.push_str("Content-Type: application/json\r\n");
+    }
+    if let Some(t) = bearer {
+        req.push_str(&format!("Authorization: Bearer {t}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(&body);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+fn post(port: u16, path: &str, bearer: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+    let (st, b) = request(port, "POST", path, bearer, body);
+    (st, serde_json::from_str(&b).unwrap_or(Value::String(b)))
+}
+
+/// A game stream's lines, read on a thread.
+struct Stream {
+    rx: mpsc::Receiver<Value>,
+}
+
+impl Stream {
+    fn open(port: u16, path: &str, bearer: Option<&str>) -> Stream {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        let mut req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+        if let Some(t) = bearer {
+            req.push_str(&format!("Authorization: Bearer {t}\r\n"));
+        }
+        req.push_str("\r\n");
+        s.write_all(req.as_bytes()).unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(s);
+            let mut line = String::new();
+            // The head.
+            loop {
+                line.clear();
+                if r.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            // Chunks, whose data are lines.
+            let mut pending = String::new();
+            loop {
+                line.clear();
+                if r.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let Ok(n) = usize::from_str_radix(line.trim(), 16) else {
+                    return;
+                };
+                if n == 0 {
+                    return;
+                }
+                let mut data = vec![0u8; n + 2];
+                if r.read_exact(&mut data).is_err() {
+                    return;
+                }
+                pending.push_str(&String::from_utf8_lossy(&data[..n]));
+                while let Some((l, rest)) = pending.split_once('\n') {
+                    if !l.trim().is_empty() {
+                        if let Ok(v) = serde_json::from_str::<Value>(l) {
+                            if tx.send(v).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    pending = rest.to_owned();
+                }
+            }
+        });
+        Stream { rx }
+    }
+
+    fn game(port: u16, id: &str, bearer: Option<&str>) -> Stream {
+        Stream::open(port, &format!("/api/board/game/stream/{id}"), bearer)
+    }
+
+    /// The next line that `want` accepts, within `secs` seconds.
+    fn wait(&self, secs: u64, what: &str, want: impl Fn(&Value) -> bool) -> Value {
+        let end = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(v) if want(&v) => return v,
+                Ok(_) => {}
+                Err(_) => panic!("no line {what} within {secs} s"),
+            }
+        }
+    }
+
+    /// The `gameState` (or `gameFull`) whose moves are `moves`.
+    fn moves(&self, moves: &[&str]) -> Value {
+        let want = moves.join(" ");
+        self.wait(10, &format!("with moves '{want}'"), |v| {
+            moves_of(v).as_deref() == Some(want.as_str())
+        })
+    }
+}
+
+fn moves_of(v: &Value) -> Option<String> {
+    match v["type"].as_str()? {
+        "gameState" => v["moves"].as_str().map(str::to_owned),
+        "gameFull" => v["state"]["moves"].as_str().map(str::to_owned),
+        _ => None,
+    }
+}
+
+fn btime(v: &Value) -> i64 {
+    let t = if v["type"] == "gameFull" {
+        &v["state"]["btime"]
+    } else {
+        &v["btime"]
+    };
+    t.as_i64().expect("btime")
+}
+
+/// Plays `mv` through node `port`, trying again while the answer is 503 (a node or Redis
+/// away), for at most `secs` seconds.
+fn play(port: u16, id: &str, token: &str, mv: &str, secs: u64) -> Duration {
+    let t = Instant::now();
+    loop {
+        let (st, v) = post(
+            port,
+            &format!("/api/board/game/{id}/move/{mv}"),
+            Some(token),
+            None,
+        );
+        match st {
+            200 => return t.elapsed(),
+            503 if t.elapsed() < Duration::from_secs(secs) => {
+                std::thread::sleep(Duration::from_millis(100))
+            }
+            _ => panic!("move {mv} on port {port}: {st} {v}"),
+        }
+    }
+}
+
+struct Game {
+    id: String,
+    red: String,
+    black: String,
+}
+
+fn open_game(port: u16, limit: u64) -> Game {
+    let (st, v) = post(
+        port,
+        "/api/challenge/open",
+        None,
+        Some(&json!({"clock": {"limit": limit, "increment": 0}})),
+    );
+    assert_eq!(st, 200, "{v}");
+    Game {
+        id: v["id"].as_str().unwrap().to_owned(),
+        red: v["tokenRed"].as_str().unwrap().to_owned(),
+        black: v["tokenBlack"].as_str().unwrap().to_owned(),
+    }
+}
+
+#[test]
+fn killing_the_clocks_owner_loses_no_move_and_at_most_a_second() {
+    let Some(bin) = redis_server() else { return };
+    let redis = Redis::start(&bin, free_port());
+    let data = scratch("kill");
+    let db = Database::new("kill");
+    let mut a = Node::start(&data, &db, &redis.url());
+    let b = Node::start(&data, &db, &redis.url());
+    // Created on A: A owns it and runs its clock.
+    let g = open_game(a.port, 120);
+    let red_a = Stream::game(a.port, &g.id, Some(&g.red));
+    let black_b = Stream::game(b.port, &g.id, Some(&g.black));
+    let watch_b = Stream::game(b.port, &g.id, None);
+    for s in [&red_a, &black_b, &watch_b] {
+        s.moves(&[]);
+    }
+    // Red plays on A, Black on B (forwarded to A); each move reaches the other node at once.
+    let line = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"];
+    let mut confirmed = Instant::now();
+    let mut last = Value::Null;
+    for (n, mv) in line.iter().enumerate() {
+        let so_far = &line[..=n];
+        if n.is_multiple_of(2) {
+            play(a.port, &g.id, &g.red, mv, 0);
+            confirmed = Instant::now();
+            last = black_b.moves(so_far);
+            watch_b.moves(so_far);
+        } else {
+            play(b.port, &g.id, &g.black, mv, 0);
+            red_a.moves(so_far);
+        }
+    }
+    // Black to move, its clock running on A since the last move was confirmed.
+    let before = btime(&last);
+    std::thread::sleep(Duration::from_millis(2_500));
+    let killed = Instant::now();
+    a.kill();
+    let thought = killed.duration_since(confirmed).as_millis() as i64;
+    // Red comes back on B; B takes the game over from the database.
+    let red_b = Stream::game(b.port, &g.id, Some(&g.red));
+    let full = red_b.wait(15, "gameFull for red on B", |v| v["type"] == "gameFull");
+    assert_eq!(
+        moves_of(&full).as_deref(),
+        Some(line.join(" ").as_str()),
+        "every confirmed move is there"
+    );
+    // Black's stream on B stayed open and got the game again from its new owner.
+    let again = black_b.wait(15, "gameFull for black after the take-over", |v| {
+        v["type"] == "gameFull"
+    });
+    let fair = before - thought;
+    let got = btime(&again);
+    eprintln!(
+        "black had {before} ms, thought {thought} ms before the kill; after the take-over \
+         {got} ms (fair {fair} ms, off by {} ms); the take-over came {} ms after the kill",
+        got - fair,
+        killed.elapsed().as_millis()
+    );
+    assert!(
+        (got - fair).abs() <= 1_000,
+        "the clock is fair to a second: {got} ms against {fair} ms"
+    );
+    // The game goes on, on B.
+    let mut line = line.to_vec();
+    for mv in ["h7h3", "g3g4", "c6c5"] {
+        let token = if line.len().is_multiple_of(2) {
+            &g.red
+        } else {
+            &g.black
+        };
+        play(b.port, &g.id, token, mv, 10);
+        line.push(mv);
+        red_b.moves(&line);
+        black_b.moves(&line);
+        watch_b.moves(&line);
+    }
+    let (st, v) = request(
+        b.port,
+        "GET",
+        &format!("/api/board/game/{}", g.id),
+        None,
+        None,
+    );
+    assert_eq!(st, 200);
+    let v: Value = serde_json::from_str(&v).unwrap();
+    assert_eq!(moves_of(&v).unwrap(), line.join(" "));
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn a_restart_of_redis_mid_game_and_the_game_goes_on() {
+    let Some(bin) = redis_server() else { return };
+    let mut redis = Redis::start(&bin, free_port());
+    let data = scratch("redis");
+    let db = Database::new("redis");
+    let a = Node::start(&data, &db, &redis.url());
+    let b = Node::start(&data, &db, &redis.url());
+
+    // The lobby is shared: a seek on A is listed on B and taken there.
+    let lobby_b = Stream::open(b.port, "/api/lobby/stream", None);
+    lobby_b.wait(5, "the lobby", |v| v["type"] == "seeks");
+    let (seek_tx, seek_rx) = mpsc::channel();
+    let port_a = a.port;
+    std::thread::spawn(move || {
+        // POST /api/board/seek with a body: a stream of its own.
+        let mut s = TcpStream::connect(("127.0.0.1", port_a)).unwrap();
+        let body = json!({"name": "Ann", "color": "red"}).to_string();
+        let req = format!(
+            "POST /api/board/seek HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(req.as_bytes()).unwrap();
+        let mut r = BufReader::new(s);
+        let mut line = String::new();
+        while r.read_line(&mut line).unwrap_or(0) > 0 {
+            if let Some(i) = line.find("{\"type\"") {
+                if let Ok(v) = serde_json::from_str::<Value>(line[i..].trim()) {
+                    let _ = seek_tx.send(v);
+                }
+            }
+            line.clear();
+        }
+    });
+    let listed = lobby_b.wait(10, "the seek on B", |v| {
+        v["seeks"].as_array().is_some_and(|s| !s.is_empty())
+    });
+    let seek_id = listed["seeks"][0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(listed["seeks"][0]["name"], "Ann");
+    let (st, taker) = post(
+        b.port,
+        &format!("/api/board/seek/{seek_id}/accept"),
+        None,
+        Some(&json!({"name": "Bo"})),
+    );
+    assert_eq!(st, 200, "{taker}");
+    assert_eq!(taker["color"], "black");
+    let start = loop {
+        let v = seek_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the creator's seat on A");
+        if v["type"] == "gameStart" {
+            break v;
+        }
+    };
+    assert_eq!(start["id"], taker["id"]);
+    assert_eq!(start["color"], "red");
+    lobby_b.wait(10, "the lobby empty again", |v| {
+        v["seeks"].as_array().is_some_and(|s| s.is_empty())
+    });
+    let g = Game {
+        id: taker["id"].as_str().unwrap().to_owned(),
+        red: start["token"].as_str().unwrap().to_owned(),
+        black: taker["token"].as_str().unwrap().to_owned(),
+    };
+
+    // The seek's game (owned by B, the taker's node): Red on A, Black on B.
+    let red_a = Stream::game(a.port, &g.id, Some(&g.red));
+    let black_b = Stream::game(b.port, &g.id, Some(&g.black));
+    red_a.moves(&[]);
+    black_b.moves(&[]);
+    play(a.port, &g.id, &g.red, "h2e2", 0);
+    black_b.moves(&["h2e2"]);
+    play(b.port, &g.id, &g.black, "h9g7", 0);
+    red_a.moves(&["h2e2", "h9g7"]);
+
+    redis.restart();
+    // The nodes reconnect by themselves; moves are refused (503) until they have.
+    let waited = play(a.port, &g.id, &g.red, "h0g2", 20);
+    eprintln!(
+        "the first move after the restart of Redis went through after {} ms",
+        waited.as_millis()
+    );
+    black_b.moves(&["h2e2", "h9g7", "h0g2"]);
+    play(b.port, &g.id, &g.black, "i9h9", 20);
+    red_a.moves(&["h2e2", "h9g7", "h0g2", "i9h9"]);
+    let (st, v) = request(
+        a.port,
+        "GET",
+        &format!("/api/board/game/{}", g.id),
+        None,
+        None,
+    );
+    assert_eq!(st, 200);
+    let v: Value = serde_json::from_str(&v).unwrap();
+    assert_eq!(moves_of(&v).unwrap(), "h2e2 h9g7 h0g2 i9h9");
+    assert_eq!(v["state"]["status"], "started");
+    drop(a);
+    drop(b);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn a_bad_or_unreachable_redis_is_a_one_line_error() {
+    let data = scratch("bad");
+    let run = |url: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+            .args(["serve", "--port", "0", "--redis", url])
+            .arg("--data")
+            .arg(&data)
+            .output()
+            .expect("run xiangqi");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let (code, err) = run("localhost:6379");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--redis: 'localhost:6379' is not a Redis URL"),
+        "{err}"
+    );
+    // Nothing listens on the port: the server does not start.
+    let (code, err) = run(&format!("redis://127.0.0.1:{}", free_port()));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--redis redis://127.0.0.1:"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&data);
+}
