@@ -4,75 +4,24 @@
 use std::io::{Read, Write};
 
 use xiangqi::notation::Notation;
-use xiangqi_record::detect::{read_any_with, RecordFormat};
+use xiangqi_record::detect::{read_any_progress, RecordFormat};
 use xiangqi_record::pgn;
 
-pub const USAGE: &str =
-    "  xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk] [--strict]
-      (INPUT or OUTPUT '-' is stdin/stdout; --to fen writes each game's final position;
-      an illegal move inside a variation drops that branch with a warning, --strict refuses
-      the game instead)";
+use crate::cli::{ConvertArgs, EncodingArg, OutputFormat};
+
+/// Inputs at least this big show a progress bar (when stderr is a terminal).
+const BIG: usize = 1 << 20;
 
 /// Runs the command; `Err((message, exit status))` on failure. A broken game is reported on
 /// stderr (file, game, line or byte, reason) and the others still convert; the status is then 1.
 /// A variation dropped from an illegal move on is a warning on stderr; the status stays 0.
-pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
-    let usage = |m: String| (format!("{m}\nusage:\n{USAGE}"), 2u8);
-    let mut input: Option<String> = None;
-    let mut output: Option<String> = None;
-    let mut notation: Option<Notation> = None;
-    let mut to_fen = false;
-    let mut gbk = false;
-    let mut strict = false;
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        let mut value = |name: &str| -> Result<String, (String, u8)> {
-            i += 1;
-            args.get(i)
-                .cloned()
-                .ok_or_else(|| usage(format!("{name} needs a value")))
-        };
-        match a {
-            "-o" | "--output" => output = Some(value(a)?),
-            "--notation" => {
-                let v = value(a)?;
-                notation = Some(match v.to_ascii_lowercase().as_str() {
-                    "iccs" | "uci" => Notation::Iccs,
-                    "wxf" => Notation::Wxf,
-                    "chinese" | "zh" => Notation::Chinese,
-                    _ => {
-                        return Err(usage(format!(
-                            "unknown notation '{v}' (iccs, wxf or chinese)"
-                        )))
-                    }
-                });
-            }
-            "--to" => {
-                let v = value(a)?;
-                to_fen = match v.to_ascii_lowercase().as_str() {
-                    "pgn" => false,
-                    "fen" => true,
-                    _ => return Err(usage(format!("unknown output format '{v}' (pgn or fen)"))),
-                };
-            }
-            "--encoding" => {
-                let v = value(a)?;
-                gbk = match v.to_ascii_lowercase().as_str() {
-                    "utf8" | "utf-8" => false,
-                    "gbk" | "gb18030" => true,
-                    _ => return Err(usage(format!("unknown encoding '{v}' (utf8 or gbk)"))),
-                };
-            }
-            "--strict" => strict = true,
-            "-" => input = Some(a.to_string()),
-            _ if a.starts_with('-') => return Err(usage(format!("unknown option '{a}'"))),
-            _ if input.is_none() => input = Some(a.to_string()),
-            _ => return Err(usage(format!("more than one input ('{a}')"))),
-        }
-        i += 1;
-    }
-    let input = input.ok_or_else(|| usage("convert needs an INPUT file".to_string()))?;
+pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
+    let input = a.input.clone();
+    let output = a.output.clone();
+    let notation: Option<Notation> = a.notation.map(Notation::from);
+    let to_fen = a.to == OutputFormat::Fen;
+    let gbk = a.encoding == EncodingArg::Gbk;
+    let strict = a.strict;
     let bytes = if input == "-" {
         let mut v = Vec::new();
         std::io::stdin()
@@ -82,7 +31,18 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
     } else {
         std::fs::read(&input).map_err(|e| (format!("cannot read {input}: {e}"), 2))?
     };
-    let all = read_any_with(&bytes, strict).map_err(|e| (format!("{input}: {e}"), 2))?;
+    let big = bytes.len() >= BIG;
+    let bar = if big {
+        crate::progress::bytes(bytes.len() as u64, "reading")
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let all = read_any_progress(&bytes, strict, &mut |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    let all = all.map_err(|e| (format!("{input}: {e}"), 2))?;
     // Default notation: the input's own for PGN, Chinese otherwise.
     let notation = notation.unwrap_or_else(|| match all.format {
         RecordFormat::Pgn => {
@@ -104,7 +64,13 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
     }
     let mut out = String::new();
     let mut failed = 0;
+    let bar = if big {
+        crate::progress::items(total as u64, "writing", "games")
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     for (n, g) in all.games.iter().enumerate() {
+        bar.inc(1);
         match g {
             Ok(game) => {
                 if to_fen {
@@ -117,13 +83,16 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
             Err(e) => {
                 failed += 1;
                 let game = e.game().unwrap_or(n + 1);
-                eprintln!(
-                    "xiangqi convert: {input} ({}), game {game} of {total}: {e}",
-                    all.format
-                );
+                bar.suspend(|| {
+                    eprintln!(
+                        "xiangqi convert: {input} ({}), game {game} of {total}: {e}",
+                        all.format
+                    )
+                });
             }
         }
     }
+    bar.finish_and_clear();
     let out = if gbk {
         xiangqi_record::encoding::encode_gb18030(&out)
     } else {
@@ -151,8 +120,14 @@ pub fn cmd_convert(args: &[String]) -> Result<(), (String, u8)> {
 mod tests {
     use super::*;
 
-    fn args(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
+    /// `xiangqi convert ARGS` as the command line reads them.
+    fn args(v: &[&str]) -> ConvertArgs {
+        use clap::Parser;
+        let all = ["xiangqi", "convert"].iter().chain(v);
+        match crate::cli::Cli::try_parse_from(all).unwrap().command {
+            Some(crate::cli::Command::Convert(a)) => a,
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -191,9 +166,6 @@ mod tests {
         let (msg, code) = cmd_convert(&args(&[i])).unwrap_err();
         assert_eq!(code, 2);
         assert!(msg.contains("not a record format"), "{msg}");
-        let (msg, code) = cmd_convert(&args(&[i, "--notation", "san"])).unwrap_err();
-        assert_eq!(code, 2);
-        assert!(msg.contains("unknown notation"), "{msg}");
         std::fs::remove_dir_all(&dir).ok();
     }
 

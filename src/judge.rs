@@ -5,98 +5,31 @@
 //! account on the following line, in English or (`--lang zh`) Chinese.
 
 use xiangqi::game::Rules;
-use xiangqi::prose::{self, Lang};
+use xiangqi::prose;
 
-use crate::{load, parse_position_args, usage, Fail};
+use crate::cli::JudgeArgs;
+use crate::{load, Fail};
 
-/// Takes the option `name` with its value (`NAME V` or `NAME=V`) out of the arguments; `what`
-/// says what the value is, for the message when it is missing. The last one given counts.
-fn take_option(
-    args: &[String],
-    name: &str,
-    what: &str,
-) -> Result<(Option<String>, Vec<String>), Fail> {
-    let mut value = None;
-    let mut rest = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        if a == name {
-            i += 1;
-            let v = args
-                .get(i)
-                .ok_or_else(|| usage(format!("{name} needs {what}")))?;
-            value = Some(v.clone());
-        } else if let Some(v) = a.strip_prefix(name).and_then(|v| v.strip_prefix('=')) {
-            value = Some(v.to_string());
-        } else {
-            rest.push(args[i].clone());
-        }
-        i += 1;
-    }
-    Ok((value, rest))
-}
-
-/// Takes `--repetitions N` (or `--repetitions=N`) out of the arguments.
-fn take_repetitions(args: &[String]) -> Result<(u32, Vec<String>), Fail> {
-    let (value, rest) = take_option(args, "--repetitions", "a number (2 or more)")?;
-    let Some(v) = value else {
-        return Ok((Rules::default().repetitions, rest));
-    };
-    let n: u32 = v
-        .parse()
-        .map_err(|_| usage(format!("--repetitions '{v}' is not a number (2 or more)")))?;
-    if n < 2 {
-        return Err(usage(format!(
-            "--repetitions {n}: a repetition needs 2 or more occurrences"
-        )));
-    }
-    Ok((n, rest))
-}
-
-/// Takes `--lang en|zh` (or `--lang=zh`) out of the arguments.
-fn take_lang(args: &[String]) -> Result<(Option<Lang>, Vec<String>), Fail> {
-    let (value, rest) = take_option(args, "--lang", "a language (en or zh)")?;
-    let lang = match value {
-        Some(v) => Some(
-            v.parse::<Lang>()
-                .map_err(|e| usage(format!("--lang: {e}")))?,
-        ),
-        None => None,
-    };
-    Ok((lang, rest))
-}
-
-pub(crate) fn cmd_judge(args: &[String]) -> Result<(), Fail> {
-    for line in judge(args)? {
+pub(crate) fn cmd_judge(a: &JudgeArgs) -> Result<(), Fail> {
+    for line in judge(a)? {
         println!("{line}");
     }
     Ok(())
 }
 
 /// The lines `xiangqi judge` prints.
-fn judge(args: &[String]) -> Result<Vec<String>, Fail> {
-    let (repetitions, args) = take_repetitions(args)?;
-    let (lang, args) = take_lang(&args)?;
-    let a = parse_position_args(&args, &["--explain"])?;
-    let explain = a.flags.iter().any(|f| f == "--explain");
-    if lang.is_some() && !explain {
-        return Err(usage(
-            "--lang chooses the language of the --explain account: give --explain too",
-        ));
-    }
-    let lang = lang.unwrap_or_default();
+fn judge(a: &JudgeArgs) -> Result<Vec<String>, Fail> {
     let game = load(
         &a.fen,
-        &a.rest,
-        Rules::default().with_repetitions(repetitions),
+        &a.moves,
+        Rules::default().with_repetitions(a.repetitions),
     )?;
     let mut out = vec![match game.outcome() {
         None => "ongoing".to_string(),
         Some(o) => o.to_string(),
     }];
-    if explain {
-        out.push(prose::explain(&game, lang));
+    if a.explain {
+        out.push(prose::explain(&game, a.lang.unwrap_or_default()));
     }
     Ok(out)
 }
@@ -105,9 +38,24 @@ fn judge(args: &[String]) -> Result<Vec<String>, Fail> {
 mod tests {
     use super::*;
 
+    /// `xiangqi judge ARGS` (split at spaces): the lines printed, or the message and exit
+    /// status (clap's, for bad options).
     fn run(args: &str) -> Result<Vec<String>, (String, u8)> {
-        let args: Vec<String> = args.split_whitespace().map(str::to_string).collect();
-        judge(&args).map_err(|Fail(m, c)| (m, c))
+        run_args(args.split_whitespace())
+    }
+
+    fn run_args<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Vec<String>, (String, u8)> {
+        use clap::Parser;
+        let all = ["xiangqi", "judge"].into_iter().chain(args);
+        let a = match crate::cli::Cli::try_parse_from(all) {
+            Ok(crate::cli::Cli {
+                command: Some(crate::cli::Command::Judge(a)),
+                ..
+            }) => a,
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => return Err((e.to_string(), e.exit_code() as u8)),
+        };
+        judge(&a).map_err(|Fail(m, c)| (m, c))
     }
 
     const CHASE: &str = "--fen 2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R \
@@ -123,8 +71,8 @@ mod tests {
         assert_eq!(run(&two).unwrap(), ["black-wins perpetual-chase"]);
         let two = format!("--repetitions=2 {CHASE}");
         assert_eq!(run(&two).unwrap(), ["black-wins perpetual-chase"]);
-        let stale = ["--fen", "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1"].map(String::from);
-        assert_eq!(judge(&stale).ok().unwrap(), ["red-wins stalemate"]);
+        let stale = ["--fen", "3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1"];
+        assert_eq!(run_args(stale).unwrap(), ["red-wins stalemate"]);
     }
 
     #[test]
@@ -154,17 +102,14 @@ mod tests {
         let out = run("--explain --lang zh h2e2").unwrap();
         assert_eq!(
             out,
-            [
-                "ongoing",
-                "对局继续：已走1着，轮到黑方走棋；尚无规则结束对局。"
-            ]
+            ["ongoing", "对局继续：轮到黑方走第1回合；尚无规则结束对局。"]
         );
         let out = run("--explain h2e2").unwrap();
         assert_eq!(
             out,
             [
                 "ongoing",
-                "The game goes on: black to move after 1 move; no rule has ended it."
+                "The game goes on: black to play move 1; no rule has ended it."
             ]
         );
     }
@@ -180,25 +125,37 @@ mod tests {
         let (m, c) = run("--fen 9/9").unwrap_err();
         assert_eq!(c, 2);
         assert!(m.starts_with("bad FEN '9/9'"), "{m}");
+        // Bad options are clap's: its message, exit status 2.
         let (m, c) = run("--repetitions 1").unwrap_err();
         assert_eq!(c, 2);
-        assert!(m.contains("2 or more"), "{m}");
+        assert!(
+            m.contains("invalid value '1' for '--repetitions <N>'"),
+            "{m}"
+        );
+        assert!(m.contains("2.."), "{m}");
         let (m, _) = run("--repetitions x").unwrap_err();
-        assert!(m.contains("'x' is not a number"), "{m}");
+        assert!(
+            m.contains("invalid value 'x' for '--repetitions <N>'"),
+            "{m}"
+        );
         let (m, _) = run("--repetitions").unwrap_err();
-        assert!(m.contains("needs a number"), "{m}");
+        assert!(
+            m.contains("a value is required for '--repetitions <N>'"),
+            "{m}"
+        );
         let (m, c) = run("--explain --lang fr").unwrap_err();
         assert_eq!(c, 2);
         assert!(
-            m.starts_with("--lang: 'fr' is not a language (en or zh)"),
+            m.contains("invalid value 'fr' for '--lang <LANG>': 'fr' is not a language (en or zh)"),
             "{m}"
         );
         let (m, _) = run("--explain --lang").unwrap_err();
-        assert!(m.starts_with("--lang needs a language (en or zh)"), "{m}");
+        assert!(m.contains("a value is required for '--lang <LANG>'"), "{m}");
         let (m, c) = run("--lang zh h2e2").unwrap_err();
         assert_eq!(c, 2);
-        assert!(m.contains("give --explain too"), "{m}");
-        let (m, _) = run("--bogus").unwrap_err();
-        assert!(m.contains("unknown option '--bogus'"), "{m}");
+        assert!(m.contains("--explain"), "{m}");
+        let (m, c) = run("--bogus").unwrap_err();
+        assert_eq!(c, 2);
+        assert!(m.contains("unexpected argument '--bogus'"), "{m}");
     }
 }

@@ -109,7 +109,11 @@ fn perft_errors() {
     assert_eq!(o.status.code(), Some(2));
     let o = xiangqi(&["perft", "x"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("depth 'x' is not a number"));
+    assert!(
+        stderr(&o).contains("invalid value 'x' for '<DEPTH>'"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 fn shared_dir() -> PathBuf {
@@ -331,30 +335,32 @@ fn serve_rejects_bad_arguments() {
     for (args, msg) in [
         (
             &["--port", "abc"][..],
-            "--port: 'abc' is not a port number (0-65535)",
+            "error: invalid value 'abc' for '--port <N>': 'abc' is not a port number (0-65535)",
         ),
         (
             &["--port=70000"][..],
-            "--port: '70000' is not a port number (0-65535)",
+            "error: invalid value '70000' for '--port <N>': '70000' is not a port number (0-65535)",
         ),
-        (&["--port"][..], "--port needs a value"),
-        (&["--bogus"][..], "unknown option '--bogus'"),
+        (
+            &["--port"][..],
+            "error: a value is required for '--port <N>'",
+        ),
+        (
+            &["--bogus"][..],
+            "error: unexpected argument '--bogus' found",
+        ),
         (
             &["--database", "mysql://u@localhost/x"][..],
-            "--database: 'mysql://u@localhost/x' is not a PostgreSQL URL",
+            "error: invalid value 'mysql://u@localhost/x' for '--database <URL>': 'mysql://u@localhost/x' is not a PostgreSQL URL",
         ),
         (
             &["--database=postgres://localhost:5432/x"][..],
-            "--database: 'postgres://localhost:5432/x' names no user",
+            "error: invalid value 'postgres://localhost:5432/x' for '--database <URL>': 'postgres://localhost:5432/x' names no user",
         ),
-        (&["--database"][..], "--database needs a value"),
     ] {
         let s = Server::start("badargs", args);
         let (status, err) = s.exit(EXIT);
         assert_eq!(status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.starts_with(&format!("xiangqi: {msg}")),
-            "{args:?}: {err}"
-        );
+        assert!(err.starts_with(msg), "{args:?}: {err}");
     }
 }

@@ -636,7 +636,9 @@ fn a_bad_or_unreachable_redis_is_a_one_line_error() {
     let (code, err) = run("localhost:6379");
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("--redis: 'localhost:6379' is not a Redis URL"),
+        err.contains(
+            "invalid value 'localhost:6379' for '--redis <URL>': 'localhost:6379' is not a Redis URL"
+        ),
         "{err}"
     );
     // Nothing listens on the port: the server does not start.

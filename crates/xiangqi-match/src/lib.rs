@@ -233,6 +233,25 @@ pub fn schedule(cfg: &MatchConfig, book: &[Opening]) -> Vec<GameJob> {
         .collect()
 }
 
+/// A bar of the games played on stderr when it is a terminal (hidden otherwise, so that
+/// piped or logged output is as it was).
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "[{bar:30}] {pos}/{len} games, {msg}, {elapsed} ({eta} left)",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message("wins-losses-draws 0-0-0");
+    bar
+}
+
 /// Runs a match from the arguments after `match`; returns the exit status (0 done, 1 an
 /// error, 2 bad usage, 130 interrupted). Messages go to stdout (progress) and stderr (errors).
 pub fn run(args: &[String]) -> i32 {
@@ -357,6 +376,7 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
     let mut error = None;
     let mut sprt_done = false;
     let tty = std::io::stdout().is_terminal();
+    let bar = progress_bar(cfg.total_games());
     loop {
         if signal::interrupted() {
             stop.store(true, Ordering::SeqCst);
@@ -388,38 +408,47 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
                 stop.store(true, Ordering::SeqCst);
             }
         }
-        let red = &cfg.engines[r.job.red].name;
-        let black = &cfg.engines[1 - r.job.red].name;
-        outln!(
-            "Finished game {} ({red} vs {black}): {} {{{}}}",
-            r.job.number,
-            r.record.result.as_pgn(),
-            r.explanation
-        );
-        let line = progress_line(cfg, &tally);
-        if tty {
-            outln!("\x1b[1m{line}\x1b[0m");
-        } else {
-            outln!("{line}");
-        }
-        if let Some(sp) = &cfg.sprt {
-            if !sprt_done && sp.state(&tally.wdl) != SprtState::Continue {
-                sprt_done = true;
-                outln!(
-                    "SPRT: {}",
-                    match sp.state(&tally.wdl) {
-                        SprtState::H0 => "H0 accepted; stopping",
-                        _ => "H1 accepted; stopping",
-                    }
-                );
-                stop.store(true, Ordering::SeqCst);
+        bar.inc(1);
+        bar.set_message(format!(
+            "wins-losses-draws {}-{}-{}",
+            tally.wdl.wins, tally.wdl.losses, tally.wdl.draws
+        ));
+        // The lines on stdout are as without the bar (it is cleared while they are written).
+        bar.suspend(|| {
+            let red = &cfg.engines[r.job.red].name;
+            let black = &cfg.engines[1 - r.job.red].name;
+            outln!(
+                "Finished game {} ({red} vs {black}): {} {{{}}}",
+                r.job.number,
+                r.record.result.as_pgn(),
+                r.explanation
+            );
+            let line = progress_line(cfg, &tally);
+            if tty {
+                outln!("\x1b[1m{line}\x1b[0m");
+            } else {
+                outln!("{line}");
             }
-        }
-        let _ = std::io::stdout().flush();
+            if let Some(sp) = &cfg.sprt {
+                if !sprt_done && sp.state(&tally.wdl) != SprtState::Continue {
+                    sprt_done = true;
+                    outln!(
+                        "SPRT: {}",
+                        match sp.state(&tally.wdl) {
+                            SprtState::H0 => "H0 accepted; stopping",
+                            _ => "H1 accepted; stopping",
+                        }
+                    );
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            let _ = std::io::stdout().flush();
+        });
     }
     for h in handles {
         let _ = h.join();
     }
+    bar.finish_and_clear();
     engine::kill_all();
     out!("{}", final_table(cfg, &tally, started.elapsed()));
     if let Some(e) = error {

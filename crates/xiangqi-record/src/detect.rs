@@ -127,6 +127,32 @@ pub fn read_any(bytes: &[u8]) -> Result<ReadAll, RecordError> {
     read_any_with(bytes, false)
 }
 
+/// What an unreadable input starts with, for a message: its first characters when it is text,
+/// else (a binary file) its first bytes in hexadecimal, so no garbage is echoed.
+fn describe_head(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "the input is empty".to_string();
+    }
+    let head = &bytes[..bytes.len().min(64)];
+    let binary = head
+        .iter()
+        .any(|&b| b == 0 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f);
+    if !binary {
+        let t: String = crate::encoding::decode(head)
+            .0
+            .chars()
+            .take(40)
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        return format!("it starts with \"{}\"", t.trim());
+    }
+    let hex: Vec<String> = head.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    format!(
+        "it is binary data of no known record format (it starts with the bytes {})",
+        hex.join(" ")
+    )
+}
+
 /// Like [`read_any`], but strict: any illegal move, also inside a variation, makes its game
 /// an error, and nothing is left out with a warning.
 pub fn read_any_strict(bytes: &[u8]) -> Result<ReadAll, RecordError> {
@@ -135,19 +161,18 @@ pub fn read_any_strict(bytes: &[u8]) -> Result<ReadAll, RecordError> {
 
 /// [`read_any_strict`] when `strict`, else [`read_any`].
 pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError> {
-    let format = detect(bytes).ok_or_else(|| {
-        let head: String = crate::encoding::decode(&bytes[..bytes.len().min(64)])
-            .0
-            .chars()
-            .take(40)
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        RecordError::UnknownFormat(if bytes.is_empty() {
-            "the input is empty".to_string()
-        } else {
-            format!("it starts with \"{}\"", head.trim())
-        })
-    })?;
+    read_any_progress(bytes, strict, &mut |_, _| {})
+}
+
+/// [`read_any_with`], telling `progress(done, total)` how far it is: after each game of a
+/// PGN or XieXie file (`done` bytes of `total` of the decoded text), and once at the end
+/// (`done == total`) for every format.
+pub fn read_any_progress(
+    bytes: &[u8],
+    strict: bool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ReadAll, RecordError> {
+    let format = detect(bytes).ok_or_else(|| RecordError::UnknownFormat(describe_head(bytes)))?;
     let mut warnings = Vec::new();
     // A single-game binary reader, strict or lenient; its drops become warnings of game 1.
     let mut single = |strict_read: fn(&[u8]) -> Result<GameRecord, ReadError>,
@@ -181,8 +206,9 @@ pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError>
                 reader = reader.lenient();
             }
             let mut v = Vec::new();
-            for r in reader.by_ref() {
+            while let Some(r) = reader.next() {
                 v.push(r.map_err(RecordError::Pgn));
+                progress(reader.offset(), text.len());
             }
             warnings.extend(reader.take_warnings().into_iter().map(RecordError::Pgn));
             if v.is_empty() {
@@ -213,6 +239,7 @@ pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError>
             }
         }
     };
+    progress(bytes.len(), bytes.len());
     Ok(ReadAll {
         format,
         games,

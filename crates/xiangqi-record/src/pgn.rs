@@ -183,6 +183,11 @@ impl<'a> PgnReader<'a> {
     }
 
     /// The notation the last game's moves were (mostly) written in.
+    /// How far into the text the reader is, in bytes (for progress reports).
+    pub fn offset(&self) -> usize {
+        self.i
+    }
+
     pub fn notation(&self) -> Option<Notation> {
         self.notation
     }

@@ -1,9 +1,7 @@
 //! The xiangqi browser app: an HTTP server (axum on tokio) with a JSON API, a WebSocket for
-//! live engine analysis, games kept in an SQLite file (or PostgreSQL), and the web UI embedded
-//! in the binary.
+//! live engine analysis, games kept in an SQLite file, and the web UI embedded in the binary.
 //!
-//! `xiangqi serve [--port N] [--host ADDR] [--data DIR] [--database URL]` (and `xiangqi`
-//! alone) starts it.
+//! `xiangqi serve` (and `xiangqi` alone) starts it; its options are [`ServeArgs`].
 //!
 //! The layers, from the outside in:
 //! - `api`: the HTTP layer. `api/request.rs` reads every request (typed extractors, one
@@ -12,9 +10,9 @@
 //!   `api/handlers.rs` the endpoints.
 //! - `games`: the game operations, knowing nothing of HTTP; `games/moves.rs` is how a move
 //!   is validated and stored.
-//! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
-//!   it in SQLite, `store/postgres.rs` in PostgreSQL (`--database`), with the migrations of
-//!   `migrations/`.
+//! - `store`: what is kept of a game and the writes that change it (`store/postgres.rs` keeps
+//!   it in PostgreSQL with `--database`, migrations in `migrations/`); `store/sqlite.rs` keeps
+//!   it in SQLite.
 //! - `accounts`: registration, log-in, sessions, personal API tokens and Glicko-2 ratings
 //!   (`api/accounts.rs` is their HTTP, `store/accounts.rs` their SQL).
 //! - `online`: live games between people, seats, clocks, the lobby.
@@ -44,17 +42,15 @@ pub use store::Store;
 
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
-pub const USAGE: &str =
-    "xiangqi serve [--port N] [--host ADDR] [--data DIR] [--database URL] [--no-fallback] [--https] [--redis URL]
-  --port N     port to listen on (default 8080; the next free one if it is taken)
-  --host ADDR  address to listen on (default 127.0.0.1)
-  --data DIR   where games are kept (default $XDG_DATA_HOME/xiangqi or ~/.local/share/xiangqi)
-  --database postgres://USER@HOST:PORT/DB  keep games in PostgreSQL instead of SQLite in --data
-  --no-fallback  fail if the port is taken instead of trying the next ones
-  --no-rate-limits  no per-client limits on the online endpoints and log-ins (for benchmarks)
-  --https      the server is reached over https (behind a proxy): session cookies are Secure
-  --redis URL  share live games with the other nodes on this Redis (redis://HOST:PORT);
-               the nodes must share one database";
+impl Config {
+    /// Where the games are kept: PostgreSQL with `--database`, else SQLite in `--data`.
+    pub fn database(&self) -> store::Database {
+        match &self.database {
+            Some(url) => store::Database::Postgres(url.clone()),
+            None => store::Database::Sqlite(self.data.clone()),
+        }
+    }
+}
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -67,10 +63,10 @@ pub struct Config {
     /// Per-client limits on the online endpoints (`online::limits`) and on log-ins
     /// (`accounts`); off for benchmarks.
     pub rate_limits: bool,
-    /// `--database postgres://...`: PostgreSQL instead of SQLite in `data`.
-    pub database: Option<String>,
     /// Redis, to share live games with other nodes (`online::cluster`).
     pub redis: Option<String>,
+    /// `--database postgres://...`: PostgreSQL instead of SQLite in `data`.
+    pub database: Option<String>,
     /// Reached over https only: session cookies get `Secure` (they do anyway on a request
     /// forwarded with `X-Forwarded-Proto: https`).
     pub https: bool,
@@ -87,75 +83,75 @@ pub fn default_data_dir() -> PathBuf {
     PathBuf::from("xiangqi-data")
 }
 
-impl Config {
-    /// Reads `--port`, `--host`, `--data` (and `--opt=value` forms).
-    pub fn from_args(args: &[String]) -> Result<Config, String> {
-        let mut c = Config {
-            host: "127.0.0.1".into(),
-            port: 8080,
-            data: default_data_dir(),
-            fallback: true,
-            rate_limits: true,
-            database: None,
-            redis: None,
-            https: false,
-        };
-        let mut i = 0;
-        while i < args.len() {
-            let a = args[i].as_str();
-            let (name, inline) = match a.split_once('=') {
-                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
-                _ => (a, None),
-            };
-            let mut value = || -> Result<String, String> {
-                if let Some(v) = inline.clone() {
-                    return Ok(v);
-                }
-                i += 1;
-                args.get(i)
-                    .cloned()
-                    .ok_or_else(|| format!("{name} needs a value"))
-            };
-            match name {
-                "--port" => {
-                    let v = value()?;
-                    c.port = v
-                        .parse()
-                        .map_err(|_| format!("--port: '{v}' is not a port number (0-65535)"))?;
-                    c.fallback = c.port != 0;
-                }
-                "--host" => c.host = value()?,
-                "--data" => c.data = PathBuf::from(value()?),
-                "--database" => {
-                    let v = value()?;
-                    store::parse_url(&v).map_err(|e| format!("--database: {e}"))?;
-                    c.database = Some(v);
-                }
-                "--no-fallback" => c.fallback = false,
-                "--no-rate-limits" => c.rate_limits = false,
-                "--redis" => {
-                    let v = value()?;
-                    if !(v.starts_with("redis://") || v.starts_with("rediss://")) {
-                        return Err(format!(
-                            "--redis: '{v}' is not a Redis URL (redis://HOST:PORT)"
-                        ));
-                    }
-                    c.redis = Some(v);
-                }
-                "--https" => c.https = true,
-                "-h" | "--help" => return Err(USAGE.to_string()),
-                other => return Err(format!("unknown option '{other}'\nusage: {USAGE}")),
-            }
-            i += 1;
-        }
-        Ok(c)
-    }
+/// The options of `xiangqi serve` (and of `xiangqi` alone), as clap reads them. A new
+/// server option is a field here (with its doc comment as its help) and its use in
+/// [`ServeArgs::config`].
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServeArgs {
+    /// Port to listen on; when it is taken, the next free one of the following 19 (0: the
+    /// system chooses) [default: 8080]
+    #[arg(long, value_name = "N", value_parser = parse_port)]
+    pub port: Option<u16>,
+    /// Address to listen on [default: 127.0.0.1]
+    #[arg(long, value_name = "ADDR")]
+    pub host: Option<String>,
+    /// Where games are kept (a SQLite file in it) [default: $XDG_DATA_HOME/xiangqi, else
+    /// ~/.local/share/xiangqi]
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Stop with a message when the port is taken, instead of trying the next ones
+    #[arg(long)]
+    pub no_fallback: bool,
+    /// No per-client rate limits on the online endpoints and log-ins (for benchmarks and
+    /// fuzzing)
+    #[arg(long)]
+    pub no_rate_limits: bool,
+    /// The server is reached over https (behind a proxy): session cookies are Secure
+    #[arg(long)]
+    pub https: bool,
+    /// Share live games with the other nodes on this Redis (redis://HOST:PORT); the nodes
+    /// must share one database
+    #[arg(long, value_name = "URL", value_parser = parse_redis_url)]
+    pub redis: Option<String>,
+    /// Keep games in this PostgreSQL database (postgres://USER@HOST:PORT/DB) instead of SQLite
+    /// in --data; its tables are made and migrated at start (docs/DATABASE.md)
+    #[arg(long, value_name = "URL", value_parser = parse_database_url)]
+    pub database: Option<String>,
+}
 
-    /// Where the games are kept: PostgreSQL with `--database`, else SQLite in `--data`.
-    pub fn database(&self) -> store::Database {
-        match &self.database {
-            Some(url) => store::Database::Postgres(url.clone()),
-            None => store::Database::Sqlite(self.data.clone()),
+/// A PostgreSQL URL, or the message naming what is wrong.
+fn parse_database_url(v: &str) -> Result<String, String> {
+    store::parse_url(v).map(|_| v.to_string())
+}
+
+/// A Redis URL (`redis://` or `rediss://`), or the message naming what is wrong.
+fn parse_redis_url(v: &str) -> Result<String, String> {
+    if v.starts_with("redis://") || v.starts_with("rediss://") {
+        Ok(v.to_string())
+    } else {
+        Err(format!("'{v}' is not a Redis URL (redis://HOST:PORT)"))
+    }
+}
+
+/// A port number, or the message naming what is wrong.
+fn parse_port(v: &str) -> Result<u16, String> {
+    v.parse()
+        .map_err(|_| format!("'{v}' is not a port number (0-65535)"))
+}
+
+impl ServeArgs {
+    /// The server settings these options ask for.
+    pub fn config(self) -> Config {
+        let port = self.port.unwrap_or(8080);
+        Config {
+            host: self.host.unwrap_or_else(|| "127.0.0.1".into()),
+            port,
+            data: self.data.unwrap_or_else(default_data_dir),
+            fallback: !self.no_fallback && port != 0,
+            rate_limits: !self.no_rate_limits,
+            https: self.https,
+            redis: self.redis,
+            database: self.database,
         }
     }
 }
@@ -234,8 +230,7 @@ pub fn serve(c: Config) -> Result<(), String> {
     })
 }
 
-/// `xiangqi serve ARGS`.
-pub fn cli(args: &[String]) -> Result<(), String> {
-    let c = Config::from_args(args)?;
-    serve(c)
+/// `xiangqi serve` with these options: runs the server until Ctrl-C.
+pub fn cli(args: ServeArgs) -> Result<(), String> {
+    serve(args.config())
 }

@@ -552,7 +552,7 @@ async fn repetition_rulings_are_explained_in_chinese_too() {
     );
     let zh = o["text_zh"].as_str().unwrap();
     assert!(
-        zh.starts_with("红方长将，判负：红方从第1着（车四平五）到第7着（车五平四）"),
+        zh.starts_with("红方长将，判负：红方从第1回合（车四平五）到第4回合（车五平四）"),
         "{zh}"
     );
     assert!(zh.contains("每着都将军"), "{zh}");
@@ -569,7 +569,7 @@ async fn repetition_rulings_are_explained_in_chinese_too() {
     assert_eq!(o["reason"], "repetition", "{last}");
     let zh = o["text_zh"].as_str().unwrap();
     assert!(
-        zh.starts_with("双方不变作和：第8着后的局面自上次吃子以来第3次出现"),
+        zh.starts_with("双方不变作和：第4回合黑方走后的局面自上次吃子以来第3次出现"),
         "{zh}"
     );
     // The simple endings too.
@@ -614,7 +614,7 @@ async fn perpetual_chase_is_ruled_with_an_explanation() {
     assert!(zh.contains("判负"), "{zh}");
     assert!(zh.contains("红方的炮捉黑方的车（先后位于b7、a7）"), "{zh}");
     assert!(
-        zh.contains("从第3着（炮九平八）到第9着（炮八平九）每着都"),
+        zh.contains("从第2回合（炮九平八）到第5回合（炮八平九）每着都"),
         "{zh}"
     );
     assert_eq!(last["legal"].as_array().unwrap().len(), 0);
@@ -656,10 +656,139 @@ async fn draw_offers_and_agreement() {
     let r = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.json["accepted"], false, "{}", r.text);
+    assert_eq!(r.json["code"], "better", "{}", r.text);
     assert_eq!(
         get(&app, &format!("/api/games/{id}")).await.json["outcome"],
         Value::Null
     );
+}
+
+/// The computer accepts a draw only when its evaluation says dead equal or worse for it, and
+/// never in the opening (issue 15: it accepted after one move at every level).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_declines_draws_in_the_opening_and_when_better() {
+    let dir = temp_dir("draw-computer");
+    let app = app_at(&dir);
+    // After one move, at every level: declined as too early, the game goes on.
+    for level in [0, 10, 20] {
+        let id = new_game(
+            &app,
+            json!({"mode": "computer", "human": "black", "level": level, "moves": ["h2e2"]}),
+        )
+        .await;
+        let r = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.json["accepted"], false, "level {level}: {}", r.text);
+        assert_eq!(r.json["code"], "opening", "{}", r.text);
+        assert_eq!(
+            get(&app, &format!("/api/games/{id}")).await.json["outcome"],
+            Value::Null
+        );
+    }
+    // Ten plies of a common opening, every piece still on the board: still the opening.
+    let moves = [
+        "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "c6c5", "c3c4", "h7i7",
+    ];
+    let id = new_game(
+        &app,
+        json!({"mode": "computer", "human": "red", "moves": moves}),
+    )
+    .await;
+    let r = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(r.json["accepted"], false, "{}", r.text);
+    assert_eq!(r.json["code"], "opening", "{}", r.text);
+    // The computer (Black) has its general alone against a chariot: worse, it accepts.
+    let id = new_game(
+        &app,
+        json!({"mode": "computer", "human": "red", "fen": "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"}),
+    )
+    .await;
+    let r = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(r.json["accepted"], true, "{}", r.text);
+    assert_eq!(r.json["code"], "not-better", "{}", r.text);
+    assert_eq!(
+        r.json["game"]["outcome"]["reason"], "agreement",
+        "{}",
+        r.text
+    );
+    // The computer (Red) has the chariot: it plays on.
+    let id = new_game(
+        &app,
+        json!({"mode": "computer", "human": "black", "fen": "3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1"}),
+    )
+    .await;
+    let r = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(r.json["accepted"], false, "{}", r.text);
+    assert_eq!(r.json["code"], "better", "{}", r.text);
+}
+
+/// An imported game stops where the rules end it (issue 15: a repetition ending at ply 9
+/// followed by 80,000 plies was accepted), and says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_stops_at_the_rules_ending_and_says_so() {
+    let dir = temp_dir("import-ending");
+    let app = app_at(&dir);
+    // The cannon move, then horses out and back: the position after ply 1 comes back after
+    // plies 5 and 9, a draw by repetition at ply 9; 80,000 more plies follow in the record.
+    let cycle = ["h9g7", "h0g2", "g7h9", "g2h0"];
+    let mut moves = vec!["h2e2"];
+    for i in 0..80_008 {
+        moves.push(cycle[i % 4]);
+    }
+    let pgn = format!("[Event \"long\"]\n\n{} *\n", moves.join(" "));
+    let r = call(&app, "POST", "/api/import", pgn).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let g = &r.json["games"][0];
+    assert_eq!(g["plies"], 9, "{}", r.text);
+    let w = r.json["warnings"][0].as_str().expect("a warning");
+    assert!(
+        w.contains("game 1: imported as far as Red's move 5")
+            && w.contains("repetition")
+            && w.contains("the 80000 later plies"),
+        "{w}"
+    );
+    let game = get(&app, &format!("/api/games/{}", g["id"])).await.json;
+    assert_eq!(game["moves"].as_array().unwrap().len(), 9);
+    assert_eq!(game["outcome"]["reason"], "repetition", "{game}");
+    // The limit an import cuts at is the one game creation has: 2000 plies.
+    let moves = vec!["h2e2"; 2001];
+    let r = post(
+        &app,
+        "/api/games",
+        json!({"mode": "two-player", "moves": moves}),
+    )
+    .await;
+    assert_error(&r, StatusCode::BAD_REQUEST, "more than 2000 moves");
+}
+
+/// A binary upload is described by its first bytes, not echoed as garbage; a very long move
+/// is not echoed whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_binary_upload_is_named_without_garbage() {
+    let dir = temp_dir("import-binary");
+    let app = app_at(&dir);
+    let mut elf = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0];
+    elf.extend((0..200u8).map(|b| b.wrapping_mul(37)));
+    let r = call(&app, "POST", "/api/import", elf).await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "binary data of no known record format (it starts with the bytes 7f 45 4c 46 02 01 01 00)",
+    );
+    // A 12,000-character move is named in a few words, not echoed whole.
+    let long = "x".repeat(12_000);
+    let r = post(
+        &app,
+        "/api/games",
+        json!({"mode": "two-player", "moves": [long]}),
+    )
+    .await;
+    assert_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        "(12000 characters) is too long to be a move",
+    );
+    assert!(r.json["error"].as_str().unwrap().len() < 80, "{}", r.text);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

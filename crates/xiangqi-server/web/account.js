@@ -5,6 +5,7 @@
 // The other pages use `whoami` and `csrfHeaders` to act for the logged-in account.
 // The chosen theme (settings.js: light or dark) applies here too.
 import '/settings.js';
+import { messageText } from '/messages.js';
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
@@ -127,7 +128,7 @@ function credentialsForm(kind) {
       await whoami(true);
       msg('');
       await render();
-    } catch (err) { msg(err.message); }
+    } catch (err) { msg(messageText(err.message, settings.lang)); }
   });
   return form;
 }
@@ -143,7 +144,7 @@ async function accountPage(body) {
     node('p', {}, node('a', { href: profileHref(me.name), testid: 'my-profile' }, t('profile'))),
     ratingsTable(me.ratings),
     node('button', { testid: 'logout', onclick: async () => {
-      try { await call('POST', '/api/account/logout'); await whoami(true); msg(''); await render(); } catch (e) { msg(e.message); }
+      try { await call('POST', '/api/account/logout'); await whoami(true); msg(''); await render(); } catch (e) { msg(messageText(e.message, settings.lang)); }
     } }, t('logout')));
   // The password.
   const cur = node('input', { type: 'password', autocomplete: 'current-password', testid: 'pw-current' });
@@ -153,7 +154,7 @@ async function accountPage(body) {
     node('button', { type: 'submit', testid: 'pw-submit' }, t('change')));
   pw.addEventListener('submit', async (e) => {
     e.preventDefault();
-    try { await call('POST', '/api/account/password', { current: cur.value, new: neu.value }); await whoami(true); cur.value = neu.value = ''; msg(t('changed'), true); } catch (err) { msg(err.message); }
+    try { await call('POST', '/api/account/password', { current: cur.value, new: neu.value }); await whoami(true); cur.value = neu.value = ''; msg(t('changed'), true); } catch (err) { msg(messageText(err.message, settings.lang)); }
   });
   // Tokens.
   const list = node('tbody');
@@ -169,7 +170,7 @@ async function accountPage(body) {
     for (const r of rows) {
       list.append(node('tr', { testid: 'token' }, node('td', { class: 'title' }, r.label), node('td', { class: 'meta' }, `${t('created')} ${when(r.created)}`),
         node('td', { class: 'acts' }, node('button', { testid: 'token-revoke', onclick: async () => {
-          try { await call('DELETE', `/api/account/tokens/${r.id}`); await loadTokens(); } catch (e) { msg(e.message); }
+          try { await call('DELETE', `/api/account/tokens/${r.id}`); await loadTokens(); } catch (e) { msg(messageText(e.message, settings.lang)); }
         } }, t('revoke')))));
     }
   }
@@ -182,7 +183,7 @@ async function accountPage(body) {
       shown.classList.remove('hidden');
       label.value = '';
       await loadTokens();
-    } catch (err) { msg(err.message); }
+    } catch (err) { msg(messageText(err.message, settings.lang)); }
   });
   body.append(node('div', { class: 'cards' }, head, pw, tokens));
   await loadTokens();
@@ -248,7 +249,7 @@ function graph(history) {
 async function profilePage(body, name) {
   let p;
   try { p = await call('GET', '/api/users/' + encodeURIComponent(name)); } catch (e) {
-    body.append(node('p', { class: 'msg', testid: 'no-player' }, e.status === 404 ? t('noSuchPlayer') : e.message));
+    body.append(node('p', { class: 'msg', testid: 'no-player' }, e.status === 404 ? t('noSuchPlayer') : messageText(e.message, settings.lang)));
     return;
   }
   document.title = `${p.name} · ${t('title')}`;
@@ -310,7 +311,7 @@ async function render() {
     if (path.startsWith('/@/')) await profilePage(body, decodeURIComponent(path.slice(3)));
     else if (path === '/leaderboard') await leaderboardPage(body);
     else await accountPage(body);
-  } catch (e) { msg(e.message); }
+  } catch (e) { msg(messageText(e.message, settings.lang)); }
 }
 
 if ($('account-page')) {

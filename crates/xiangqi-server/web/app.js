@@ -4,8 +4,9 @@
 // lobby.js's; this file starts them and lends them its texts and settings.
 import {
   SVGNS, CELL, MARGIN, el, sqName, parseFen, boardToFen, xyOf, drawGrid as drawGridOf,
-  pieceGroup as pieceOf,
+  pieceGroup as pieceOf, fenAfter,
 } from '/board.js';
+import { messageText } from '/messages.js';
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
 import { soundSwitch } from '/sound.js';
@@ -37,9 +38,9 @@ const TEXT = {
     redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
     yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.', unsaved: 'shared position, not saved until you play a move', badLink: 'This link does not hold a valid position',
     redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
-    viewing: 'Viewing move {n} of {m}', confirmResign: 'Resign this game?', confirmDraw: '{side} offers a draw. Does {other} accept?',
+    confirmResign: 'Resign this game?', confirmDraw: '{side} offers a draw. Does {other} accept?',
     drawDeclined: 'The computer declines the draw: ', drawAccepted: 'Draw agreed.', open: 'Open', del: 'Delete',
-    confirmDelete: 'Delete this game for good?', noGames: 'No games yet.', moves: 'moves', imported: 'Imported {n} game(s).', importWarnings: 'Left out ({n}):',
+    confirmDelete: 'Delete this game for good?', noGames: 'No games yet.', moves: 'moves', imported: 'Imported {n} games.', importWarnings: 'Left out ({n}):',
     copied: 'Copied.', levelN: 'level {n}', depth: 'depth', analysing: 'analysing…', engineOff: 'Engine stopped.',
     modeComputer: 'vs computer', modeTwo: 'two players', modeAnalysis: 'analysis', ongoing: 'in progress',
     chooseFile: 'Choose a file or paste some text first.', editorHint: 'Pick a piece below and click points on the board; click a piece to remove it (or use the eraser).',
@@ -59,6 +60,20 @@ const TEXT = {
     youOfferedDraw: 'You offered a draw.', youAskedTakeback: 'You asked to take back your move.',
     youAskedRematch: 'You asked for a rematch.', oppGoneClaim: 'Your opponent left the game.',
     oppGoneWait: 'Your opponent left; you can claim the game in {n} s.', soundOn: 'Sound: on', soundOff: 'Sound: off',
+    drawOpening: 'The computer declines the draw: it is too early for a draw, play on.',
+    drawBetter: 'The computer declines the draw: it thinks it is better.',
+    imported1: 'Imported 1 game.', movesN: '{n} moves', moves1: '1 move',
+    lookingBack: 'You are looking at an earlier position. Press » (or End) to go back to the game.',
+    noGame: 'No game is open.', noSuchGame: 'There is no game #{id} (it was deleted, or the link is wrong).',
+    startOrOpen: 'Start a new game or open a saved one.', ok: 'OK',
+    viewingStart: 'Viewing the start position · the game is at {last}', viewingMove: 'Viewing {move} · the game is at {last}',
+    startPosition: 'the start position', previewLine: 'Engine line: {move}', previewBack: 'Back to the game', previewPlay: 'Play this line',
+    analysisOffComputer: 'Analysis is off while you play the computer.',
+    edSide: 'You play', edLevel: 'Level',
+    drawReasons: {
+      agreement: 'Draw by agreement', repetition: 'Draw by repetition', 'move-limit': 'Draw by the move limit',
+      'insufficient-material': 'Draw: neither side can mate', time: 'Draw: out of time, but the opponent cannot mate',
+    },
     reasons: {
       checkmate: 'Checkmate', stalemate: 'Stalemate (no legal move)', 'perpetual-check': 'Perpetual check',
       'perpetual-chase': 'Perpetual chase', repetition: 'Draw by repetition', 'move-limit': 'Move limit',
@@ -78,7 +93,7 @@ const TEXT = {
     hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
     check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
     noMoves: '尚无着法。', unsaved: '分享的局面，走棋后才保存', badLink: '链接中的局面无效', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
-    viewing: '正在查看第 {n} 步（共 {m} 步）', confirmResign: '确定认输吗？', confirmDraw: '{side}提和，{other}同意吗？',
+    confirmResign: '确定认输吗？', confirmDraw: '{side}提和，{other}同意吗？',
     drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
     confirmDelete: '永久删除这盘棋？', noGames: '还没有棋局。', moves: '步', imported: '已导入 {n} 盘棋。', importWarnings: '略去（{n}）：',
     copied: '已复制。', levelN: '{n} 级', depth: '深度', analysing: '分析中…', engineOff: '引擎已停止。',
@@ -96,6 +111,19 @@ const TEXT = {
     watching: '{n} 人观战', oppOffersDraw: '对手提和。', oppAsksTakeback: '对手请求悔棋。', oppWantsRematch: '对手想再来一局。',
     youOfferedDraw: '你已提和。', youAskedTakeback: '你已请求悔棋。', youAskedRematch: '你已请求再来一局。',
     oppGoneClaim: '对手已离开对局。', oppGoneWait: '对手已离开；{n} 秒后可判对方负。', soundOn: '声音：开', soundOff: '声音：关',
+    drawOpening: '电脑拒绝和棋：开局阶段不和，请继续走棋。', drawBetter: '电脑拒绝和棋：它认为自己占优。',
+    imported1: '已导入 1 盘棋。', movesN: '{n} 回合', moves1: '1 回合',
+    lookingBack: '你正在查看之前的局面。按 »（或 End 键）回到对局。',
+    noGame: '没有打开的棋局。', noSuchGame: '没有第 {id} 号棋局（已删除，或链接有误）。',
+    startOrOpen: '开始新对局，或打开已保存的棋局。', ok: '确定',
+    viewingStart: '正在查看开局局面 · 对局已走到 {last}', viewingMove: '正在查看 {move} · 对局已走到 {last}',
+    startPosition: '开局局面', previewLine: '引擎变例：{move}', previewBack: '回到对局', previewPlay: '走这个变例',
+    analysisOffComputer: '与电脑对弈时不能分析。',
+    edSide: '执棋', edLevel: '级别',
+    drawReasons: {
+      agreement: '协议和棋', repetition: '重复局面判和', 'move-limit': '自然限着判和',
+      'insufficient-material': '双方无进攻子力，和棋', time: '超时，但对方无子可胜，和棋',
+    },
     reasons: {
       checkmate: '将死', stalemate: '困毙（无子可走）', 'perpetual-check': '长将判负', 'perpetual-chase': '长捉判负',
       repetition: '重复局面判和', 'move-limit': '自然限着', 'insufficient-material': '双方无进攻子力',
@@ -115,6 +143,14 @@ function t(key, vars) {
   return s;
 }
 function reasonText(r) { return TEXT[settings.lang].reasons[r] || r; }
+// A server's message (or an error's) shortened, made safe to show and in the UI's language.
+function errText(e) { return messageText(e && e.message !== undefined ? e.message : e, settings.lang); }
+// "Red wins — Checkmate"; a draw says its reason once ("Draw by agreement").
+function outcomeText(winner, reason) {
+  if (winner === 'red' || winner === 'red-wins') return t('redWins') + ' — ' + reasonText(reason);
+  if (winner === 'black' || winner === 'black-wins') return t('blackWins') + ' — ' + reasonText(reason);
+  return TEXT[settings.lang].drawReasons[reason] || TEXT.en.drawReasons[reason] || t('drawn') + ' — ' + reasonText(reason);
+}
 function applyLanguage() {
   document.documentElement.lang = settings.lang === 'zh' ? 'zh-CN' : 'en';
   document.querySelectorAll('option[data-tc]').forEach((o) => {
@@ -147,6 +183,22 @@ async function api(method, path, body, raw) {
   return data;
 }
 
+// An in-page question (no native confirm()): resolves true for `yes`, false for `no`, Escape
+// or a click outside.
+function ask(text, yes, no) {
+  const dlg = $('dlg-confirm');
+  if (dlg.open) return Promise.resolve(false); // one question at a time (a double click)
+  $('confirm-text').textContent = text;
+  $('confirm-yes').textContent = yes || t('ok');
+  $('confirm-no').textContent = no || t('cancel');
+  dlg.returnValue = '';
+  return new Promise((resolve) => {
+    dlg.addEventListener('close', () => resolve(dlg.returnValue === 'yes'), { once: true });
+    dlg.showModal();
+    $('confirm-no').focus();
+  });
+}
+
 function toast(msg, ms = 3500) {
   const el = $('toast');
   el.textContent = msg;
@@ -167,6 +219,8 @@ const S = {
   editor: null,      // { board: Map sq->char, turn, pick }
   analysis: { on: false, ws: null, id: 0, lines: [], running: false },
   shownOver: null,
+  preview: null,     // an engine line's position shown: { fen, last, label }
+  missing: null,     // the id of a game asked for that does not exist
 };
 
 function fenAt(ply) { return ply === 0 ? S.game.start_fen : S.game.moves[ply - 1].fen; }
@@ -200,6 +254,10 @@ function render() {
   let board, lastMove = null, check = false, turn = 'red';
   if (editing) {
     board = S.editor.board;
+  } else if (S.game && S.preview) {
+    // A position of an engine line (clicked in the analysis panel).
+    board = parseFen(S.preview.fen).board;
+    lastMove = { uci: S.preview.last };
   } else if (S.game) {
     const p = parseFen(fenAt(S.view));
     board = p.board; turn = p.turn;
@@ -240,8 +298,8 @@ function render() {
       }
     }
   }
-  if (S.analysis.on && !editing) drawArrows(svg);
-  if (!editing && S.game) {
+  if (S.analysis.on && !editing && !S.preview) drawArrows(svg);
+  if (!editing && S.game && !S.preview) {
     moveShown(
       { game: S.game.id ?? 'unsaved', view: S.view, fen: fenAt(S.view), fenBefore: S.view > 0 ? fenAt(S.view - 1) : null, move: lastMove },
       (sq) => pieces.querySelector(`[data-at="${sq}"]`), xy,
@@ -280,14 +338,16 @@ function renderBars() {
   const top = $('bar-top'), bottom = $('bar-bottom');
   const bottomSide = S.flipped ? 'black' : 'red', topSide = S.flipped ? 'red' : 'black';
   const label = (side) => {
-    if (!g) return t(side);
+    if (!g || S.editor) return t(side);
     const tags = g.tags || {};
     let who = side === 'red' ? tags.Red : tags.Black;
     if (g.mode === 'computer') who = g.human === side ? t('you') : `${t('computer')} (${t('levelN', { n: g.level })})`;
     return who ? `${t(side)} · ${who}` : t(side);
   };
   for (const [bar, side] of [[top, topSide], [bottom, bottomSide]]) {
-    const turn = g && !g.outcome && parseFen(fenAt(S.view)).turn === side;
+    // The side to move in the position shown (an earlier one of a finished game too).
+    const shown = S.preview ? S.preview.fen : g ? fenAt(S.view) : null;
+    const turn = g && (!g.outcome || !atEnd() || S.preview) && parseFen(shown).turn === side;
     bar.innerHTML = '';
     const who = document.createElement('span');
     who.className = 'who';
@@ -306,46 +366,109 @@ function renderBars() {
 // ---------------------------------------------------------------------------------------
 // Side panel
 
+// The numbering of a game's moves as the move list shows it: the number of its first move
+// and whether Black plays it.
+function numbering(g) {
+  return { startBlack: parseFen(g.start_fen).turn === 'black', startNo: +(g.start_fen.split(' ')[5] || 1) };
+}
+// The ply `ply` (from 1) as the move list numbers it: "3. C2.5" (Red) or "3… H8+7" (Black).
+function moveLabel(g, ply) {
+  const { startBlack, startNo } = numbering(g);
+  const idx = ply - 1 + (startBlack ? 1 : 0);
+  const m = g.moves[ply - 1];
+  return `${startNo + Math.floor(idx / 2)}${idx % 2 ? '…' : '.'} ${m[settings.notation] || m.uci}`;
+}
+// How many numbered moves (rows of the move list) `plies` plies from `startBlack` make.
+function moveCount(plies, startBlack) { return Math.ceil((plies + (startBlack ? 1 : 0)) / 2); }
+function movesText(n) { return n === 1 ? t('moves1') : t('movesN', { n }); }
+
+// The buttons that act on a game: disabled while none is open.
+const GAME_CONTROLS = ['btn-takeback', 'btn-draw', 'btn-resign', 'btn-analyse', 'btn-share', 'nav-first', 'nav-prev', 'nav-next', 'nav-last', 'move-input', 'move-play'];
+
 function renderStatus() {
   const st = $('status');
   const g = S.game;
+  st.textContent = '';
   if (!g) {
-    st.textContent = '';
+    for (const id of GAME_CONTROLS) $(id).disabled = true;
+    const head = document.createElement('span');
     if (S.linkError) {
-      const e = document.createElement('span');
-      e.className = 'error'; e.id = 'link-error';
-      e.textContent = `${t('badLink')}: ${S.linkError}`;
-      st.append(e);
+      head.className = 'error'; head.id = 'link-error';
+      head.textContent = `${t('badLink')}: ${S.linkError}`;
+    } else {
+      head.id = 'no-game-text';
+      head.textContent = S.missing != null ? t('noSuchGame', { id: S.missing }) : t('noGame');
     }
+    st.append(head);
+    // What to do instead: start a game or open one.
+    const p = document.createElement('span');
+    p.className = 'sub no-game'; p.id = 'no-game';
+    const hint = document.createElement('span'); hint.textContent = t('startOrOpen');
+    const bNew = document.createElement('button'); bNew.id = 'no-game-new'; bNew.className = 'primary'; bNew.textContent = t('new');
+    bNew.addEventListener('click', () => $('btn-new').click());
+    const bOpen = document.createElement('button'); bOpen.id = 'no-game-open'; bOpen.textContent = t('games');
+    bOpen.addEventListener('click', showGames);
+    p.append(hint, ' ', bNew, ' ', bOpen);
+    st.append(p);
     return;
   }
+  for (const id of GAME_CONTROLS) $(id).disabled = false;
+  // The status follows the position on the board, not the game's end, while browsing.
+  const end = atEnd();
+  const shownTurn = parseFen(fenAt(S.view)).turn;
+  const shownCheck = end ? g.check : S.view > 0 && g.moves[S.view - 1].check;
   let main, sub = '';
-  if (g.outcome) {
-    const o = g.outcome;
-    main = (o.winner === 'red' ? t('redWins') : o.winner === 'black' ? t('blackWins') : t('drawn')) + ' — ' + reasonText(o.reason);
-  } else if (S.busy) {
+  if (g.outcome && end) {
+    main = outcomeText(g.outcome.winner, g.outcome.reason);
+  } else if (S.busy && end) {
     main = t('thinking');
   } else {
-    main = g.turn === 'red' ? t('redToMove') : t('blackToMove');
-    if (g.check) main += ' · ' + t('check');
-    if (g.mode === 'computer' && g.turn === g.human) main = t('yourMove') + (g.check ? ' · ' + t('check') : '');
+    main = shownTurn === 'red' ? t('redToMove') : t('blackToMove');
+    if (g.mode === 'computer' && end && g.turn === g.human) main = t('yourMove');
+    if (shownCheck) main += ' · ' + t('check');
   }
-  if (!atEnd()) sub = t('viewing', { n: S.view, m: g.moves.length });
+  const last = g.moves.length ? moveLabel(g, g.moves.length) : t('startPosition');
+  if (S.preview) sub = t('previewLine', { move: S.preview.label });
+  else if (!end) sub = S.view === 0 ? t('viewingStart', { last }) : t('viewingMove', { move: moveLabel(g, S.view), last });
   else if (g.id == null) sub = t('unsaved');
   else sub = `#${g.id} · ${g.mode === 'computer' ? t('modeComputer') + ', ' + t('levelN', { n: g.level }) : g.mode === 'two-player' ? t('modeTwo') : t('modeAnalysis')}`;
-  st.innerHTML = '';
-  st.append(main);
+  const m1 = document.createElement('span');
+  m1.id = 'status-main';
+  m1.textContent = main;
+  st.append(m1);
   const s2 = document.createElement('span');
-  s2.className = 'sub';
+  s2.className = 'sub' + (end && !S.preview ? '' : ' viewing');
+  s2.id = 'status-sub';
   s2.textContent = sub;
+  if (S.preview) {
+    const back = document.createElement('button');
+    back.id = 'preview-back'; back.textContent = t('previewBack');
+    back.addEventListener('click', endPreview);
+    s2.append(' ', back);
+    if (g.mode === 'analysis') {
+      // An analysis board can take the line in: its moves are played from the position shown.
+      const play = document.createElement('button');
+      play.id = 'preview-play'; play.textContent = t('previewPlay');
+      play.addEventListener('click', () => playLine(S.preview.moves));
+      s2.append(' ', play);
+    }
+  }
   st.append(s2);
   const over = !!g.outcome;
+  // An analysis board has no game to resign or draw.
+  const board = g.mode === 'analysis';
+  $('btn-draw').classList.toggle('hidden', board);
+  $('btn-resign').classList.toggle('hidden', board);
   $('btn-takeback').disabled = S.busy || g.moves.length === 0;
   $('btn-resign').disabled = over || S.busy || g.id == null;
   $('btn-draw').disabled = over || S.busy || g.id == null;
+  // No engine help while playing the computer.
+  const playingComputer = g.mode === 'computer' && !over;
+  $('btn-analyse').disabled = playingComputer;
+  $('btn-analyse').title = playingComputer ? t('analysisOffComputer') : '';
   $('nav-first').disabled = $('nav-prev').disabled = S.view === 0;
   $('nav-next').disabled = $('nav-last').disabled = atEnd();
-  $('move-input').disabled = (over && !analysable()) || S.busy;
+  $('move-input').disabled = $('move-play').disabled = (over && !analysable()) || S.busy;
 }
 
 // The move list, the record's tags and comments: movelist.js.
@@ -366,6 +489,7 @@ function goTo(ply) {
   if (!S.game) return;
   S.view = Math.max(0, Math.min(S.game.moves.length, ply));
   S.selected = null;
+  S.preview = null;
   viewChanged();
   renderAll();
   if (S.analysis.on) startAnalysis();
@@ -379,8 +503,12 @@ function setGame(g, keepView) {
   if (!sameGame && g.mode === 'computer') S.flipped = g.human === 'black';
   S.game = g;
   S.linkError = null;
+  S.missing = null;
+  S.preview = null;
   if (!keepView || !sameGame) S.view = g.moves.length;
   S.selected = null;
+  // Playing the computer: the engine's analysis is off (it would show the human the moves).
+  if (g.mode === 'computer' && !g.outcome && S.analysis.on) { stopAnalysis(); S.analysis.on = false; }
   if (g.id != null) {
     // A saved game: the address names it (a shared position keeps its ?fen= until saved).
     const url = new URL(location.href);
@@ -403,8 +531,9 @@ function maybeGameOver() {
   if (S.shownOver === key) return;
   S.shownOver = key;
   const o = g.outcome;
-  $('over-title').textContent = o.winner === 'red' ? t('redWins') : o.winner === 'black' ? t('blackWins') : t('drawn');
-  $('over-reason').textContent = reasonText(o.reason);
+  // A draw's reason already says "draw" ("Draw by agreement"): the title, said once.
+  $('over-title').textContent = o.winner === 'red' ? t('redWins') : o.winner === 'black' ? t('blackWins') : outcomeText(null, o.reason);
+  $('over-reason').textContent = o.winner ? reasonText(o.reason) : '';
   $('over-text').textContent = rulingText(o);
   $('dlg-over').showModal();
 }
@@ -416,19 +545,28 @@ async function openGame(id) {
     S.shownOver = g.outcome ? g.id + ':' + g.moves.length + ':' + g.outcome.reason : null;
     setGame(g);
     computerIfDue();
-  } catch (e) { toast(e.message); }
+  } catch (e) {
+    if (e.status === 404 || e.status === 400) {
+      // No such game: nothing on the board, a prompt to start or open one.
+      if (!S.game || String(S.game.id) === String(id)) {
+        S.game = null; S.missing = String(id).slice(0, 24); S.view = 0; S.preview = null;
+        if (String(localStorage.getItem('xiangqi.last')) === String(id)) localStorage.removeItem('xiangqi.last');
+        renderAll();
+      } else toast(errText(e));
+    } else toast(errText(e));
+  }
 }
 
 async function newGame(body) {
   if (LIVE) {
-    try { location.href = '/?game=' + (await api('POST', '/api/games', body)).id; } catch (e) { toast(e.message); }
+    try { location.href = '/?game=' + (await api('POST', '/api/games', body)).id; } catch (e) { toast(errText(e)); }
     return;
   }
   try {
     const g = await api('POST', '/api/games', body);
     setGame(g);
     computerIfDue();
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(errText(e)); }
 }
 
 async function playMove(text) {
@@ -438,7 +576,7 @@ async function playMove(text) {
     // A shared position is saved (as an analysis game) with its first move.
     try {
       setGame(await api('POST', '/api/games', { mode: 'analysis', fen: g.start_fen, moves: [text] }));
-    } catch (e) { toast(e.message); S.selected = null; render(); }
+    } catch (e) { toast(errText(e)); S.selected = null; render(); }
     return;
   }
   try {
@@ -463,7 +601,7 @@ async function playMove(text) {
     applyMoveResult(r);
     computerIfDue();
   } catch (e) {
-    toast(e.message);
+    toast(errText(e));
     if (e.status === 409) openGame(g.id);
     S.selected = null;
     render();
@@ -478,7 +616,7 @@ async function promoteLine(line, view) {
     setGame(await api('POST', `/api/games/${g.id}/promote`, { line: line.uci, ply: g.moves.length }));
     goTo(view);
   } catch (e) {
-    toast(e.message);
+    toast(errText(e));
     if (e.status === 409) openGame(g.id);
   }
 }
@@ -490,6 +628,7 @@ function applyMoveResult(r) {
   for (const k of ['fen', 'turn', 'check', 'legal', 'outcome']) g[k] = r[k];
   S.view = g.moves.length;
   S.selected = null;
+  S.preview = null;
   renderAll();
   if (S.analysis.on) startAnalysis();
   maybeGameOver();
@@ -506,7 +645,7 @@ async function computerIfDue() {
     applyMoveResult(r);
   } catch (e) {
     S.busy = false;
-    toast(e.message);
+    toast(errText(e));
     renderAll();
   }
 }
@@ -523,15 +662,15 @@ async function takeback() {
     S.shownOver = null;
     setGame(r);
     computerIfDue();
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(errText(e)); }
 }
 
 async function resign() {
   const g = S.game;
   if (!g || g.outcome) return;
-  if (!confirm(t('confirmResign'))) return;
+  if (!(await ask(t('confirmResign'), t('resign')))) return;
   const side = g.mode === 'computer' ? g.human : g.turn;
-  try { setGame(await api('POST', `/api/games/${g.id}/resign`, { side })); } catch (e) { toast(e.message); }
+  try { setGame(await api('POST', `/api/games/${g.id}/resign`, { side })); } catch (e) { toast(errText(e)); }
 }
 
 async function offerDraw() {
@@ -540,12 +679,14 @@ async function offerDraw() {
   const side = g.mode === 'computer' ? g.human : g.turn;
   if (g.mode !== 'computer') {
     const other = side === 'red' ? 'black' : 'red';
-    if (!confirm(t('confirmDraw', { side: t(side), other: t(other) }))) return;
+    if (!(await ask(t('confirmDraw', { side: t(side), other: t(other) }), t('accept'), t('decline')))) return;
   }
   try {
     const r = await api('POST', `/api/games/${g.id}/draw`, { side });
-    if (r.accepted) { toast(t('drawAccepted')); setGame(r.game); } else toast(t('drawDeclined') + r.why);
-  } catch (e) { toast(e.message); }
+    if (r.accepted) { toast(t('drawAccepted')); setGame(r.game); } else {
+      toast(r.code === 'opening' ? t('drawOpening') : r.code === 'better' ? t('drawBetter') : t('drawDeclined') + errText(r.why));
+    }
+  } catch (e) { toast(errText(e)); }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -589,6 +730,15 @@ function onPointerDown(evt) {
   if (!sq) return;
   if (S.editor) { editorClick(sq); return; }
   if (!S.game) return;
+  if (S.preview) { endPreview(); return; }
+  if (!atEnd() && S.game.mode !== 'analysis' && !S.game.outcome && parseFen(fenAt(S.view)).board.has(sq)) {
+    // Looking back through a game that goes on: moves are played at its end only; say so.
+    toast(t('lookingBack'), 5000);
+    $('nav-last').classList.remove('pulse');
+    void $('nav-last').offsetWidth;
+    $('nav-last').classList.add('pulse');
+    return;
+  }
   if (S.selected && S.selected !== sq && !ownPiece(sq)) {
     const from = S.selected;
     S.selected = null;
@@ -647,7 +797,7 @@ function ensureSocket() {
   a.ws.onmessage = (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
-    if (m.type === 'error') { toast(m.error); return; }
+    if (m.type === 'error') { toast(errText(m.error)); return; }
     if (m.id !== a.id) return;
     if (m.type === 'info') {
       a.lines[m.multipv - 1] = m;
@@ -671,6 +821,9 @@ function startAnalysis() {
   a.id += 1;
   a.lines = [];
   a.running = true;
+  // The position analysed: its lines are numbered and previewed from it.
+  a.fen = fenAt(S.view);
+  S.preview = null;
   const msg = {
     type: 'go', id: a.id, fen: S.game.start_fen,
     moves: S.game.moves.slice(0, S.view).map((m) => m.uci),
@@ -679,6 +832,37 @@ function startAnalysis() {
   const send = () => ws.send(JSON.stringify(msg));
   if (ws.readyState === 1) send(); else ws.addEventListener('open', send, { once: true });
   renderAnalysis();
+}
+
+// Shows the position after `moves` of an engine line from the analysed position (the game is
+// not changed); a click on the board, Escape or "Back to the game" ends it.
+function previewLine(moves, label) {
+  const a = S.analysis;
+  if (!S.game || !a.fen) return;
+  let fen = a.fen;
+  for (const m of moves) fen = fenAfter(fen, m);
+  S.preview = { fen, last: moves[moves.length - 1], label, moves };
+  S.selected = null;
+  render();
+  renderStatus();
+}
+// Plays an engine line's moves on an analysis board from the position shown (a new branch
+// keeps the old continuation as a variation, as a move played there does).
+async function playLine(moves) {
+  S.preview = null;
+  for (const uci of moves) {
+    const before = S.game && S.game.id != null ? S.view : -1;
+    await playMove(uci);
+    if (!S.game || (before >= 0 && S.view !== before + 1)) break;
+  }
+  renderAll();
+}
+function endPreview() {
+  if (!S.preview) return false;
+  S.preview = null;
+  render();
+  renderStatus();
+  return true;
 }
 
 function stopAnalysis() {
@@ -698,10 +882,12 @@ function scoreText(score, turn) {
 
 function renderAnalysis() {
   const a = S.analysis;
-  $('analysis').classList.toggle('hidden', !a.on);
-  $('evalbar').classList.toggle('hidden', !a.on);
+  // Not in the editor: its position is not the one analysed.
+  const on = a.on && !S.editor;
+  $('analysis').classList.toggle('hidden', !on);
+  $('evalbar').classList.toggle('hidden', !on);
   $('btn-analyse').classList.toggle('primary', a.on);
-  if (!a.on) return;
+  if (!on) return;
   $('an-toggle').textContent = a.running ? t('stop') : t('start');
   const best = a.lines[0];
   const info = $('an-info');
@@ -717,7 +903,28 @@ function renderAnalysis() {
     const pv = document.createElement('span');
     pv.className = 'pv';
     const moves = settings.notation === 'chinese' ? line.pv_chinese : settings.notation === 'wxf' ? line.pv_wxf : line.pv.map((m) => m.slice(0, 2).toUpperCase() + '-' + m.slice(2).toUpperCase());
-    pv.textContent = moves.slice(0, 10).join(' ');
+    // Numbered as the move list numbers moves; a click shows the line's position then.
+    const f = (a.fen || '').split(' ');
+    let no = +(f[5] || 1), black = f[1] === 'b';
+    const pvMoves = line.pv.slice(0, 10);
+    pvMoves.forEach((uci, j) => {
+      if (j === 0 || !black) {
+        const n = document.createElement('span');
+        n.className = 'pvnum';
+        n.textContent = black ? `${no}…` : `${no}.`;
+        pv.append(n);
+      }
+      const label = `${black ? no + '…' : no + '.'} ${moves[j] || uci}`;
+      const mv = document.createElement('span');
+      mv.className = 'pvmv';
+      mv.dataset.j = j;
+      mv.dataset.uci = uci;
+      mv.textContent = moves[j] || uci;
+      mv.addEventListener('click', () => previewLine(pvMoves.slice(0, j + 1), label));
+      pv.append(mv, ' ');
+      if (black) no += 1;
+      black = !black;
+    });
     li.append(sc, pv);
     ol.append(li);
   }
@@ -745,6 +952,9 @@ function openEditor(fen) {
   const p = parseFen(fen || (S.game ? fenAt(S.view) : 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1'));
   S.editor = { board: p.board, turn: p.turn, pick: 'P' };
   $('ed-turn').value = p.turn === 'black' ? 'b' : 'w';
+  $('ed-side').value = p.turn;
+  $('ed-level').value = $('new-level').value; $('ed-level-out').textContent = $('ed-level').value;
+  S.preview = null;
   $('editor-tools').classList.remove('hidden');
   document.querySelector('.side').classList.add('hidden');
   buildPalette();
@@ -793,20 +1003,44 @@ function editorChanged() {
 }
 async function validateEditor(fen) {
   const msg = $('ed-msg');
+  // Only the answer about the FEN the field still holds is shown (an earlier check may
+  // answer after a FEN was typed).
+  const current = () => $('ed-fen').value.trim() === fen.trim();
   try {
     await api('GET', '/api/position?fen=' + encodeURIComponent(fen));
-    msg.textContent = t('fenOk'); msg.className = 'msg ok';
+    if (current()) { msg.textContent = t('fenOk'); msg.className = 'msg ok'; }
     return true;
   } catch (e) {
-    msg.textContent = e.message; msg.className = 'msg';
+    if (current()) { msg.textContent = errText(e); msg.className = 'msg'; }
     return false;
   }
+}
+// A FEN typed (or pasted) in the editor: read by the server, exactly as a game would be. The
+// text stays as typed; the board shows the server's reading, or stays as it was with the
+// server's error when the FEN is refused.
+async function editorFenTyped() {
+  clearTimeout(edTimer);
+  const v = $('ed-fen').value.trim();
+  const n = (editorFenTyped.n = (editorFenTyped.n || 0) + 1);
+  const msg = $('ed-msg');
+  try {
+    const p = await api('GET', '/api/position?fen=' + encodeURIComponent(v));
+    if (n !== editorFenTyped.n || !S.editor) return;
+    const read = parseFen(p.fen);
+    S.editor.board = read.board;
+    $('ed-turn').value = read.turn === 'black' ? 'b' : 'w';
+    msg.textContent = t('fenOk'); msg.className = 'msg ok';
+  } catch (e) {
+    if (n !== editorFenTyped.n || !S.editor) return;
+    msg.textContent = errText(e); msg.className = 'msg';
+  }
+  render();
 }
 async function editorStart(mode) {
   const fen = $('ed-fen').value.trim();
   if (!(await validateEditor(fen))) return;
   const body = { mode, fen };
-  if (mode === 'computer') { body.human = parseFen(fen).turn; body.level = +$('new-level').value; }
+  if (mode === 'computer') { body.human = $('ed-side').value; body.level = +$('ed-level').value; }
   closeEditor();
   await newGame(body);
   if (mode === 'analysis') { S.analysis.on = true; startAnalysis(); }
@@ -820,7 +1054,7 @@ async function showGames() {
   tbody.textContent = '';
   $('dlg-games').showModal();
   let data;
-  try { data = await api('GET', '/api/games?limit=200'); } catch (e) { toast(e.message); return; }
+  try { data = await api('GET', '/api/games?limit=200'); } catch (e) { toast(errText(e)); return; }
   if (!data.games.length) {
     tbody.innerHTML = `<tr><td>${t('noGames')}</td></tr>`;
     return;
@@ -830,24 +1064,26 @@ async function showGames() {
     tr.dataset.id = g.id;
     const mode = g.mode === 'computer' ? `${t('modeComputer')} (${t('levelN', { n: g.level })})` : g.mode === 'two-player' ? t('modeTwo') : t('modeAnalysis');
     const names = g.red || g.black ? `${g.red || '?'} – ${g.black || '?'}` : `#${g.id} ${mode}`;
-    const result = g.result ? (g.result === 'red-wins' ? t('redWins') : g.result === 'black-wins' ? t('blackWins') : t('drawn')) + ' · ' + reasonText(g.reason) : t('ongoing');
+    const result = g.result ? outcomeText(g.result, g.reason) : t('ongoing');
     const when = new Date(g.updated).toLocaleString(settings.lang === 'zh' ? 'zh-CN' : 'en');
     const td1 = document.createElement('td');
     const title = document.createElement('div'); title.className = 'title'; title.textContent = names;
     const meta = document.createElement('div'); meta.className = 'meta';
-    meta.textContent = `${g.event ? g.event + ' · ' : ''}${g.plies} ${t('moves')} · ${result} · ${when}`;
+    // Moves counted as the move list numbers them (Red's and Black's move make one).
+    const moves = moveCount(g.plies, parseFen(g.start_fen || '').turn === 'black');
+    meta.textContent = `${g.event ? g.event + ' · ' : ''}${movesText(moves)} · ${result} · ${when}`;
     td1.append(title, meta);
     const td2 = document.createElement('td'); td2.className = 'acts';
     const open = document.createElement('button'); open.textContent = t('open'); open.className = 'open';
     open.addEventListener('click', () => { $('dlg-games').close(); openGame(g.id); });
     const del = document.createElement('button'); del.textContent = t('del'); del.className = 'del';
     del.addEventListener('click', async () => {
-      if (!confirm(t('confirmDelete'))) return;
+      if (!(await ask(t('confirmDelete'), t('del')))) return;
       try {
         await api('DELETE', `/api/games/${g.id}`);
         tr.remove();
         if (S.game && S.game.id === g.id) { S.game = null; history.replaceState(null, '', '/'); renderAll(); }
-      } catch (e) { toast(e.message); }
+      } catch (e) { toast(errText(e)); }
     });
     td2.append(open, ' ', del);
     tr.append(td1, td2);
@@ -860,22 +1096,29 @@ async function doImport() {
   const text = $('imp-text').value;
   const msg = $('imp-msg');
   let body;
-  if (file) body = await file.arrayBuffer();
-  else if (text.trim()) body = text;
+  // What the user gave last wins: text pasted after choosing a file is imported, not the file.
+  if (text.trim() && (S.importFrom === 'text' || !file)) body = text;
+  else if (file) body = await file.arrayBuffer();
   else { msg.textContent = t('chooseFile'); return; }
   try {
     const r = await api('POST', '/api/import', body, true);
     $('dlg-import').close();
-    $('imp-file').value = ''; $('imp-text').value = ''; msg.textContent = '';
-    let note = t('imported', { n: r.games.length });
-    if (r.errors.length) note += ' ' + r.errors.map((e) => `#${e.game}: ${e.error}`).join('; ');
-    // What was left out (a variation from an illegal move on), as `xiangqi convert` says it.
-    if (r.warnings && r.warnings.length) note += ' ' + t('importWarnings', { n: r.warnings.length }) + ' ' + r.warnings.join('; ');
+    clearImport();
+    let note = r.games.length === 1 ? t('imported1') : t('imported', { n: r.games.length });
+    if (r.errors.length) note += ' ' + r.errors.map((e) => `#${e.game}: ${errText(e.error)}`).join('; ');
+    // What was left out (a variation from an illegal move on, the moves after the rules
+    // ended the game), as `xiangqi convert` says it.
+    if (r.warnings && r.warnings.length) note += ' ' + t('importWarnings', { n: r.warnings.length }) + ' ' + r.warnings.map(errText).join('; ');
     toast(note, r.warnings && r.warnings.length ? 12000 : 6000);
     await openGame(r.games[0].id);
   } catch (e) {
-    msg.textContent = e.message + (e.data && e.data.errors ? ' ' + e.data.errors.map((x) => `#${x.game}: ${x.error}`).join('; ') : '');
+    msg.textContent = errText(e) + (e.data && e.data.errors ? ' ' + e.data.errors.map((x) => `#${x.game}: ${errText(x.error)}`).join('; ') : '');
   }
+}
+// The import dialog empty again: no file chosen, no text.
+function clearImport() {
+  $('imp-file').value = ''; $('imp-text').value = ''; $('imp-msg').textContent = '';
+  S.importFrom = null;
 }
 
 // "Play a friend": an open challenge; this page goes to the creator's seat, which shows the
@@ -894,7 +1137,7 @@ async function playFriend() {
     const theirs = c.color === 'red' ? c.urlBlack : c.urlRed;
     sessionStorage.setItem('xiangqi.invite.' + c.id, JSON.stringify({ invite: location.origin + theirs, watch: location.origin + c.url }));
     location.href = mine;
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(errText(e)); }
 }
 
 async function showShare() {
@@ -914,7 +1157,7 @@ async function showShare() {
   const pgnUrl = `/api/games/${g.id}/pgn?notation=${settings.notation}`;
   $('share-pgn').href = pgnUrl + '&download=1';
   $('dlg-share').showModal();
-  try { $('share-pgn-text').value = await api('GET', pgnUrl); } catch (e) { toast(e.message); }
+  try { $('share-pgn-text').value = await api('GET', pgnUrl); } catch (e) { toast(errText(e)); }
 }
 
 function copy(text) {
@@ -946,12 +1189,14 @@ function wire() {
     }
     sel.value = '300+3';
   }
-  setupLobby({ t, settings, saveSettings, toast });
+  setupLobby({ t, settings, saveSettings, toast, errText });
   $('btn-games').addEventListener('click', showGames);
-  $('btn-import').addEventListener('click', () => { $('imp-msg').textContent = ''; $('dlg-import').showModal(); });
+  $('btn-import').addEventListener('click', () => { clearImport(); $('dlg-import').showModal(); });
+  $('imp-file').addEventListener('change', () => { S.importFrom = 'file'; });
+  $('imp-text').addEventListener('input', () => { S.importFrom = 'text'; });
   $('btn-editor').addEventListener('click', () => openEditor());
   setupSettingsDialog(() => { applyLanguage(); renderAll(); });
-  setupMoveList({ t, settings, state: () => S, goTo, promoteLine, api, setGame, toast });
+  setupMoveList({ t, settings, state: () => S, goTo, promoteLine, api, setGame, toast, errText });
   wireMoveList();
   $('btn-lang').addEventListener('click', () => {
     settings.lang = settings.lang === 'zh' ? 'en' : 'zh';
@@ -1010,12 +1255,8 @@ function wire() {
   $('ed-start').addEventListener('click', () => { S.editor.board = parseFen('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w').board; editorChanged(); });
   $('ed-clear').addEventListener('click', () => { S.editor.board = new Map([['e0', 'K'], ['d9', 'k']]); editorChanged(); });
   $('ed-flip').addEventListener('click', () => { S.flipped = !S.flipped; render(); });
-  $('ed-fen').addEventListener('change', () => {
-    const v = $('ed-fen').value.trim();
-    const p = parseFen(v);
-    S.editor.board = p.board; $('ed-turn').value = p.turn === 'black' ? 'b' : 'w';
-    editorChanged();
-  });
+  $('ed-fen').addEventListener('change', editorFenTyped);
+  $('ed-level').addEventListener('input', () => { $('ed-level-out').textContent = $('ed-level').value; });
   $('ed-analyse').addEventListener('click', () => editorStart('analysis'));
   $('ed-two').addEventListener('click', () => editorStart('two-player'));
   $('ed-computer').addEventListener('click', () => editorStart('computer'));
@@ -1034,7 +1275,7 @@ function wire() {
     else if (k === 'Home') goTo(0);
     else if (k === 'End') goTo(S.game ? S.game.moves.length : 0);
     else if (k === 'f' || k === 'F') { if (LIVE) LIVE.flip(); else { S.flipped = !S.flipped; renderAll(); } }
-    else if (k === 'Escape') { S.selected = null; render(); }
+    else if (k === 'Escape') { if (!endPreview()) { S.selected = null; render(); } }
     else if (k === 'm' || k === '/') { $('move-input').focus(); }
     else return;
     e.preventDefault();
@@ -1057,7 +1298,7 @@ async function start() {
   applyLanguage();
   showAccount();
   if (location.pathname.startsWith('/live/')) {
-    LIVE = startLive({ t, settings, saveSettings, toast, api, copy });
+    LIVE = startLive({ t, settings, saveSettings, toast, api, copy, errText, ask });
     return;
   }
   renderAll();
@@ -1072,9 +1313,9 @@ async function start() {
         fen: p.fen, turn: p.turn, check: p.check, legal: p.legal, outcome: p.outcome,
       });
     } catch (e) {
-      S.linkError = e.message;
+      // Said once, in the status (no toast repeating it).
+      S.linkError = errText(e);
       renderAll();
-      toast(`${t('badLink')}: ${e.message}`, 8000);
     }
     return;
   }

@@ -13,19 +13,28 @@ export const ROLE_EN = { k: 'K', a: 'A', b: 'E', n: 'H', r: 'R', c: 'C', p: 'P' 
 export function sqName(f, r) { return 'abcdefghi'[f] + r; }
 export function sqParse(s) { return { f: s.charCodeAt(0) - 97, r: +s.slice(1) }; }
 
-// The board of a FEN as a Map from square name to piece letter (upper case: Red).
+// The board of a FEN as a Map from square name to piece letter (upper case: Red). The letters
+// are the ones the server writes (k a b n r c p); `h` (horse) and `e` (elephant), which the
+// server reads too, become `n` and `b`. What does not fit the board (a 10th point, an 11th
+// rank, an unknown letter) is left out: the server, which judges FENs, names the fault.
+const LETTER = { h: 'n', e: 'b', H: 'N', E: 'B' };
 export function parseFen(fen) {
   const board = new Map();
-  const rows = fen.split(' ')[0].split('/');
+  const rows = String(fen).trim().split(/\s+/)[0].split('/');
   rows.forEach((row, i) => {
     const r = 9 - i;
+    if (r < 0) return;
     let f = 0;
     for (const ch of row) {
       if (ch >= '0' && ch <= '9') f += +ch;
-      else { board.set(sqName(f, r), ch); f += 1; }
+      else {
+        const p = LETTER[ch] || ch;
+        if (f <= 8 && /^[kabnrcpKABNRCP]$/.test(p)) board.set(sqName(f, r), p);
+        f += 1;
+      }
     }
   });
-  return { board, turn: (fen.split(' ')[1] || 'w') === 'b' ? 'black' : 'red' };
+  return { board, turn: (String(fen).trim().split(/\s+/)[1] || 'w') === 'b' ? 'black' : 'red' };
 }
 export function boardToFen(board, turn) {
   const rows = [];

@@ -103,7 +103,7 @@ export function setupLobby(ctx) {
         if (m.type === 'gameStart') { S.done = true; location.href = m.url; }
       });
     } catch (e) {
-      if (!ctrl.signal.aborted) toast(e.message);
+      if (!ctrl.signal.aborted) toast((ctx.errText || ((x) => x.message))(e));
     }
     if (S.seek === ctrl && !S.done) { S.seek = null; S.seekId = null; render(); }
   }
@@ -122,7 +122,7 @@ export function setupLobby(ctx) {
       const data = await res.json().catch(() => ({}));
       if (!res.ok) throw new Error(data.error || res.statusText);
       location.href = data.url;
-    } catch (e) { toast(e.message); }
+    } catch (e) { toast((ctx.errText || ((x) => x.message))(e)); }
   }
 
   $('btn-lobby').addEventListener('click', () => {

@@ -391,7 +391,7 @@ async function saveComment(path, text) {
     const r = await C.api('POST', `/api/games/${g.id}/note`, body);
     editing = null;
     C.setGame(r, true);
-  } catch (e) { C.toast(e.message); }
+  } catch (e) { C.toast(C.errText ? C.errText(e) : e.message); }
 }
 
 // ---------------------------------------------------------------------------------------

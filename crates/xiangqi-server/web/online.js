@@ -67,6 +67,8 @@ const OVER = (status) => !['created', 'started'].includes(status);
 
 export function startLive(ctx) {
   const { t, settings, toast } = ctx;
+  const errText = ctx.errText || ((e) => e.message);
+  const ask = ctx.ask || (async (q) => confirm(q));
   const id = decodeURIComponent(location.pathname.split('/')[2] || '');
   const token = new URLSearchParams(location.hash.slice(1)).get('seat');
   const L = {
@@ -223,7 +225,7 @@ export function startLive(ctx) {
       }
       return true;
     } catch (e) {
-      toast(e.message);
+      toast(errText(e));
       return false;
     }
   }
@@ -486,6 +488,14 @@ export function startLive(ctx) {
     return st.winner === 'red' ? t('redWins') : st.winner === 'black' ? t('blackWins') : t('drawn');
   }
 
+  // The ply `ply` (from 1) as the move list numbers it: "1. C2.5", "2… H8+7".
+  function liveLabel(ply) {
+    const startBlack = parseFen(startFen() || 'x w').turn === 'black';
+    const idx = ply - 1 + (startBlack ? 1 : 0);
+    const names = moveNames(L.fens[ply - 1], L.moves[ply - 1]);
+    return `${Math.floor(idx / 2) + 1}${idx % 2 ? '…' : '.'} ${names[settings.notation] || names.iccs}`;
+  }
+
   function renderSide() {
     const st = L.st;
     const over = st && OVER(st.status);
@@ -494,7 +504,7 @@ export function startLive(ctx) {
     // status
     const status = $('live-status');
     status.textContent = '';
-    if (L.error) status.append(node('span', 'error', L.error));
+    if (L.error) status.append(node('span', 'error', errText({ message: L.error })));
     else if (!st) status.append(t('connecting'));
     else if (over) status.append(resultHead(st));
     else {
@@ -516,7 +526,9 @@ export function startLive(ctx) {
     status.append(sub);
     if (kind) status.append(kind);
     if (L.view != null) {
-      const v = node('span', 'sub viewing', t('viewing', { n: L.view, m: L.moves.length }));
+      // Numbered as the move list numbers moves ("2… H8+7"), as the main page says it.
+      const last = L.moves.length ? liveLabel(L.moves.length) : t('startPosition');
+      const v = node('span', 'sub viewing', L.view === 0 ? t('viewingStart', { last }) : t('viewingMove', { move: liveLabel(L.view), last }));
       v.dataset.testid = 'viewing';
       status.append(v);
     }
@@ -624,7 +636,7 @@ export function startLive(ctx) {
 
   // ---- wiring -----------------------------------------------------------------------
 
-  $('live-resign').addEventListener('click', () => { if (confirm(t('confirmResign'))) act('resign'); });
+  $('live-resign').addEventListener('click', async () => { if (await ask(t('confirmResign'), t('resign'))) act('resign'); });
   $('live-abort').addEventListener('click', () => act('abort'));
   $('live-draw').addEventListener('click', () => act('draw/yes'));
   $('live-takeback').addEventListener('click', () => act('takeback/yes'));

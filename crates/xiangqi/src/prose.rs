@@ -15,7 +15,7 @@
 //! use xiangqi::Color;
 //!
 //! let mut game = Game::default();
-//! assert_eq!(prose::explain(&game, Lang::Zh), "对局继续：已走0着，轮到红方走棋；尚无规则结束对局。");
+//! assert_eq!(prose::explain(&game, Lang::Zh), "对局继续：轮到红方走第1回合；尚无规则结束对局。");
 //! game.resign(Color::Red);
 //! let ruling = game.ruling().unwrap();
 //! assert_eq!(ruling.text(&game, Lang::En), "Black wins: red resigned.");
@@ -105,21 +105,18 @@ pub fn explain(game: &Game, lang: Lang) -> String {
     }
 }
 
-/// That `game` goes on: who is to move after how many moves.
+/// That `game` goes on: who is to play which move (numbered as a move list numbers moves).
 pub fn ongoing(game: &Game, lang: Lang) -> String {
-    let n = game.len();
     let turn = game.position().turn();
     let w = Writer {
         lang,
-        history: None,
+        history: Some(game.history()),
     };
+    let (n, _) = w.numbered(game.len() + 1);
     match lang {
-        Lang::En => format!(
-            "The game goes on: {turn} to move after {n} move{}; no rule has ended it.",
-            if n == 1 { "" } else { "s" }
-        ),
+        Lang::En => format!("The game goes on: {turn} to play move {n}; no rule has ended it."),
         Lang::Zh => format!(
-            "对局继续：已走{n}着，轮到{}走棋；尚无规则结束对局。",
+            "对局继续：轮到{}走第{n}回合；尚无规则结束对局。",
             w.side(turn)
         ),
     }
@@ -328,10 +325,42 @@ impl Writer<'_> {
         self.join(&names)
     }
 
-    /// "move 5 (h2e2)" / "第5着（炮二平五）".
-    fn move_text(self, m: &CycleMove) -> String {
+    /// The number of ply `ply` (from 1) as a move list numbers moves (Red's move and
+    /// Black's reply share one number, the start position's move number first), and its side.
+    /// Without the game the numbering starts at 1 with Red.
+    fn numbered(self, ply: usize) -> (usize, Color) {
+        let (first, black_first) = match self.history {
+            Some(h) => {
+                let p = h.position_at(0);
+                (p.fullmoves().max(1) as usize, p.turn() == Color::Black)
+            }
+            None => (1, false),
+        };
+        let idx = ply.saturating_sub(1) + usize::from(black_first);
+        let side = if idx.is_multiple_of(2) {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        (first + idx / 2, side)
+    }
+
+    /// "Red's move 3" / "第3回合红方": ply `ply` as the move list numbers it.
+    fn move_number(self, ply: usize) -> String {
+        let (n, side) = self.numbered(ply);
         match self.lang {
-            En => format!("move {} ({})", m.ply, m.mv),
+            En => format!("{}'s move {n}", capitalize(side.name())),
+            Zh => format!("第{n}回合{}", self.side(side)),
+        }
+    }
+
+    /// "move 3 (h2e2)" / "第3回合（炮二平五）", numbered as the move list numbers moves (one
+    /// convention everywhere: a move number counts Red's move and Black's reply). The side is
+    /// the sentence's: a span holds one side's moves.
+    fn move_text(self, m: &CycleMove) -> String {
+        let (n, _) = self.numbered(m.ply);
+        match self.lang {
+            En => format!("move {n} ({})", m.mv),
             Zh => {
                 // The position the move was played in, if it is this game's move.
                 let pos = self
@@ -342,7 +371,7 @@ impl Writer<'_> {
                     Some(pos) => Chinese::from_move(pos, m.mv).to_string(),
                     None => m.mv.to_string(),
                 };
-                format!("第{}着（{written}）", m.ply)
+                format!("第{n}回合（{written}）")
             }
         }
     }
@@ -432,7 +461,7 @@ impl Writer<'_> {
     }
 
     /// What the side did on every move of the cycle: "red gave check on every red move from
-    /// move 3 (…) to move 9 (…)" / "红方从第3着（…）到第9着（…）每着都将军".
+    /// move 2 (…) to move 5 (…)" / "红方从第2回合（…）到第5回合（…）每着都将军".
     fn offence(self, s: &SideConduct, o: &Offence) -> String {
         let span = self.span(&s.moves);
         let side = self.side(s.color);
@@ -497,24 +526,27 @@ impl Writer<'_> {
         }
     }
 
-    /// "the position after move 9 occurred for the 3rd time since the last capture (first
-    /// after move 1)" / "第9着后的局面自上次吃子以来第3次出现（首次出现在第1着后）".
+    /// "the position after Red's move 5 occurred for the 3rd time since the last capture
+    /// (first after Red's move 1)" / "第5回合红方走后的局面自上次吃子以来第3次出现（首次出现在
+    /// 第1回合红方走后）".
     fn occurred(self, r: &RepetitionRuling) -> String {
-        let (last, n, first) = (r.last, r.occurrences, r.first);
-        match (self.lang, first) {
+        let (n, first_ply) = (r.occurrences, r.first);
+        let last = self.move_number(r.last);
+        let first = self.move_number(first_ply);
+        match (self.lang, first_ply) {
             (En, 0) => format!(
-                "the position after move {last} occurred for the {} time since the last \
+                "the position after {last} occurred for the {} time since the last \
                  capture (first at the start)",
                 ordinal(n)
             ),
             (En, _) => format!(
-                "the position after move {last} occurred for the {} time since the last \
-                 capture (first after move {first})",
+                "the position after {last} occurred for the {} time since the last \
+                 capture (first after {first})",
                 ordinal(n)
             ),
-            (Zh, 0) => format!("第{last}着后的局面自上次吃子以来第{n}次出现（首次出现于开局）"),
+            (Zh, 0) => format!("{last}走后的局面自上次吃子以来第{n}次出现（首次出现于开局）"),
             (Zh, _) => {
-                format!("第{last}着后的局面自上次吃子以来第{n}次出现（首次出现在第{first}着后）")
+                format!("{last}走后的局面自上次吃子以来第{n}次出现（首次出现在{first}走后）")
             }
         }
     }
@@ -711,20 +743,20 @@ mod tests {
         assert_eq!(
             r.text(&game, En),
             "Red loses by perpetual chase: the red cannon chased the black chariot as it moved \
-             (b7, a7) on every red move from move 3 (a2b2) to move 9 (b2a2). Black neither \
-             checked nor chased. The position after move 9 occurred for the 3rd time since the \
-             last capture (first after move 1)."
+             (b7, a7) on every red move from move 2 (a2b2) to move 5 (b2a2). Black \
+             neither checked nor chased. The position after Red's move 5 occurred for the 3rd \
+             time since the last capture (first after Red's move 1)."
         );
         assert_eq!(
             r.text(&game, Zh),
-            "红方长捉黑方的车，判负：红方的炮捉黑方的车（先后位于b7、a7）：从第3着（炮九平八）\
-             到第9着（炮八平九）每着都如此。黑方既未将军也未捉子。第9着后的局面自上次吃子以来\
-             第3次出现（首次出现在第1着后）。"
+            "红方长捉黑方的车，判负：红方的炮捉黑方的车（先后位于b7、a7）：从第2回合（炮九平八）\
+             到第5回合（炮八平九）每着都如此。黑方既未将军也未捉子。第5回合红方走后的局面自上次\
+             吃子以来第3次出现（首次出现在第1回合红方走后）。"
         );
         // A ruling shown with a game that did not play its moves: coordinates, no panic.
         let other = Game::default();
         let t = r.text(&other, Zh);
-        assert!(t.contains("从第3着（a2b2）到第9着（b2a2）"), "{t}");
+        assert!(t.contains("从第2回合（a2b2）到第5回合（b2a2）"), "{t}");
     }
 
     #[test]
@@ -732,16 +764,16 @@ mod tests {
         let mut game = Game::default();
         assert_eq!(
             explain(&game, En),
-            "The game goes on: red to move after 0 moves; no rule has ended it."
+            "The game goes on: red to play move 1; no rule has ended it."
         );
         game.push_uci("h2e2").unwrap();
         assert_eq!(
             explain(&game, En),
-            "The game goes on: black to move after 1 move; no rule has ended it."
+            "The game goes on: black to play move 1; no rule has ended it."
         );
         assert_eq!(
             explain(&game, Zh),
-            "对局继续：已走1着，轮到黑方走棋；尚无规则结束对局。"
+            "对局继续：轮到黑方走第1回合；尚无规则结束对局。"
         );
     }
 

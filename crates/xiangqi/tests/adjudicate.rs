@@ -359,7 +359,7 @@ fn rule_5_perpetual_check_loses() {
     let g = game(CHECKING, short, Rules::default().with_repetitions(2));
     assert_eq!(g.outcome(), win(Color::Black, Reason::PerpetualCheck));
     let text = g.ruling().unwrap().to_string();
-    assert!(text.starts_with("Red loses by perpetual check: red gave check on every red move from move 3 (f9f8) to move 5 (f8f9)."), "{text}");
+    assert!(text.starts_with("Red loses by perpetual check: red gave check on every red move from move 2 (f9f8) to move 3 (f8f9)."), "{text}");
 }
 
 /// Red's cannon chases Black's chariot between the a and b files (Black idles).
@@ -386,9 +386,9 @@ fn rule_5_perpetual_chase_loses_and_is_explained() {
     assert_eq!(
         r.to_string(),
         "Red loses by perpetual chase: the red cannon chased the black chariot as it moved \
-         (b7, a7) on every red move from move 3 (a2b2) to move 9 (b2a2). Black neither checked \
-         nor chased. The position after move 9 occurred for the 3rd time since the last capture \
-         (first after move 1)."
+         (b7, a7) on every red move from move 2 (a2b2) to move 5 (b2a2). Black \
+         neither checked nor chased. The position after Red's move 5 occurred for the 3rd time \
+         since the last capture (first after Red's move 1)."
     );
 }
 

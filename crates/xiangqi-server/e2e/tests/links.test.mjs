@@ -86,7 +86,7 @@ test('the game-over message explains a perpetual check in Chinese', async () => 
     await page.waitForSelector('#dlg-over[open]');
     const game = await expectGame(r.data.id, (g) => assert.equal(g.outcome?.reason, 'perpetual-check'));
     const text = await expectText(page, '#over-text', game.outcome.text_zh);
-    assert.match(text, /^红方长将，判负：红方从第1着（车四平五）到第7着（车五平四）每着都将军。/);
+    assert.match(text, /^红方长将，判负：红方从第1回合（车四平五）到第4回合（车五平四）每着都将军。/);
     await shot(page, '12-perpetual-check-zh');
   } finally {
     await cleanup();

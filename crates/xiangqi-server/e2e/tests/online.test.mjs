@@ -135,11 +135,11 @@ test('two people play a friend challenge with clocks, a spectator watches, a dra
     assert.equal(game.state.moves, 'h2e2 h9g7 h0g2 i9h9');
     // The spectator looks back: a click on a move, then the arrow keys.
     await watcher.click('#live-moves .mv[data-ply="1"]');
-    await expectText(watcher, '[data-testid="viewing"]', 'Viewing move 1 of 4');
+    await expectText(watcher, '[data-testid="viewing"]', 'Viewing 1. C2.5 · the game is at 2… R9.8');
     await expectCount(watcher, '#pieces [data-at="g7"]', 0);
     await expectCount(watcher, '#pieces [data-at="h9"]', 1);
     await watcher.keyboard.press('ArrowRight');
-    await expectText(watcher, '[data-testid="viewing"]', 'Viewing move 2 of 4');
+    await expectText(watcher, '[data-testid="viewing"]', 'Viewing 1… H8+7 · the game is at 2… R9.8');
     await expectCount(watcher, '#pieces [data-at="g7"]', 1);
     await watcher.keyboard.press('End');
     await expectCount(watcher, '[data-testid="viewing"]', 0);
@@ -260,8 +260,10 @@ test('the lobby: one creates a seek, another joins it, both land in the same gam
     await expectAttribute(joiner, '[data-testid="conn-black"]', 'class', /\bon\b/);
     await expectHidden(joiner, '[data-testid="opponent-gone"]');
     await expectCount(seeker, '#live-moves .mv', 2);
-    joiner.once('dialog', (d) => d.accept());
     await joiner.click('[data-testid="resign"]');
+    // The app's own dialog asks first (no native confirm()).
+    await joiner.waitForSelector('#dlg-confirm[open]');
+    await joiner.click('#confirm-yes');
     await expectText(seeker, '[data-testid="result"] strong', 'Black wins');
     await expectText(joiner, '[data-testid="result"] strong', '黑胜');
     await shot(seeker, 'online-10b-resigned');

@@ -40,7 +40,8 @@ test('a whole game against the computer at level 0, by clicking', async () => {
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('dialog', (d) => d.accept());
+    const native = [];
+    page.on('dialog', (d) => { native.push(d.message()); d.accept(); });
     await page.goto(BASE + '/');
     // A fresh browser: the new-game dialog is open.
     await page.waitForSelector('#dlg-new[open]');
@@ -85,6 +86,9 @@ test('a whole game against the computer at level 0, by clicking', async () => {
     }
     if (!game.outcome) {
       await page.click('#btn-resign');
+      // The app asks in its own dialog (no native confirm()).
+      await page.waitForSelector('#dlg-confirm[open]');
+      await page.click('#confirm-yes');
       await page.waitForSelector('#dlg-over[open]');
       game = await expectGame(id, (g) => {
         assert.equal(g.outcome?.reason, 'resignation');
@@ -99,6 +103,7 @@ test('a whole game against the computer at level 0, by clicking', async () => {
     // The move list shows every move.
     await expectCount(page, '#movelist .mv', game.moves.length);
     assert.deepEqual(errors, []);
+    assert.deepEqual(native, [], 'no native dialog');
   } finally {
     await cleanup();
   }

@@ -170,7 +170,7 @@ test('the XQF with 98 variations stays readable: the main line visible, rows bou
     await expectText(page, '#var-count', '98 variations');
     await expectCount(page, '#movelist .mv[data-ply]', 50);
     await page.keyboard.press('Home');
-    await expectText(page, '#status', /0 of 50/);
+    await expectText(page, '#status', /start position · the game is at 25… /);
     const m = await page.evaluate(() => {
       const list = document.querySelector('#movelist');
       const lr = list.getBoundingClientRect();

@@ -71,7 +71,7 @@ test('import a PGN, export it, reload and reopen it', async () => {
 
     // Navigation with the keyboard.
     await page.keyboard.press('Home');
-    await expectText(page, '#status', /0 of 6|0 步/);
+    await expectText(page, '#status', /start position · the game is at 3… (C8\+4|炮8进4)|开局局面 · 对局已走到 3… (C8\+4|炮8进4)/);
     await page.keyboard.press('ArrowRight');
     await expectText(page, '#movelist .mv.current', '炮二平五');
     await page.keyboard.press('End');

@@ -309,6 +309,10 @@ pub struct FenJson {
 pub struct DrawReply {
     pub accepted: bool,
     pub why: &'static str,
+    /// Why, as a code: `agreed` (not against the computer), `opening` (the computer never
+    /// accepts in the opening), `not-better` (accepted: its evaluation is dead equal or worse
+    /// for it), `better` (declined).
+    pub code: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<GameJson>,
 }

@@ -453,6 +453,7 @@ pub async fn draw(
         return Ok(Json(DrawReply {
             accepted: false,
             why: verdict.why,
+            code: verdict.code,
             game: None,
         }));
     }
@@ -467,6 +468,7 @@ pub async fn draw(
     Ok(Json(DrawReply {
         accepted: true,
         why: verdict.why,
+        code: verdict.code,
         game: Some(game),
     }))
 }

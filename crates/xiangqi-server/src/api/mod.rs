@@ -41,6 +41,7 @@ const ONLINE_JS: &str = include_str!("../../web/online.js");
 const LOBBY_JS: &str = include_str!("../../web/lobby.js");
 const SOUND_JS: &str = include_str!("../../web/sound.js");
 const NOTATION_JS: &str = include_str!("../../web/notation.js");
+const MESSAGES_JS: &str = include_str!("../../web/messages.js");
 const MOVELIST_JS: &str = include_str!("../../web/movelist.js");
 const SETTINGS_JS: &str = include_str!("../../web/settings.js");
 const MOTION_JS: &str = include_str!("../../web/motion.js");
@@ -53,7 +54,7 @@ const ACCOUNT_JS: &str = include_str!("../../web/account.js");
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 17] = [
+const ASSETS: [(&str, &str, &str); 18] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -63,6 +64,7 @@ const ASSETS: [(&str, &str, &str); 17] = [
     ("/lobby.js", LOBBY_JS, JS),
     ("/sound.js", SOUND_JS, JS),
     ("/notation.js", NOTATION_JS, JS),
+    ("/messages.js", MESSAGES_JS, JS),
     ("/movelist.js", MOVELIST_JS, JS),
     ("/settings.js", SETTINGS_JS, JS),
     ("/motion.js", MOTION_JS, JS),

@@ -428,7 +428,7 @@ pub struct MoveList(pub Vec<String>);
 impl<'de> Deserialize<'de> for MoveList {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MoveList, D::Error> {
         d.deserialize_seq(Strings {
-            max: 2000,
+            max: crate::games::create::MAX_MOVES,
             expecting: "an array of moves",
         })
         .map(MoveList)

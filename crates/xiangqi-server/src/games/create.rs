@@ -27,6 +27,9 @@ pub struct NewGame {
 
 /// The most games imported from one upload.
 pub const MAX_IMPORT: usize = 500;
+/// The most moves (plies: Red's and Black's each count one) a game is created with, by
+/// `POST /api/games` or by an import.
+pub const MAX_MOVES: usize = 2000;
 /// The most alternative lines kept from one imported game.
 const MAX_LINES: usize = 500;
 /// The longest tag name and value kept from an imported record (in bytes; longer ones are
@@ -167,15 +170,38 @@ pub async fn import(
         };
         let mut game = Game::new(rec.start.clone());
         let mut bad = None;
-        for (k, mv) in rec.mainline().enumerate() {
+        let mut rest = rec.mainline();
+        for mv in rest.by_ref() {
             if let Err(e) = game.push(mv) {
-                bad = Some(format!("move {}: {e}", k + 1));
+                bad = Some(format!("{}: {e}", move_label(game.start(), game.len() + 1)));
+                break;
+            }
+            // The game ends where the rules end it (a repetition, a mate, the move limit)
+            // or at the most moves a game may have; the record's further moves are left out.
+            if game.outcome().is_some() || game.len() == MAX_MOVES {
                 break;
             }
         }
         if let Some(e) = bad {
             out.errors.push(failed(e));
             continue;
+        }
+        let left_out = rest.count();
+        if left_out > 0 {
+            let why = match game.outcome() {
+                Some(o) => format!(
+                    "the rules end the game after {} ({})",
+                    move_label(game.start(), game.len()),
+                    o.reason
+                ),
+                None => format!("a game has at most {MAX_MOVES} plies"),
+            };
+            out.warnings.push(format!(
+                "game {}: imported as far as {}: {why}; the {left_out} later plies of the \
+                 record were left out",
+                i + 1,
+                move_label(game.start(), game.len()),
+            ));
         }
         let loaded = imported_game(&rec, game, mode);
         let moves = loaded.game.moves().into_iter().map(uci).collect();
@@ -201,6 +227,20 @@ pub async fn import(
         return Err(GameError::NothingImported(out.errors));
     }
     Ok(out)
+}
+
+/// The ply `ply` (from 1) of a game from `start` as the move list numbers it: "Red's move 5",
+/// "Black's move 12".
+pub fn move_label(start: &Position, ply: usize) -> String {
+    let black_first = start.turn() == Color::Black;
+    let idx = ply - 1 + usize::from(black_first);
+    let number = start.fullmoves() as usize + idx / 2;
+    let side = if idx.is_multiple_of(2) {
+        "Red"
+    } else {
+        "Black"
+    };
+    format!("{side}'s move {number}")
 }
 
 /// The game to store for a record whose main line `game` holds: its tags, result, variations
@@ -245,9 +285,16 @@ fn imported_game(rec: &GameRecord, mut game: Game, mode: Mode) -> Loaded {
     let mut all = tree_lines(&rec.moves);
     all.truncate(MAX_LINES);
     let texts: Vec<String> = all.iter().map(|x| line_text(x)).collect();
-    let lines = prune_lines(&game.moves(), parse_lines(game.start(), &texts));
-    // The comments and NAGs of the moves kept (a note on a move of a dropped line goes too).
-    let kept = tree_paths(&tree_of(&game.moves(), &lines));
+    let main = game.moves();
+    // A line that leaves the main line only after its end (a rules ending, the move limit)
+    // is not kept.
+    let lines: Vec<_> = prune_lines(&main, parse_lines(game.start(), &texts))
+        .into_iter()
+        .filter(|l| l.iter().zip(&main).take_while(|(a, b)| a == b).count() < main.len())
+        .collect();
+    // The comments and NAGs of the moves kept (a note on a move of a dropped line goes too,
+    // and so does one on a move after the game's end).
+    let kept = tree_paths(&tree_of(&main, &lines));
     let notes = tree_notes(rec.comment.as_deref(), &rec.moves)
         .into_iter()
         .filter(|(p, _)| kept.contains(p))

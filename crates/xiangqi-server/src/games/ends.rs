@@ -1,7 +1,7 @@
 //! Ends the players declare: resigning, and a draw offer (against the computer the engine
 //! judges it).
 
-use xiangqi::Color;
+use xiangqi::{Color, Position};
 use xiangqi_engine::Score;
 
 use super::{check_ply, moves::commit_change, not_over, GameResult, Loaded, Snapshot};
@@ -37,20 +37,49 @@ pub async fn resign(store: &Store, l: &mut Loaded, side: Option<Color>) -> GameR
     declare(store, l, Declared::Resign(side)).await
 }
 
-/// The answer to a draw offer.
+/// The answer to a draw offer: whether it was accepted, why in English (`why`) and as a
+/// code a client can put in its own language (`code`).
 pub struct DrawVerdict {
     pub accepted: bool,
     pub why: &'static str,
+    pub code: &'static str,
+}
+
+/// The computer never accepts a draw in the opening: before this many plies (Red's and
+/// Black's moves both counted) of a game from the start position, or while all 32 pieces
+/// are on the board.
+pub const DRAW_OPENING_PLIES: usize = 30;
+/// The computer accepts a draw only when its evaluation after a short search is at most this
+/// many centipawns for itself: dead equal (a draw's score is 0) or worse.
+pub const DRAW_ACCEPT_CP: i32 = 0;
+
+/// Whether the position `snap` was taken of is still the opening.
+fn in_opening(snap: &Snapshot) -> bool {
+    let from_start = snap.start.board() == Position::new().board();
+    let mut pos = snap.start.clone();
+    for &m in &snap.moves {
+        pos.play_unchecked(m);
+    }
+    let all_pieces = pos.board().occupied().count() == 32;
+    all_pieces || (from_start && snap.moves.len() < DRAW_OPENING_PLIES)
 }
 
 /// Judges a draw offer in the game `snap` was taken of: the players' agreement, or in
-/// computer mode the engine's view after a short search (it accepts unless it thinks itself
-/// better by more than 0.3 pawns, or sees a mate for itself).
+/// computer mode the engine's view: it declines in the opening, and otherwise accepts only
+/// when a short search says the position is dead equal or worse for it.
 pub async fn judge_draw(engines: &EnginePool, snap: &Snapshot) -> GameResult<DrawVerdict> {
     if snap.mode != Mode::Computer {
         return Ok(DrawVerdict {
             accepted: true,
             why: "the players agreed",
+            code: "agreed",
+        });
+    }
+    if in_opening(snap) {
+        return Ok(DrawVerdict {
+            accepted: false,
+            why: "it is too early for a draw: play on",
+            code: "opening",
         });
     }
     let found = engines
@@ -60,17 +89,22 @@ pub async fn judge_draw(engines: &EnginePool, snap: &Snapshot) -> GameResult<Dra
     let human = snap.human.unwrap_or(Color::Red);
     let flip = snap.turn == human;
     let accepted = match found.score {
-        Some(Score::Cp(cp)) => (if flip { -cp } else { cp }) <= 30,
+        Some(Score::Cp(cp)) => (if flip { -cp } else { cp }) <= DRAW_ACCEPT_CP,
         Some(Score::Mate(n)) => (if flip { -n } else { n }) < 0,
         None => true,
     };
-    Ok(DrawVerdict {
-        accepted,
-        why: if accepted {
-            "the computer does not think itself better"
-        } else {
-            "the computer thinks it is better and plays on"
-        },
+    Ok(if accepted {
+        DrawVerdict {
+            accepted,
+            why: "the computer does not think itself better",
+            code: "not-better",
+        }
+    } else {
+        DrawVerdict {
+            accepted,
+            why: "the computer thinks it is better and plays on",
+            code: "better",
+        }
     })
 }
 

@@ -88,7 +88,12 @@ impl fmt::Display for GameError {
                 f.write_str("it is the computer's turn: ask for its move at /computer-move")
             }
             GameError::EmptyMove => f.write_str("the move is empty"),
-            GameError::MoveTooLong(t) => write!(f, "'{t}' is too long to be a move"),
+            GameError::MoveTooLong(t) => {
+                // Never the whole text back (it may be thousands of characters).
+                let n = t.chars().count();
+                let head: String = t.chars().take(16).collect();
+                write!(f, "'{head}…' ({n} characters) is too long to be a move")
+            }
             GameError::IllegalMove { error, .. } => f.write_str(error),
             GameError::AtIndex { error, .. } => error.fmt(f),
             GameError::BranchOutsideAnalysis => f.write_str(

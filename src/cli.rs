@@ -1,0 +1,430 @@
+//! The command line, as clap (derive) reads it: every subcommand with its options, their
+//! defaults and an example in its `--help`. `README.md`'s command-line section is checked
+//! against the usage lines clap prints (`tests/cli_help.rs`).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use xiangqi::notation::Notation;
+use xiangqi::prose::Lang;
+use xiangqi::START_FEN;
+
+use crate::Fail;
+
+/// The version, with the git commit when built from a checkout (`build.rs`).
+const VERSION: &str = env!("XIANGQI_VERSION");
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "xiangqi",
+    version = VERSION,
+    about = "Xiangqi (Chinese chess): the rules, records, an engine, matches and a browser app",
+    long_about = "Xiangqi (Chinese chess): the rules, records, an engine, matches and a browser \
+                  app.\n\nWithout a command, `xiangqi` serves the browser app (as `xiangqi serve`).",
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  xiangqi                      serve the browser app on localhost\n  \
+                  xiangqi play --level 5        a game against the engine in the terminal\n  \
+                  xiangqi help judge            the options of one command"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// `xiangqi` alone (or with only `serve`'s options) serves the browser app.
+    #[command(flatten)]
+    pub serve: xiangqi_server::ServeArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Serve the browser app (the default) and print its URL
+    #[command(
+        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL]",
+        long_about = "Serve the browser app and print its URL. When the port is taken it listens \
+                      on the next free one of the following 19, unless --no-fallback. Games are \
+                      kept in a SQLite file in --data DIR. The HTTP API is in docs/API.md.",
+        after_help = "Example:\n  xiangqi serve --port 9000 --data ./games"
+    )]
+    Serve(xiangqi_server::ServeArgs),
+    /// Count the leaf nodes DEPTH plies deep
+    #[command(
+        override_usage = "xiangqi perft [--fen FEN] [--divide] [--no-bulk] DEPTH",
+        long_about = "Count the leaf nodes DEPTH plies deep. Prints `MOVE: COUNT` per root move \
+                      with --divide, then `nodes N`, and last the time and millions of nodes per \
+                      second. The last ply is counted without being played (bulk counting) \
+                      unless --no-bulk.",
+        after_help = "Examples:\n  xiangqi perft 5\n  xiangqi perft --divide --fen \
+                      '4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1' 3"
+    )]
+    Perft(PerftArgs),
+    /// Print the legal moves after the given moves, one per line, sorted
+    #[command(
+        override_usage = "xiangqi moves [--fen FEN] [MOVE ...]",
+        after_help = "Example:\n  xiangqi moves h2e2 h9g7 H0-G2"
+    )]
+    Moves(MovesArgs),
+    /// Play the moves and print `ongoing` or the verdict and reason
+    #[command(
+        override_usage = "xiangqi judge [--fen FEN] [--repetitions N] [--explain [--lang en|zh]] MOVE ...",
+        long_about = "Play the moves and print `ongoing` or the verdict and reason (e.g. \
+                      `black-wins perpetual-chase`); --explain adds a plain-language account of \
+                      the ruling, in English or Chinese.",
+        after_help = "Example:\n  xiangqi judge --explain --repetitions 2 --fen \
+                      '2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1' \
+                      c2a2 a7b7 a2b2 b7a7 b2a2"
+    )]
+    Judge(JudgeArgs),
+    /// Read a record file in any format and write PGN or FENs
+    #[command(
+        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk] [--strict]",
+        long_about = "Read a record file in any format (recognised from the content; many games \
+                      per file) and write PGN in the chosen notation, or each game's final FEN. A \
+                      broken game is reported and the others convert (exit status 1). An illegal \
+                      move inside a variation drops that branch with a warning; --strict refuses \
+                      such a game instead. Shows a progress bar on stderr for big files when \
+                      stderr is a terminal.",
+        after_help = "Examples:\n  xiangqi convert games.xqf -o games.pgn --notation wxf\n  \
+                      xiangqi convert - --to fen < games.pgn"
+    )]
+    Convert(ConvertArgs),
+    /// Run the engine, speaking UCI (or UCCI) on stdin/stdout
+    #[command(
+        override_usage = "xiangqi uci",
+        after_help = "Example:\n  echo 'go depth 8' | xiangqi uci"
+    )]
+    Uci,
+    /// Search the engine's fixed positions (last line `N nodes M nps`)
+    #[command(
+        override_usage = "xiangqi bench [DEPTH]",
+        after_help = "Example:\n  xiangqi bench 13"
+    )]
+    Bench(BenchArgs),
+    /// Play engines against each other (cutechess-cli's options; docs/MATCH.md)
+    #[command(
+        override_usage = "xiangqi match -engine name=A cmd=PATH ... -engine name=B cmd=PATH ... \
+                          -each tc=10+0.1 -games 2 -rounds N ...",
+        long_about = "Play engines against each other under the real rules, with Elo and an SPRT. \
+                      The options are cutechess-cli's, with one dash; see docs/MATCH.md. A \
+                      progress bar shows on stderr when it is a terminal.",
+        // The after-help (the runner's own option list) is added in `command()`.
+    )]
+    Match(MatchArgs),
+    /// Play a game against the engine in the terminal
+    #[command(
+        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
+        long_about = "Play a game against the engine in the terminal. Type moves in any notation \
+                      (ICCS h2e2 or H2-E2, WXF C2.5, Chinese 炮二平五) and Enter, or move the \
+                      cursor with the arrow keys and pick a piece and its square with Enter or \
+                      Space. Commands (typed, then Enter): undo (takes back your last move), flip, \
+                      save [FILE] (appends the game as PGN), resign, new, help, quit. When stdin \
+                      is not a terminal, each line read is a move or a command and the board is \
+                      printed after each reply.",
+        after_help = "Examples:\n  xiangqi play --level 3 --side black\n  \
+                      printf 'h2e2\\nsave game.pgn\\n' | xiangqi play --movetime 100"
+    )]
+    Play(PlayArgs),
+    /// Print a position (a FEN) or step through a game of a record file
+    #[command(
+        override_usage = "xiangqi show FILE|FEN [--game N] [--ply N | --all] [--notation iccs|wxf|chinese] [--letters] [--ascii] [--no-color]",
+        long_about = "Print a position given as a FEN, or a game of a record file (any format \
+                      convert reads). In a terminal, a game is stepped through with the arrow keys \
+                      (left/right a move, up/down ten, Home/End, q to quit); otherwise the \
+                      position at --ply (default: the end) is printed, or every position with \
+                      --all.",
+        after_help = "Examples:\n  xiangqi show games.pgn --game 3\n  \
+                      xiangqi show 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w'"
+    )]
+    Show(ShowArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell)
+    #[command(
+        override_usage = "xiangqi completions bash|zsh|fish|elvish|powershell",
+        after_help = "Examples:\n  xiangqi completions bash > ~/.local/share/bash-completion/completions/xiangqi\n  \
+                      xiangqi completions zsh > ~/.zfunc/_xiangqi\n  \
+                      xiangqi completions fish > ~/.config/fish/completions/xiangqi.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), or write one per command into a folder
+    #[command(
+        override_usage = "xiangqi man [--dir DIR]",
+        after_help = "Examples:\n  xiangqi man | man -l -\n  xiangqi man --dir target/man"
+    )]
+    Man(ManArgs),
+}
+
+/// The example and option list of `xiangqi match --help`.
+const MATCH_HELP: &str = "Example:\n  xiangqi match -engine name=new cmd=./new -engine name=old \
+                          cmd=./old -each tc=10+0.1 -games 2 -rounds 50 -concurrency 2 \
+                          -pgnout games.pgn";
+
+/// The whole command line: the derived parser with the match runner's own option list in
+/// `xiangqi match --help`.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().mut_subcommand("match", |c| {
+        c.after_help(format!(
+            "{MATCH_HELP}\n\nThe runner's options:\n{}",
+            xiangqi_match::cli::USAGE
+        ))
+    })
+}
+
+/// Parses the process's arguments; on bad ones prints clap's message and exits with status 2
+/// (0 for `--help` and `--version`).
+pub fn parse() -> Cli {
+    use clap::FromArgMatches;
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// The position to count from
+    #[arg(long, value_name = "FEN", default_value = START_FEN, hide_default_value = true)]
+    pub fen: String,
+    /// Print the count below each root move (`MOVE: COUNT`)
+    #[arg(long)]
+    pub divide: bool,
+    /// Play every move of the last ply instead of counting them
+    #[arg(long)]
+    pub no_bulk: bool,
+    /// How many plies deep
+    pub depth: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    /// The position to start from [default: the start position]
+    #[arg(long, value_name = "FEN", default_value = START_FEN, hide_default_value = true)]
+    pub fen: String,
+    /// Moves to play first (UCI h2e2 or ICCS H2-E2)
+    #[arg(value_name = "MOVE")]
+    pub moves: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct JudgeArgs {
+    /// The position to start from [default: the start position]
+    #[arg(long, value_name = "FEN", default_value = START_FEN, hide_default_value = true)]
+    pub fen: String,
+    /// The occurrences of a position that make a repetition (2 or more)
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(2..))]
+    pub repetitions: u32,
+    /// Add a plain-language account of the ruling (or who is to move)
+    #[arg(long)]
+    pub explain: bool,
+    /// The language of the --explain account
+    #[arg(long, value_name = "LANG", requires = "explain", value_parser = parse_lang)]
+    pub lang: Option<Lang>,
+    /// The moves (UCI h2e2 or ICCS H2-E2)
+    #[arg(value_name = "MOVE")]
+    pub moves: Vec<String>,
+}
+
+/// `en` or `zh`, with the rules core's message otherwise.
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    s.parse::<Lang>().map_err(|e| e.to_string())
+}
+
+/// A notation by its command-line name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NotationArg {
+    /// Coordinates: h2e2
+    #[value(alias = "uci")]
+    Iccs,
+    /// WXF: C2.5
+    Wxf,
+    /// Chinese: 炮二平五
+    #[value(alias = "zh")]
+    Chinese,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
+        match n {
+            NotationArg::Iccs => Notation::Iccs,
+            NotationArg::Wxf => Notation::Wxf,
+            NotationArg::Chinese => Notation::Chinese,
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// PGN with every game's moves and variations
+    Pgn,
+    /// One FEN per game: its final position
+    Fen,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EncodingArg {
+    #[value(alias = "utf-8")]
+    Utf8,
+    #[value(alias = "gb18030")]
+    Gbk,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The record file ('-': stdin)
+    pub input: String,
+    /// Where to write ('-': stdout) [default: stdout]
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<String>,
+    /// The notation of the PGN written [default: the input's own for PGN, WXF for XieXie,
+    /// else Chinese]
+    #[arg(long, value_enum, ignore_case = true)]
+    pub notation: Option<NotationArg>,
+    /// What to write
+    #[arg(long, value_enum, ignore_case = true, default_value = "pgn")]
+    pub to: OutputFormat,
+    /// The encoding of what is written
+    #[arg(long, value_enum, ignore_case = true, default_value = "utf8")]
+    pub encoding: EncodingArg,
+    /// Refuse a game with an illegal move in a variation instead of dropping the branch
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth [default: the engine's bench depth]
+    #[arg(value_parser = clap::value_parser!(i32).range(1..=30))]
+    pub depth: Option<i32>,
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// cutechess-style options (-engine ..., -each ..., -games N, ...), read by the match
+    /// runner itself
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "OPTIONS"
+    )]
+    pub args: Vec<String>,
+}
+
+/// Red or Black, by name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SideArg {
+    Red,
+    Black,
+}
+
+#[derive(Args, Debug)]
+pub struct BoardStyle {
+    /// Pieces as letters (K A B N R C P, Red in capitals) instead of Chinese characters
+    #[arg(long)]
+    pub letters: bool,
+    /// Plain ASCII only: letters, no colours (also when the locale is not UTF-8)
+    #[arg(long)]
+    pub ascii: bool,
+    /// No colours (as when NO_COLOR is set)
+    #[arg(long)]
+    pub no_color: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The side you play
+    #[arg(long, value_enum, ignore_case = true, default_value = "red")]
+    pub side: SideArg,
+    /// The engine's Skill Level, 0 (a beginner) to 20 (full strength)
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(i32).range(0..=20))]
+    pub level: i32,
+    /// The engine's time per move in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub movetime: u64,
+    /// The position to start from [default: the start position]
+    #[arg(long, value_name = "FEN", default_value = START_FEN, hide_default_value = true)]
+    pub fen: String,
+    /// The notation of the move list [default: Chinese, or WXF with --ascii]
+    #[arg(long, value_enum, ignore_case = true)]
+    pub notation: Option<NotationArg>,
+    /// The language of the game-over account
+    #[arg(long, value_name = "LANG", value_parser = parse_lang, default_value = "en")]
+    pub lang: Lang,
+    /// The file `save` appends the game to
+    #[arg(long, value_name = "FILE", default_value = "xiangqi-play.pgn")]
+    pub pgn: PathBuf,
+    #[command(flatten)]
+    pub style: BoardStyle,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// A record file (any format convert reads) or a FEN
+    #[arg(value_name = "FILE|FEN")]
+    pub target: String,
+    /// Which game of the file (from 1)
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: u64,
+    /// Print the position after this many plies of the main line [default: the end]
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    pub ply: Option<usize>,
+    /// Print every position of the main line, one after another
+    #[arg(long)]
+    pub all: bool,
+    /// The notation of the moves shown [default: Chinese, or WXF with --ascii]
+    #[arg(long, value_enum, ignore_case = true)]
+    pub notation: Option<NotationArg>,
+    #[command(flatten)]
+    pub style: BoardStyle,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell
+    #[arg(value_enum, ignore_case = true)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write xiangqi.1 and one xiangqi-COMMAND.1 per command into DIR instead of printing
+    /// xiangqi.1
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `xiangqi man`.
+pub fn cmd_man(a: &ManArgs) -> Result<(), Fail> {
+    let cmd = command();
+    let Some(dir) = &a.dir else {
+        let mut out = Vec::new();
+        clap_mangen::Man::new(cmd)
+            .render(&mut out)
+            .map_err(|e| Fail(format!("cannot render the man page: {e}"), 1))?;
+        use std::io::Write;
+        return std::io::stdout()
+            .write_all(&out)
+            .map_err(|e| Fail(format!("cannot write stdout: {e}"), 1));
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Fail::input(format!("cannot create {}: {e}", dir.display())))?;
+    let write = |name: &str, man: clap_mangen::Man| -> Result<(), Fail> {
+        let path = dir.join(name);
+        let mut out = Vec::new();
+        man.render(&mut out)
+            .map_err(|e| Fail(format!("cannot render {name}: {e}"), 1))?;
+        std::fs::write(&path, out)
+            .map_err(|e| Fail::input(format!("cannot write {}: {e}", path.display())))
+    };
+    let mut cmd = cmd;
+    cmd.build();
+    for sub in cmd.get_subcommands() {
+        if sub.get_name() == "help" {
+            continue;
+        }
+        let name = format!("xiangqi-{}", sub.get_name());
+        let sub = sub.clone().name(name.clone());
+        write(&format!("{name}.1"), clap_mangen::Man::new(sub))?;
+    }
+    write("xiangqi.1", clap_mangen::Man::new(cmd))?;
+    Ok(())
+}
