@@ -668,7 +668,7 @@ async fn draw_offers_and_agreement() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_declines_draws_in_the_opening_and_when_better() {
     let dir = temp_dir("draw-computer");
-    let app = app_at(&dir);
+    let app = app_at(&dir).await;
     // After one move, at every level: declined as too early, the game goes on.
     for level in [0, 10, 20] {
         let id = new_game(
@@ -727,7 +727,7 @@ async fn the_computer_declines_draws_in_the_opening_and_when_better() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_import_stops_at_the_rules_ending_and_says_so() {
     let dir = temp_dir("import-ending");
-    let app = app_at(&dir);
+    let app = app_at(&dir).await;
     // The cannon move, then horses out and back: the position after ply 1 comes back after
     // plies 5 and 9, a draw by repetition at ply 9; 80,000 more plies follow in the record.
     let cycle = ["h9g7", "h0g2", "g7h9", "g2h0"];
@@ -766,7 +766,7 @@ async fn an_import_stops_at_the_rules_ending_and_says_so() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_binary_upload_is_named_without_garbage() {
     let dir = temp_dir("import-binary");
-    let app = app_at(&dir);
+    let app = app_at(&dir).await;
     let mut elf = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0];
     elf.extend((0..200u8).map(|b| b.wrapping_mul(37)));
     let r = call(&app, "POST", "/api/import", elf).await;
