@@ -312,6 +312,25 @@ fn serve_without_fallback_fails_on_a_taken_port() {
 }
 
 #[test]
+fn serve_without_its_database_fails_with_a_message() {
+    // Nothing listens on the port: the server stops at once, naming the database (without
+    // the password).
+    let (taken, port) = taken_port();
+    drop(taken);
+    let url = format!("postgres://xq:secret@127.0.0.1:{port}/games");
+    let s = Server::start("nodb", &["--port", "0", "--database", &url]);
+    let (status, err) = s.exit(EXIT);
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "xiangqi: cannot connect to the database postgres://xq@127.0.0.1:{port}/games: "
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("secret"), "{err}");
+}
+
+#[test]
 fn serve_rejects_bad_arguments() {
     for (args, msg) in [
         (
@@ -329,6 +348,14 @@ fn serve_rejects_bad_arguments() {
         (
             &["--bogus"][..],
             "error: unexpected argument '--bogus' found",
+        ),
+        (
+            &["--database", "mysql://u@localhost/x"][..],
+            "error: invalid value 'mysql://u@localhost/x' for '--database <URL>': 'mysql://u@localhost/x' is not a PostgreSQL URL",
+        ),
+        (
+            &["--database=postgres://localhost:5432/x"][..],
+            "error: invalid value 'postgres://localhost:5432/x' for '--database <URL>': 'postgres://localhost:5432/x' names no user",
         ),
     ] {
         let s = Server::start("badargs", args);

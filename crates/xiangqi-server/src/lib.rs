@@ -10,7 +10,8 @@
 //!   `api/handlers.rs` the endpoints.
 //! - `games`: the game operations, knowing nothing of HTTP; `games/moves.rs` is how a move
 //!   is validated and stored.
-//! - `store`: what is kept of a game and the writes that change it; `store/sqlite.rs` keeps
+//! - `store`: what is kept of a game and the writes that change it (`store/postgres.rs` keeps
+//!   it in PostgreSQL with `--database`, migrations in `migrations/`); `store/sqlite.rs` keeps
 //!   it in SQLite.
 //! - `accounts`: registration, log-in, sessions, personal API tokens and Glicko-2 ratings
 //!   (`api/accounts.rs` is their HTTP, `store/accounts.rs` their SQL).
@@ -41,6 +42,16 @@ pub use store::Store;
 
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
+impl Config {
+    /// Where the games are kept: PostgreSQL with `--database`, else SQLite in `--data`.
+    pub fn database(&self) -> store::Database {
+        match &self.database {
+            Some(url) => store::Database::Postgres(url.clone()),
+            None => store::Database::Sqlite(self.data.clone()),
+        }
+    }
+}
+
 /// Server settings.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -54,6 +65,8 @@ pub struct Config {
     pub rate_limits: bool,
     /// Redis, to share live games with other nodes (`online::cluster`).
     pub redis: Option<String>,
+    /// `--database postgres://...`: PostgreSQL instead of SQLite in `data`.
+    pub database: Option<String>,
     /// Reached over https only: session cookies get `Secure` (they do anyway on a request
     /// forwarded with `X-Forwarded-Proto: https`).
     pub https: bool,
@@ -100,6 +113,15 @@ pub struct ServeArgs {
     /// must share one database
     #[arg(long, value_name = "URL", value_parser = parse_redis_url)]
     pub redis: Option<String>,
+    /// Keep games in this PostgreSQL database (postgres://USER@HOST:PORT/DB) instead of SQLite
+    /// in --data; its tables are made and migrated at start (docs/DATABASE.md)
+    #[arg(long, value_name = "URL", value_parser = parse_database_url)]
+    pub database: Option<String>,
+}
+
+/// A PostgreSQL URL, or the message naming what is wrong.
+fn parse_database_url(v: &str) -> Result<String, String> {
+    store::parse_url(v).map(|_| v.to_string())
 }
 
 /// A Redis URL (`redis://` or `rediss://`), or the message naming what is wrong.
@@ -129,6 +151,7 @@ impl ServeArgs {
             rate_limits: !self.no_rate_limits,
             https: self.https,
             redis: self.redis,
+            database: self.database,
         }
     }
 }
@@ -154,7 +177,9 @@ pub fn serve(c: Config) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(async move {
-        let store = Store::open(&c.data).map_err(|e| e.to_string())?;
+        let store = Store::open_database(&c.database())
+            .await
+            .map_err(|e| e.to_string())?;
         let listener = bind(&c).await?;
         let addr: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
         let shown = if addr.ip().is_unspecified() {
@@ -167,7 +192,7 @@ pub fn serve(c: Config) -> Result<(), String> {
         // A closed stdout (`xiangqi serve | head -1`) must not stop the server.
         let mut out = std::io::stdout();
         let _ = writeln!(out, "xiangqi: serving on {shown}");
-        let _ = writeln!(out, "xiangqi: games are kept in {}", store.path.display());
+        let _ = writeln!(out, "xiangqi: games are kept in {}", store.place());
         let _ = out.flush();
         let mut app = match &c.redis {
             None => App::new(store),

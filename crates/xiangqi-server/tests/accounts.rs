@@ -18,6 +18,8 @@ use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use xiangqi_server::{router, App, Store};
 
+mod pg;
+
 const WAIT: Duration = Duration::from_secs(30);
 
 struct Server {
@@ -32,8 +34,34 @@ fn data_dir(name: &str) -> PathBuf {
     ))
 }
 
+/// The store of folder `dir`: SQLite in it, or with `XIANGQI_TEST_API_BACKEND=postgres` a
+/// PostgreSQL database named after it (opening it again sees what was written).
+async fn store_at(dir: &std::path::Path) -> Store {
+    if pg::api_on_postgres() {
+        let name = pg::db_name(&dir.file_name().unwrap().to_string_lossy());
+        let url = pg::database(&pg::url().unwrap(), &name).await;
+        Store::connect(&url).await.expect("connect to the store")
+    } else {
+        Store::open(dir).expect("open store")
+    }
+}
+
+/// A fresh store for folder `dir` (its old file or database removed).
+async fn fresh_store(dir: &std::path::Path) -> Store {
+    let _ = std::fs::remove_dir_all(dir);
+    if pg::api_on_postgres() {
+        let name = pg::db_name(&dir.file_name().unwrap().to_string_lossy());
+        pg::drop_database(&pg::url().unwrap(), &name).await;
+    }
+    store_at(dir).await
+}
+
 async fn start(dir: &std::path::Path) -> Server {
-    let app = Arc::new(App::new(Store::open(dir).expect("open store")));
+    start_on(store_at(dir).await).await
+}
+
+async fn start_on(store: Store) -> Server {
+    let app = Arc::new(App::new(store));
     app.hub.resume_all().await.expect("resume");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -51,9 +79,7 @@ async fn start(dir: &std::path::Path) -> Server {
 }
 
 async fn server(name: &str) -> Server {
-    let dir = data_dir(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    start(&dir).await
+    start_on(fresh_store(&data_dir(name)).await).await
 }
 
 /// A client: its address (a loopback address of its own) and, once logged in, its cookie
@@ -641,8 +667,7 @@ async fn rating(s: &Server, name: &str, speed: &str) -> (i64, i64, i64) {
 #[tokio::test]
 async fn a_rated_game_between_accounts_is_rated_once() {
     let dir = data_dir("rated");
-    let _ = std::fs::remove_dir_all(&dir);
-    let s = start(&dir).await;
+    let s = start_on(fresh_store(&dir).await).await;
     let ann = register(&s, "ann", "ann's password").await;
     let bo = register(&s, "bo", "bo's password").await;
     let cy = register(&s, "cy", "cy's password").await;

@@ -15,6 +15,8 @@ use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use xiangqi_server::{router, App, Store};
 
+mod pg;
+
 const WAIT: Duration = Duration::from_secs(30);
 
 struct Server {
@@ -29,8 +31,34 @@ fn data_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The store of folder `dir`: SQLite in it, or with `XIANGQI_TEST_API_BACKEND=postgres` a
+/// PostgreSQL database named after it (opening it again sees what was written).
+async fn store_at(dir: &std::path::Path) -> Store {
+    if pg::api_on_postgres() {
+        let name = pg::db_name(&dir.file_name().unwrap().to_string_lossy());
+        let url = pg::database(&pg::url().unwrap(), &name).await;
+        Store::connect(&url).await.expect("connect to the store")
+    } else {
+        Store::open(dir).expect("open store")
+    }
+}
+
+/// A fresh store for folder `dir` (its old file or database removed).
+async fn fresh_store(dir: &std::path::Path) -> Store {
+    let _ = std::fs::remove_dir_all(dir);
+    if pg::api_on_postgres() {
+        let name = pg::db_name(&dir.file_name().unwrap().to_string_lossy());
+        pg::drop_database(&pg::url().unwrap(), &name).await;
+    }
+    store_at(dir).await
+}
+
 async fn start(dir: &std::path::Path) -> Server {
-    let app = Arc::new(App::new(Store::open(dir).expect("open store")));
+    start_on(store_at(dir).await).await
+}
+
+async fn start_on(store: Store) -> Server {
+    let app = Arc::new(App::new(store));
     app.hub.resume_all().await.expect("resume");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -44,9 +72,7 @@ async fn start(dir: &std::path::Path) -> Server {
 }
 
 async fn server(name: &str) -> Server {
-    let dir = data_dir(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    start(&dir).await
+    start_on(fresh_store(&data_dir(name)).await).await
 }
 
 async fn send(
@@ -471,8 +497,7 @@ async fn clocks_run_on_the_server_and_a_flag_falls_with_nobody_connected() {
 #[tokio::test]
 async fn a_restart_brings_back_moves_and_clocks() {
     let dir = data_dir("restart");
-    let _ = std::fs::remove_dir_all(&dir);
-    let s = start(&dir).await;
+    let s = start_on(fresh_store(&dir).await).await;
     let c = challenge(&s, json!({"clock": {"limit": 600, "increment": 5}})).await;
     for (m, t) in [("h2e2", &c.red), ("h9g7", &c.black), ("h0g2", &c.red)] {
         assert_eq!(post(&s, &mv(&c, m), Some(t)).await.0, 200);
@@ -588,9 +613,7 @@ async fn the_lobby_lists_seeks_until_taken_or_withdrawn() {
 #[tokio::test]
 async fn clients_over_a_limit_get_429_and_when_to_try_again() {
     use xiangqi_server::online::limits::{limit, Limits, Rate, RateLimits};
-    let dir = data_dir("limits");
-    let _ = std::fs::remove_dir_all(&dir);
-    let app = Arc::new(App::new(Store::open(&dir).expect("open store")));
+    let app = Arc::new(App::new(fresh_store(&data_dir("limits")).await));
     let limits = RateLimits::new(Limits {
         create: Rate {
             burst: 3.0,
@@ -650,7 +673,7 @@ async fn clients_over_a_limit_get_429_and_when_to_try_again() {
     }
     assert!(ok, "a closed stream frees its slot");
     s.task.abort();
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(data_dir("limits"));
 }
 
 #[tokio::test]

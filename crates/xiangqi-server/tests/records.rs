@@ -16,12 +16,22 @@ use xiangqi_record::GameRecord;
 use xiangqi_server::lines::{tree_lines, tree_notes};
 use xiangqi_server::{router, App, Store};
 
+mod pg;
+
 struct TempDir(PathBuf);
 
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+        if pg::api_on_postgres() {
+            pg::drop_database_blocking(&pg::url().unwrap(), &pg_name(&self.0));
+        }
     }
+}
+
+/// The PostgreSQL database of a test's data folder (with `XIANGQI_TEST_API_BACKEND=postgres`).
+fn pg_name(dir: &std::path::Path) -> String {
+    pg::db_name(&dir.file_name().unwrap().to_string_lossy())
 }
 
 fn temp_dir(name: &str) -> TempDir {
@@ -44,8 +54,16 @@ fn record_file(rel: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-fn app_at(dir: &TempDir) -> Router {
-    router(Arc::new(App::new(Store::open(&dir.0).expect("open store"))))
+/// The app on the store of `dir`: SQLite in it, or with `XIANGQI_TEST_API_BACKEND=postgres`
+/// a PostgreSQL database named after it.
+async fn app_at(dir: &TempDir) -> Router {
+    let store = if pg::api_on_postgres() {
+        let url = pg::database(&pg::url().unwrap(), &pg_name(&dir.0)).await;
+        Store::connect(&url).await.expect("connect to the store")
+    } else {
+        Store::open(&dir.0).expect("open store")
+    };
+    router(Arc::new(App::new(store)))
 }
 
 async fn call(
@@ -112,7 +130,7 @@ fn whole(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_imported_xqf_keeps_its_comments_variations_and_tags_and_exports_them() {
     let dir = temp_dir("xqf");
-    let app = app_at(&dir);
+    let app = app_at(&dir).await;
     // 七星聚会: a comment before the first move, comments in the main line and in variations.
     let bytes = record_file("xqf/eleeye-xqfexamb.xqf");
     let original = read_one(&bytes);
@@ -168,7 +186,7 @@ async fn an_imported_xqf_keeps_its_comments_variations_and_tags_and_exports_them
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_98_variation_xqf_is_imported_whole() {
     let dir = temp_dir("xqf98");
-    let app = app_at(&dir);
+    let app = app_at(&dir).await;
     let bytes = record_file("xqf/hbsxcjp-hard-feixiangju-zu7jin1.xqf");
     let original = read_one(&bytes);
     let (comments, _, lines) = whole(&original);
@@ -190,7 +208,7 @@ async fn the_98_variation_xqf_is_imported_whole() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pgn_tags_comments_and_nags_are_kept() {
     let dir = temp_dir("pgn");
-    let app = app_at(&dir);
+    let app = app_at(&dir).await;
     // A CCGC game: Event, Round, Date, Site, Red, Black, ECCO, Opening, Variation, Result.
     let id = import(&app, record_file("pgn-chinese/eleeye-ccgc-01.pgn")).await;
     let (_, _, g) = call(&app, "GET", &format!("/api/games/{id}"), Body::empty()).await;
@@ -229,7 +247,7 @@ async fn comments_are_edited_at_any_move_and_survive_a_restart() {
     let dir = temp_dir("edit");
     let id;
     {
-        let app = app_at(&dir);
+        let app = app_at(&dir).await;
         id = import(
             &app,
             b"1. h2e2 h9g7 (1... h7e7 2. h0g2) 2. h0g2 *\n".to_vec(),
@@ -320,7 +338,7 @@ async fn comments_are_edited_at_any_move_and_survive_a_restart() {
         assert_eq!(st, StatusCode::NOT_FOUND);
     }
     // A new server on the same data folder has them; the export too.
-    let app = app_at(&dir);
+    let app = app_at(&dir).await;
     let (_, _, g) = call(&app, "GET", &format!("/api/games/{id}"), Body::empty()).await;
     assert_eq!(g["notes"][""]["comment"], "a game");
     assert_eq!(g["notes"]["h2e2 h9g7"]["comment"], "the horse, again");

@@ -45,6 +45,7 @@ impl From<AccountError> for ApiError {
                 a
             }
             AccountError::NoSuchToken => ApiError::new(StatusCode::NOT_FOUND, msg),
+            AccountError::Store(e) if e.is_unavailable() => ApiError::unavailable(msg),
             AccountError::Store(_) | AccountError::Internal(_) => {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
             }
@@ -280,6 +281,7 @@ fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 429, description = "Too many attempts from this address; `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn register(
@@ -308,6 +310,7 @@ pub async fn register(
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 429, description = "Too many failed log-ins for this account, or attempts from this address; `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn login(
@@ -333,6 +336,7 @@ pub async fn login(
         (status = 401, description = "Not logged in (or a revoked API token)", body = super::error::ErrorBody),
         (status = 403, description = "Without the session's CSRF token, from another site, or with an API token", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn logout(State(app): AppState, headers: HeaderMap, v: Viewer) -> ApiResult<Response> {
@@ -400,6 +404,7 @@ pub struct Me {
         (status = 200, description = "The account, its CSRF token and its ratings", body = Me),
         (status = 401, description = "Not logged in (or a revoked API token)", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn me(State(app): AppState, v: Viewer) -> ApiResult<Response> {
@@ -432,6 +437,7 @@ pub async fn me(State(app): AppState, v: Viewer) -> ApiResult<Response> {
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 429, description = "Too many failed attempts; `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn password(
@@ -473,6 +479,7 @@ pub struct TokenJson {
         (status = 401, description = "Not logged in", body = super::error::ErrorBody),
         (status = 403, description = "With an API token (tokens are managed with a session)", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn tokens(State(app): AppState, v: Viewer) -> ApiResult<Json<Vec<TokenJson>>> {
@@ -513,6 +520,7 @@ pub struct NewToken {
         (status = 409, description = "The account has 20 tokens already", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn create_token(State(app): AppState, v: Viewer, f: Fields) -> ApiResult<Json<NewToken>> {
@@ -545,6 +553,7 @@ pub async fn create_token(State(app): AppState, v: Viewer, f: Fields) -> ApiResu
         (status = 403, description = "Without the session's CSRF token, from another site, or with an API token", body = super::error::ErrorBody),
         (status = 404, description = "No token of this account has this id", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn revoke_token(
@@ -624,6 +633,7 @@ pub struct Profile {
         (status = 200, description = "Ratings, their history, recent games, wins, draws and losses", body = Profile),
         (status = 404, description = "No such player", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn profile(State(app): AppState, Path(name): Path<String>) -> ApiResult<Json<Profile>> {
@@ -709,6 +719,7 @@ pub struct Leaderboard {
         (status = 200, description = "The players with a rating of this speed, best first (provisional ones marked)", body = Leaderboard),
         (status = 404, description = "No such speed", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn leaderboard(

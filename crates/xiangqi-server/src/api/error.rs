@@ -52,6 +52,13 @@ impl ApiError {
         }
     }
 
+    /// `503`: the database cannot be reached now; try again in a second.
+    pub fn unavailable(msg: impl Into<String>) -> ApiError {
+        let mut a = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg);
+        a.retry_after = Some(1);
+        a
+    }
+
     /// `400`: malformed input.
     pub fn bad(msg: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, msg)
@@ -128,6 +135,7 @@ impl From<GameError> for ApiError {
                 a.body.errors = Some(errors);
                 a
             }
+            GameError::Store(e) if e.is_unavailable() => ApiError::unavailable(msg),
             GameError::Store(_) | GameError::Engine(_) | GameError::Task(_) => {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
             }

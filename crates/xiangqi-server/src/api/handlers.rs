@@ -76,6 +76,7 @@ pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<Boa
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 422, description = "A move that is not legal or not understood in the position", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn create(
@@ -109,6 +110,7 @@ pub async fn create(
         (status = 200, description = "The games, most recently changed first", body = GameList),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn list(
@@ -149,6 +151,7 @@ async fn with_game<T>(
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn get_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<GameJson>> {
@@ -167,6 +170,7 @@ pub async fn get_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Jso
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn delete_game(State(app): AppState, GameId(id): GameId) -> ApiResult<Json<Deleted>> {
@@ -192,6 +196,7 @@ pub async fn delete_game(State(app): AppState, GameId(id): GameId) -> ApiResult<
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 422, description = "A move that is not legal or not understood in the position", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn post_move(
@@ -244,6 +249,7 @@ async fn change(app: Arc<App>, id: i64, change: Change) -> ApiResult<Json<GameJs
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn promote(
@@ -331,6 +337,7 @@ pub async fn set_note(
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn computer_move(
@@ -376,6 +383,7 @@ pub async fn computer_move(
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn takeback(
@@ -404,6 +412,7 @@ pub async fn takeback(
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn resign(
@@ -431,6 +440,7 @@ pub async fn resign(
         (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn draw(
@@ -478,6 +488,7 @@ pub async fn draw(
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn export_pgn(
@@ -522,6 +533,7 @@ pub async fn export_pgn(
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn export_fen(
@@ -568,6 +580,7 @@ pub async fn export_fen(
         (status = 400, description = "Nothing could be imported (with `errors`), or a bad query parameter", body = super::error::ErrorBody),
         (status = 413, description = "The body is too large, or holds too many games", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn import(

@@ -47,6 +47,7 @@ impl From<OnlineError> for ApiError {
             ),
             OnlineError::Bad { field, .. } => ApiError::bad(msg).field(field),
             OnlineError::Full(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg),
+            OnlineError::Store(e) if e.is_unavailable() => ApiError::unavailable(msg),
             OnlineError::Store(_) | OnlineError::Random(_) => {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
             }
@@ -209,7 +210,7 @@ fn page(id: &str, token: Option<&str>) -> String {
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
 pub async fn open_challenge(
@@ -341,6 +342,7 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 422, description = "A move that cannot be read or is not legal, naming it", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_move(
@@ -369,6 +371,7 @@ pub async fn board_move(
         (status = 404, description = "No such game, or no such action", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_action(
@@ -405,6 +408,7 @@ pub async fn board_action(
         (status = 404, description = "No such game, offer or answer", body = super::error::ErrorBody),
         (status = 409, description = "Refused in the game's state: not your turn, the game over, too late to abort, nothing to answer, opponent not gone long enough", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn board_answer(
@@ -438,6 +442,7 @@ pub async fn board_answer(
         (status = 200, description = "The game as the stream's first line (`gameFull`)", body = Event),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn game_full(State(app): AppState, Path(id): Path<String>) -> ApiResult<Response> {
@@ -496,6 +501,7 @@ struct GameStream {
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
 pub async fn game_stream(
@@ -613,7 +619,7 @@ pub struct GameStart {
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 400, description = "Malformed input: bad JSON or form, an unknown field, a wrong type or value", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
-        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
 pub async fn seek(State(app): AppState, v: Viewer, f: Fields) -> ApiResult<Response> {
@@ -674,7 +680,7 @@ pub async fn seek(State(app): AppState, v: Viewer, f: Fields) -> ApiResult<Respo
         (status = 404, description = "No such seek (or it was taken)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
-        (status = 503, description = "Too many live games or seeks open; try again later", body = super::error::ErrorBody),
+        (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
 pub async fn accept_seek(

@@ -208,6 +208,8 @@ const SWEEP_EVERY: u64 = {
 
 /// The most live games in memory, and seeks in the lobby, at once.
 pub const MAX_ROOMS: usize = 100_000;
+/// How long a timer waits before storing a game's end again after the store failed.
+const STORE_RETRY_MS: u64 = 1000;
 /// How often a stream sends a keep-alive blank line.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(5);
 /// The longest name a player may give.
@@ -1471,9 +1473,14 @@ impl Hub {
                 }
                 Err(e) => {
                     eprintln!(
-                        "xiangqi serve: live game {}: cannot store its end: {e}",
+                        "xiangqi serve: live game {}: cannot store its end (trying again in \
+                         {STORE_RETRY_MS} ms): {e}",
                         room.id
-                    )
+                    );
+                    // The deadline has passed: without a pause the timer would fire again at
+                    // once, as long as the database is away.
+                    self.schedule(room, &mut st, STORE_RETRY_MS);
+                    return;
                 }
             }
         }

@@ -2,81 +2,13 @@
 //! tokens (both only as SHA-256 hashes), ratings per speed with their history, and which
 //! accounts hold the seats of a live game (with the ratings before it and what it changed).
 //!
-//! Plain SQL that reads the same in PostgreSQL (`INTEGER`/`BIGINT`, `DOUBLE PRECISION`,
-//! `ON CONFLICT ... DO UPDATE`); every statement of accounts is in this file.
+//! The SQLite statements of accounts are in this file, the PostgreSQL ones (the same SQL with
+//! `$n` parameters) in `store/postgres/accounts.rs`; the tables are migration 2
+//! (`migrations/*/0002_accounts.sql`).
 
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::accounts::rating::{self, Rating, Speed};
-
-/// The tables of accounts (created with the others when the store opens).
-pub(super) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS users (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    -- The name in lower case: names are unique regardless of case.
-    name_key TEXT NOT NULL UNIQUE,
-    password_hash TEXT NOT NULL,
-    created BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    -- SHA-256 (hex) of the session cookie's secret.
-    key TEXT PRIMARY KEY,
-    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-    csrf TEXT NOT NULL,
-    created BIGINT NOT NULL,
-    expires BIGINT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
-CREATE TABLE IF NOT EXISTS api_tokens (
-    id INTEGER PRIMARY KEY,
-    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-    -- SHA-256 (hex) of the token.
-    key TEXT NOT NULL UNIQUE,
-    label TEXT NOT NULL,
-    created BIGINT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS api_tokens_user ON api_tokens(user_id);
-CREATE TABLE IF NOT EXISTS ratings (
-    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-    speed TEXT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL,
-    rd DOUBLE PRECISION NOT NULL,
-    vol DOUBLE PRECISION NOT NULL,
-    games INTEGER NOT NULL,
-    updated BIGINT NOT NULL,
-    PRIMARY KEY (user_id, speed)
-);
-CREATE INDEX IF NOT EXISTS ratings_speed ON ratings(speed, rating);
-CREATE TABLE IF NOT EXISTS rating_history (
-    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-    game_id TEXT NOT NULL,
-    speed TEXT NOT NULL,
-    at BIGINT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL,
-    rd DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (user_id, game_id)
-);
-CREATE TABLE IF NOT EXISTS live_seats (
-    game_id TEXT PRIMARY KEY REFERENCES live_games(id) ON DELETE CASCADE,
-    red_user INTEGER REFERENCES users(id),
-    black_user INTEGER REFERENCES users(id),
-    rated INTEGER NOT NULL DEFAULT 0,
-    speed TEXT NOT NULL,
-    -- The ratings before the game (rated games).
-    red_rating DOUBLE PRECISION,
-    red_rd DOUBLE PRECISION,
-    black_rating DOUBLE PRECISION,
-    black_rd DOUBLE PRECISION,
-    -- What the game changed, once rated.
-    red_diff DOUBLE PRECISION,
-    black_diff DOUBLE PRECISION,
-    -- When the ratings were updated (NULL until then: a game is rated once).
-    rated_at BIGINT
-);
-CREATE INDEX IF NOT EXISTS live_seats_red ON live_seats(red_user);
-CREATE INDEX IF NOT EXISTS live_seats_black ON live_seats(black_user);
-";
 
 /// An account as the store has it.
 #[derive(Clone, Debug, PartialEq, Eq)]

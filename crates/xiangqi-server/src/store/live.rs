@@ -4,42 +4,6 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// The tables of live games (created with the others when the store opens).
-pub(super) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS live_games (
-    id TEXT PRIMARY KEY,
-    created INTEGER NOT NULL,
-    updated INTEGER NOT NULL,
-    start_fen TEXT NOT NULL,
-    -- The time control in ms; NULL for a game without a clock.
-    clock_initial INTEGER,
-    clock_increment INTEGER,
-    red_name TEXT NOT NULL,
-    black_name TEXT NOT NULL,
-    -- SHA-256 of the seat tokens (the tokens themselves are never stored).
-    red_key TEXT NOT NULL,
-    black_key TEXT NOT NULL,
-    -- The clocks after the last change: red ms, black ms, red quota, black quota.
-    clock TEXT NOT NULL DEFAULT '',
-    -- An end the rules game cannot re-derive from the moves: '' while it goes on or when
-    -- the moves end it; else resign-red, resign-black, draw, flag-red, flag-black, aborted,
-    -- claim-red, claim-black, claim-draw.
-    declared TEXT NOT NULL DEFAULT '',
-    -- Derived, for lists: the board API's status and the winner ('' for none).
-    status TEXT NOT NULL DEFAULT 'created',
-    winner TEXT NOT NULL DEFAULT '',
-    -- The rematch's id, once both asked for it.
-    rematch TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS live_moves (
-    game_id TEXT NOT NULL REFERENCES live_games(id) ON DELETE CASCADE,
-    ply INTEGER NOT NULL,
-    uci TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS live_games_status ON live_games(status);
-";
-
 /// A live game's stored row.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LiveRow {
@@ -102,13 +66,13 @@ pub enum LiveWrite {
     },
 }
 
-fn times_text(t: Option<[u64; 4]>) -> String {
+pub(super) fn times_text(t: Option<[u64; 4]>) -> String {
     t.map_or(String::new(), |t| {
         format!("{} {} {} {}", t[0], t[1], t[2], t[3])
     })
 }
 
-fn parse_times(s: &str) -> Option<Option<[u64; 4]>> {
+pub(super) fn parse_times(s: &str) -> Option<Option<[u64; 4]>> {
     if s.is_empty() {
         return Some(None);
     }
@@ -178,8 +142,7 @@ pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
             uci,
             change,
         } => {
-            c.prepare_cached("INSERT INTO live_moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?
-                .execute(params![id, ply, uci])?;
+            super::sqlite::insert_move(c, "live_moves", id, *ply, uci)?;
             update_row(c, id, change)
         }
         LiveWrite::Truncate { id, ply, change } => {

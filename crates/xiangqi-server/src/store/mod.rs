@@ -1,17 +1,144 @@
 //! The game store: what is kept of a game (its row, moves and alternative lines) and the
-//! writes that change it. SQLite is the one backend today (`sqlite`); the types here are
-//! what the rest of the server sees, so another backend can come beside it.
+//! writes that change it. Two backends: SQLite (`sqlite`, one file in the data folder, the
+//! default) and PostgreSQL (`postgres`, `--database postgres://...`). The types here are what
+//! the rest of the server sees; `Store` is the one interface over both.
+//!
+//! `Store` is an enum over the backends rather than a trait object: the set is closed (two
+//! backends, both in this crate), its methods are async (an object-safe trait would box every
+//! future or need `async-trait`), and each method's `match` makes the compiler check that
+//! every backend answers every read; every change goes through one `Write` value that both
+//! backends apply, so a new kind of write cannot be forgotten by one of them either.
 
 pub mod accounts;
 pub mod live;
+pub mod migrations;
+mod postgres;
 mod sqlite;
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use xiangqi::Color;
 
-pub use sqlite::Store;
+pub use postgres::{parse_url, PgStore};
+pub use sqlite::SqliteStore;
+
+use accounts::{
+    AccountWrite, LeaderRow, ProfileRow, RatingRow, SeatsRow, SessionRow, TokenRow, UserRow,
+};
+use live::LiveRow;
+
+use crate::accounts::rating::{Rating, Speed};
+
+/// Where the games are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// `games.sqlite3` in this folder.
+    Sqlite(PathBuf),
+    /// A PostgreSQL database, by its `postgres://` URL.
+    Postgres(String),
+}
+
+/// The store: one of the backends.
+#[derive(Clone)]
+pub enum Store {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+impl Store {
+    /// Opens (creating if needed) the SQLite store in folder `dir`.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        SqliteStore::open(dir).map(Store::Sqlite)
+    }
+
+    /// Connects to the PostgreSQL database at `url` (migrating it).
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        PgStore::connect(url).await.map(Store::Postgres)
+    }
+
+    /// Opens the store the configuration names.
+    pub async fn open_database(db: &Database) -> Result<Store, StoreError> {
+        match db {
+            Database::Sqlite(dir) => Store::open(dir),
+            Database::Postgres(url) => Store::connect(url).await,
+        }
+    }
+
+    /// Where the games are kept, for people: the file, or the database URL without a
+    /// password.
+    pub fn place(&self) -> String {
+        match self {
+            Store::Sqlite(s) => s.path.display().to_string(),
+            Store::Postgres(s) => s.place.clone(),
+        }
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Applies a write and waits until it is committed (durable); answers the new id of a
+    /// created game, else the game's id (0 for live-game writes).
+    pub async fn write(&self, w: Write) -> Result<i64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.write(w).await,
+            Store::Postgres(s) => s.write(w).await,
+        }
+    }
+
+    /// A game's row, moves and alternative lines, or `None`.
+    pub async fn load(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load(id).await,
+            Store::Postgres(s) => s.load(id).await,
+        }
+    }
+
+    /// Games, most recently updated first, and how many there are in all.
+    pub async fn list(&self, limit: i64, offset: i64) -> Result<(Vec<GameRow>, i64), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.list(limit, offset).await,
+            Store::Postgres(s) => s.list(limit, offset).await,
+        }
+    }
+
+    /// A live game's row and moves, or `None`.
+    pub async fn load_live(&self, id: &str) -> Result<Option<(LiveRow, Vec<String>)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load_live(id).await,
+            Store::Postgres(s) => s.load_live(id).await,
+        }
+    }
+
+    /// Every live game that has not ended, with its moves.
+    pub async fn unfinished_live(&self) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.unfinished_live().await,
+            Store::Postgres(s) => s.unfinished_live().await,
+        }
+    }
+
+    /// A game's stored review, or `None`.
+    pub async fn load_review(&self, id: i64) -> Result<Option<StoredReview>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load_review(id).await,
+            Store::Postgres(s) => s.load_review(id).await,
+        }
+    }
+
+    /// The schema version (the last migration applied).
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.schema_version().await,
+            Store::Postgres(s) => s.schema_version().await,
+        }
+    }
+}
 
 /// How a game is played.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -237,6 +364,91 @@ pub struct StoredReview {
 /// coordinates separated by spaces) and its notes by path.
 pub type StoredGame = (GameRow, Vec<String>, Vec<String>, Vec<(String, Note)>);
 
+/// Runs the same read on whichever backend the store is.
+macro_rules! both {
+    ($self:ident, $s:ident => $e:expr) => {
+        match $self {
+            Store::Sqlite($s) => $e,
+            Store::Postgres($s) => $e,
+        }
+    };
+}
+
+/// Accounts (`store/accounts.rs` has the SQLite statements, `store/postgres/accounts.rs` the
+/// PostgreSQL ones).
+impl Store {
+    /// Creates an account; `None` when the name (in any case) is taken.
+    pub async fn create_user(
+        &self,
+        name: &str,
+        name_key: &str,
+        password_hash: &str,
+        created: i64,
+    ) -> Result<Option<i64>, StoreError> {
+        let w = Write::Account(AccountWrite::CreateUser {
+            name: name.to_owned(),
+            name_key: name_key.to_owned(),
+            password_hash: password_hash.to_owned(),
+            created,
+        });
+        match self.write(w).await {
+            Ok(id) => Ok(Some(id)),
+            Err(StoreError::Taken(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A write to accounts; answers its id or count (`AccountWrite`).
+    pub async fn account(&self, w: AccountWrite) -> Result<i64, StoreError> {
+        self.write(Write::Account(w)).await
+    }
+
+    pub async fn user_by_key(&self, name_key: &str) -> Result<Option<UserRow>, StoreError> {
+        both!(self, s => s.user_by_key(name_key).await)
+    }
+
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, StoreError> {
+        both!(self, s => s.user_by_id(id).await)
+    }
+
+    pub async fn session(&self, key: &str, now: i64) -> Result<Option<SessionRow>, StoreError> {
+        both!(self, s => s.session(key, now).await)
+    }
+
+    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String)>, StoreError> {
+        both!(self, s => s.token_user(key).await)
+    }
+
+    pub async fn tokens(&self, user: i64) -> Result<Vec<TokenRow>, StoreError> {
+        both!(self, s => s.tokens(user).await)
+    }
+
+    pub async fn ratings(&self, user: i64) -> Result<Vec<RatingRow>, StoreError> {
+        both!(self, s => s.ratings(user).await)
+    }
+
+    pub async fn rating_of(&self, user: i64, speed: Speed) -> Result<Rating, StoreError> {
+        both!(self, s => s.rating_of(user, speed).await)
+    }
+
+    /// The accounts of a live game's seats (`None`: a game of two guests).
+    pub async fn live_seats(&self, game_id: &str) -> Result<Option<SeatsRow>, StoreError> {
+        both!(self, s => s.live_seats(game_id).await)
+    }
+
+    pub async fn profile(&self, name_key: &str) -> Result<Option<ProfileRow>, StoreError> {
+        both!(self, s => s.profile(name_key).await)
+    }
+
+    pub async fn leaderboard(
+        &self,
+        speed: Speed,
+        limit: i64,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        both!(self, s => s.leaderboard(speed, limit).await)
+    }
+}
+
 /// What can go wrong in the store.
 #[derive(Debug)]
 pub enum StoreError {
@@ -245,24 +457,53 @@ pub enum StoreError {
         path: PathBuf,
         error: std::io::Error,
     },
-    /// The database cannot be opened or set up.
+    /// The SQLite file cannot be opened or set up.
     Open {
         path: PathBuf,
         what: &'static str,
-        error: rusqlite::Error,
+        error: String,
+    },
+    /// `--database` is not a PostgreSQL URL.
+    BadUrl(String),
+    /// The PostgreSQL database cannot be reached or set up at start.
+    Connect { place: String, error: String },
+    /// A migration failed (and was rolled back).
+    Migrate {
+        place: String,
+        version: i64,
+        error: String,
+    },
+    /// The database was migrated by a newer server than this one.
+    TooNew {
+        place: String,
+        found: i64,
+        known: i64,
     },
     /// A thread of the store cannot be started.
     Thread(std::io::Error),
     /// The writer thread is gone (it never answers again).
     WriterStopped,
+    /// The database cannot be reached now (PostgreSQL stopped or restarting): nothing was
+    /// written; the same request may succeed later (the API answers `503`).
+    Unavailable(String),
     /// A read failed.
     Read(String),
     /// A write failed (and was rolled back).
-    Write(rusqlite::Error),
+    Write(String),
+    /// A write would have made a second row with a unique key (a name, an id) that another
+    /// row has: nothing was written.
+    Taken(String),
     /// The group's transaction could not begin or commit (no write of it happened).
     Transaction { what: &'static str, error: String },
     /// A stored value is not one the server writes (a damaged or foreign file).
     Corrupt(String),
+}
+
+impl StoreError {
+    /// Whether the database is out of reach for now (`503`), rather than the request failing.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
 }
 
 impl fmt::Display for StoreError {
@@ -282,10 +523,35 @@ impl fmt::Display for StoreError {
                     path.display()
                 )
             }
+            StoreError::BadUrl(e) => write!(f, "--database: {e}"),
+            StoreError::Connect { place, error } => {
+                write!(f, "cannot connect to the database {place}: {error}")
+            }
+            StoreError::Migrate {
+                place,
+                version,
+                error,
+            } => write!(
+                f,
+                "cannot migrate the game store {place} to version {version}: {error}"
+            ),
+            StoreError::TooNew {
+                place,
+                found,
+                known,
+            } => write!(
+                f,
+                "the game store {place} is at schema version {found}, newer than this \
+                 xiangqi knows ({known}): use a newer xiangqi"
+            ),
             StoreError::Thread(e) => write!(f, "cannot start the store writer: {e}"),
             StoreError::WriterStopped => f.write_str("the store writer has stopped"),
+            StoreError::Unavailable(e) => {
+                write!(f, "the database is unavailable, try again shortly: {e}")
+            }
             StoreError::Read(e) => write!(f, "reading the game store: {e}"),
             StoreError::Write(e) => write!(f, "store: {e}"),
+            StoreError::Taken(e) => write!(f, "store: already there: {e}"),
             StoreError::Transaction { what, error } => write!(f, "store: {what}: {error}"),
             StoreError::Corrupt(e) => write!(f, "the game store holds a bad value: {e}"),
         }

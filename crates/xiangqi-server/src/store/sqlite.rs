@@ -16,9 +16,10 @@ use tokio::sync::oneshot;
 use xiangqi::Color;
 
 use super::accounts::{
-    self, AccountWrite, LeaderRow, ProfileRow, RatingRow, SeatsRow, SessionRow, TokenRow, UserRow,
+    self, LeaderRow, ProfileRow, RatingRow, SeatsRow, SessionRow, TokenRow, UserRow,
 };
 use super::live::{self, LiveRow};
+use super::migrations::MIGRATIONS;
 use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, StoredReview, Verdict, Write};
 use crate::accounts::rating::{Rating, Speed};
 
@@ -27,9 +28,9 @@ const MAX_GROUP: usize = 1024;
 
 type Reply = oneshot::Sender<Result<i64, StoreError>>;
 
-/// The store: the writer's queue and a read connection.
+/// The SQLite store: the writer's queue and a read connection.
 #[derive(Clone)]
-pub struct Store {
+pub struct SqliteStore {
     tx: mpsc::Sender<(Write, Reply)>,
     reader: Arc<Mutex<Connection>>,
     pub path: PathBuf,
@@ -37,10 +38,10 @@ pub struct Store {
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
     let failed = |what| {
-        move |error| StoreError::Open {
+        move |error: rusqlite::Error| StoreError::Open {
             path: path.to_path_buf(),
             what,
-            error,
+            error: error.to_string(),
         }
     };
     let conn = Connection::open(path).map_err(failed("open"))?;
@@ -55,86 +56,76 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created INTEGER NOT NULL,
-    updated INTEGER NOT NULL,
-    mode TEXT NOT NULL,
-    human TEXT NOT NULL DEFAULT '',
-    level INTEGER NOT NULL DEFAULT 0,
-    start_fen TEXT NOT NULL,
-    tags TEXT NOT NULL DEFAULT '{}',
-    declared TEXT NOT NULL DEFAULT '',
-    declared_ply INTEGER NOT NULL DEFAULT 0,
-    result TEXT NOT NULL DEFAULT '',
-    reason TEXT NOT NULL DEFAULT '',
-    plies INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    ply INTEGER NOT NULL,
-    uci TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
--- Alternative lines of a game (analysis variations): each a whole line from the start
--- position, moves in coordinates separated by spaces. Added after the first release; an older
--- file gets the table when opened and its games simply have no lines.
-CREATE TABLE IF NOT EXISTS lines (
-    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    moves TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
--- A game's engine review (at most one, the latest): the main line it reviewed (moves in
--- coordinates separated by spaces, so a later change of the game shows), the search depth, when
--- it was made (Unix seconds) and the result as JSON (docs/API.md, `Review`). Added with game
--- review; an older file gets the table when opened.
-CREATE TABLE IF NOT EXISTS reviews (
-    game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
-    moves TEXT NOT NULL,
-    depth INTEGER NOT NULL,
-    created INTEGER NOT NULL,
-    data TEXT NOT NULL
-);
--- What a record says at a move: a comment and NAGs (numbers separated by spaces). `path`
--- names the move: the moves from the start position to it in coordinates separated by
--- spaces ('' for the start: a comment before the first move). Added with records shown
--- whole; an older file gets the table when opened and its games have no notes.
-CREATE TABLE IF NOT EXISTS notes (
-    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    path TEXT NOT NULL,
-    comment TEXT NOT NULL DEFAULT '',
-    nags TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (game_id, path)
-) WITHOUT ROWID;
-";
+/// Brings the file's tables up to date: every migration it has not had, each in its own
+/// transaction with its row in `schema_migrations`.
+fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    let failed = |what| {
+        move |e: rusqlite::Error| StoreError::Open {
+            path: path.to_path_buf(),
+            what,
+            error: e.to_string(),
+        }
+    };
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version INTEGER PRIMARY KEY,
+             name TEXT NOT NULL,
+             applied INTEGER NOT NULL
+         )",
+    )
+    .map_err(failed("create the migrations table of"))?;
+    let have: i64 = conn
+        .query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(failed("read the schema version of"))?;
+    let known = MIGRATIONS.last().map_or(0, |m| m.version);
+    if have > known {
+        return Err(StoreError::TooNew {
+            place: path.display().to_string(),
+            found: have,
+            known,
+        });
+    }
+    for m in MIGRATIONS.iter().filter(|m| m.version > have) {
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(failed("begin a migration of"))?;
+        tx.execute_batch(m.sqlite)
+            .map_err(|e| StoreError::Migrate {
+                place: path.display().to_string(),
+                version: m.version,
+                error: e.to_string(),
+            })?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, name, applied) VALUES (?1, ?2, ?3)",
+            params![m.version, m.name, crate::games::now()],
+        )
+        .map_err(failed("record a migration of"))?;
+        tx.commit().map_err(failed("commit a migration of"))?;
+    }
+    Ok(())
+}
 
-impl Store {
+impl SqliteStore {
     /// Opens (creating if needed) `games.sqlite3` in `dir` and starts the writer thread.
-    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+    pub fn open(dir: &Path) -> Result<SqliteStore, StoreError> {
         std::fs::create_dir_all(dir).map_err(|error| StoreError::CreateDir {
             path: dir.to_path_buf(),
             error,
         })?;
         let path = dir.join("games.sqlite3");
-        let writer = open(&path)?;
-        writer
-            .execute_batch(SCHEMA)
-            .and_then(|_| writer.execute_batch(live::SCHEMA))
-            .and_then(|_| writer.execute_batch(accounts::SCHEMA))
-            .map_err(|error| StoreError::Open {
-                path: path.clone(),
-                what: "create the tables of",
-                error,
-            })?;
+        let mut writer = open(&path)?;
+        migrate(&mut writer, &path)?;
         let reader = open(&path)?;
         let (tx, rx) = mpsc::channel::<(Write, Reply)>();
         std::thread::Builder::new()
             .name("store-writer".into())
             .spawn(move || writer_loop(writer, rx))
             .map_err(StoreError::Thread)?;
-        Ok(Store {
+        Ok(SqliteStore {
             tx,
             reader: Arc::new(Mutex::new(reader)),
             path,
@@ -248,6 +239,18 @@ impl Store {
         self.read(live::unfinished).await
     }
 
+    /// The schema version of the file (the last migration applied).
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        self.read(|c| {
+            c.query_row(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .await
+    }
+
     /// Games, most recently updated first.
     pub async fn list(&self, limit: i64, offset: i64) -> Result<(Vec<GameRow>, i64), StoreError> {
         self.read(move |c| {
@@ -265,37 +268,7 @@ impl Store {
 }
 
 /// Accounts (`store/accounts.rs` has the SQL).
-impl Store {
-    /// Creates an account; `None` when the name (in any case) is taken.
-    pub async fn create_user(
-        &self,
-        name: &str,
-        name_key: &str,
-        password_hash: &str,
-        created: i64,
-    ) -> Result<Option<i64>, StoreError> {
-        let w = Write::Account(AccountWrite::CreateUser {
-            name: name.to_owned(),
-            name_key: name_key.to_owned(),
-            password_hash: password_hash.to_owned(),
-            created,
-        });
-        match self.write(w).await {
-            Ok(id) => Ok(Some(id)),
-            Err(StoreError::Write(rusqlite::Error::SqliteFailure(e, _)))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-            {
-                Ok(None)
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// A write to accounts; answers its id or count (`AccountWrite`).
-    pub async fn account(&self, w: AccountWrite) -> Result<i64, StoreError> {
-        self.write(Write::Account(w)).await
-    }
-
+impl SqliteStore {
     pub async fn user_by_key(&self, name_key: &str) -> Result<Option<UserRow>, StoreError> {
         let k = name_key.to_owned();
         self.read(move |c| accounts::user_by_key(c, &k)).await
@@ -501,8 +474,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             updated,
             derived,
         } => {
-            c.prepare_cached("INSERT INTO moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?
-                .execute(params![id, ply, uci])?;
+            insert_move(c, "moves", &id, *ply, uci)?;
             let n = c
                 .prepare_cached(
                     "UPDATE games SET updated = ?2, plies = ?3, result = ?4, reason = ?5 \
@@ -601,6 +573,32 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
     }
 }
 
+/// Stores the move at `ply` of game `id` in `table`. The same move again is no change (as in
+/// the PostgreSQL store, where a write may be repeated after its commit's answer was lost);
+/// another move there is refused.
+pub(super) fn insert_move(
+    c: &Connection,
+    table: &str,
+    id: &dyn rusqlite::ToSql,
+    ply: i64,
+    uci: &str,
+) -> rusqlite::Result<()> {
+    let n = c
+        .prepare_cached(&format!(
+            "INSERT INTO {table} (game_id, ply, uci) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (game_id, ply) DO UPDATE SET uci = excluded.uci \
+             WHERE {table}.uci = excluded.uci"
+        ))?
+        .execute(params![id, ply, uci])?;
+    if n == 0 {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
+            Some(format!("the game already has another move at ply {ply}")),
+        ));
+    }
+    Ok(())
+}
+
 /// Stores the note at `path` of game `id`, or deletes it when it is empty.
 fn set_note(c: &Connection, id: i64, path: &str, note: &Note) -> rusqlite::Result<()> {
     if note.is_empty() {
@@ -623,6 +621,19 @@ fn insert_lines(c: &Connection, id: i64, lines: &[String]) -> rusqlite::Result<(
         st.execute(params![id, i as i64, l])?;
     }
     Ok(())
+}
+
+/// A failed write's error: a unique key already there is `Taken`.
+fn write_error(e: rusqlite::Error) -> StoreError {
+    match &e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            StoreError::Taken(e.to_string())
+        }
+        _ => StoreError::Write(e.to_string()),
+    }
 }
 
 fn writer_loop(conn: Connection, rx: mpsc::Receiver<(Write, Reply)>) {
@@ -667,7 +678,7 @@ fn commit_group(conn: &Connection, batch: &[(Write, Reply)]) -> Vec<Result<i64, 
             }
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK TO w; RELEASE w");
-                results.push(Err(StoreError::Write(e)));
+                results.push(Err(write_error(e)));
             }
         }
     }

@@ -1,0 +1,543 @@
+//! Accounts in PostgreSQL: the same statements as `store/accounts.rs` (SQLite), with `$n`
+//! parameters, on a pooled connection; reads of several queries run in one snapshot.
+
+use deadpool_postgres::Transaction;
+use tokio_postgres::Row;
+
+use super::{exec, get, pg_error, read_error, snapshot, PgStore};
+use crate::accounts::rating::{self, Rating, Speed};
+use crate::store::accounts::{
+    AccountWrite, Counts, HistoryRow, LeaderRow, ProfileRow, RatingRow, RecentGame, SeatUser,
+    SeatsRow, SessionRow, TokenRow, UserRow, RECENT,
+};
+use crate::store::StoreError;
+
+fn speed_of(r: &Row, i: usize) -> Result<Speed, StoreError> {
+    let s: String = get(r, i)?;
+    Speed::parse(&s).ok_or_else(|| StoreError::Corrupt(format!("a speed '{s}'")))
+}
+
+async fn get_rating(
+    tx: &Transaction<'_>,
+    user: i64,
+    speed: Speed,
+) -> Result<(Rating, i64), StoreError> {
+    let st = tx
+        .prepare_cached(
+            "SELECT rating, rd, vol, games FROM ratings WHERE user_id = $1 AND speed = $2",
+        )
+        .await
+        .map_err(pg_error)?;
+    match tx
+        .query_opt(&st, &[&user, &speed.as_str()])
+        .await
+        .map_err(pg_error)?
+    {
+        Some(r) => Ok((
+            Rating {
+                rating: get(&r, 0)?,
+                rd: get(&r, 1)?,
+                vol: get(&r, 2)?,
+            },
+            get(&r, 3)?,
+        )),
+        None => Ok((Rating::default(), 0)),
+    }
+}
+
+async fn returning_id(
+    tx: &Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<i64, StoreError> {
+    let st = tx.prepare_cached(sql).await.map_err(pg_error)?;
+    let r = tx.query_one(&st, params).await.map_err(pg_error)?;
+    get(&r, 0)
+}
+
+pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64, StoreError> {
+    match w {
+        AccountWrite::CreateUser {
+            name,
+            name_key,
+            password_hash,
+            created,
+        } => {
+            returning_id(
+                tx,
+                "INSERT INTO users (name, name_key, password_hash, created) \
+                 VALUES ($1, $2, $3, $4) RETURNING id",
+                &[name, name_key, password_hash, created],
+            )
+            .await
+        }
+        AccountWrite::SetPassword {
+            user_id,
+            password_hash,
+        } => {
+            exec(
+                tx,
+                "UPDATE users SET password_hash = $2 WHERE id = $1",
+                &[user_id, password_hash],
+            )
+            .await?;
+            exec(tx, "DELETE FROM sessions WHERE user_id = $1", &[user_id]).await?;
+            Ok(*user_id)
+        }
+        AccountWrite::CreateSession {
+            key,
+            user_id,
+            csrf,
+            created,
+            expires,
+        } => {
+            exec(
+                tx,
+                "INSERT INTO sessions (key, user_id, csrf, created, expires) \
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[key, user_id, csrf, created, expires],
+            )
+            .await?;
+            // Sessions past their end are removed as new ones come.
+            exec(tx, "DELETE FROM sessions WHERE expires < $1", &[created]).await?;
+            Ok(*user_id)
+        }
+        AccountWrite::DeleteSession { key } => {
+            Ok(exec(tx, "DELETE FROM sessions WHERE key = $1", &[key]).await? as i64)
+        }
+        AccountWrite::CreateToken {
+            user_id,
+            key,
+            label,
+            created,
+        } => {
+            returning_id(
+                tx,
+                "INSERT INTO api_tokens (user_id, key, label, created) \
+                 VALUES ($1, $2, $3, $4) RETURNING id",
+                &[user_id, key, label, created],
+            )
+            .await
+        }
+        AccountWrite::RevokeToken { user_id, id } => Ok(exec(
+            tx,
+            "DELETE FROM api_tokens WHERE id = $1 AND user_id = $2",
+            &[id, user_id],
+        )
+        .await? as i64),
+        AccountWrite::Seats {
+            game_id,
+            users,
+            rated,
+            speed,
+        } => {
+            let mut before = [None, None];
+            for (i, u) in users.iter().enumerate() {
+                if let (Some(id), true) = (u, *rated) {
+                    before[i] = Some(get_rating(tx, *id, *speed).await?.0);
+                }
+            }
+            let [r, b] = before;
+            exec(
+                tx,
+                "INSERT INTO live_seats (game_id, red_user, black_user, rated, speed, red_rating, \
+                 red_rd, black_rating, black_rd) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                &[
+                    game_id,
+                    &users[0],
+                    &users[1],
+                    &i64::from(*rated),
+                    &speed.as_str(),
+                    &r.map(|x| x.rating),
+                    &r.map(|x| x.rd),
+                    &b.map(|x| x.rating),
+                    &b.map(|x| x.rd),
+                ],
+            )
+            .await?;
+            Ok(0)
+        }
+        AccountWrite::Rate {
+            game_id,
+            score_red,
+            at,
+        } => {
+            // FOR UPDATE: two nodes ending the same game rate it once.
+            let st = tx
+                .prepare_cached(
+                    "SELECT red_user, black_user, speed FROM live_seats \
+                     WHERE game_id = $1 AND rated = 1 AND rated_at IS NULL FOR UPDATE",
+                )
+                .await
+                .map_err(pg_error)?;
+            let Some(row) = tx.query_opt(&st, &[game_id]).await.map_err(pg_error)? else {
+                return Ok(0);
+            };
+            let (red, black, speed): (Option<i64>, Option<i64>, Speed) =
+                (get(&row, 0)?, get(&row, 1)?, speed_of(&row, 2)?);
+            let (Some(red), Some(black)) = (red, black) else {
+                return Ok(0);
+            };
+            let (rr, rn) = get_rating(tx, red, speed).await?;
+            let (br, bn) = get_rating(tx, black, speed).await?;
+            let nr = rating::update(rr, &[(br, *score_red)], rating::TAU);
+            let nb = rating::update(br, &[(rr, 1.0 - score_red)], rating::TAU);
+            for (user, new, games) in [(red, nr, rn), (black, nb, bn)] {
+                exec(
+                    tx,
+                    "INSERT INTO ratings (user_id, speed, rating, rd, vol, games, updated) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                     ON CONFLICT (user_id, speed) DO UPDATE SET rating = EXCLUDED.rating, \
+                     rd = EXCLUDED.rd, vol = EXCLUDED.vol, games = EXCLUDED.games, \
+                     updated = EXCLUDED.updated",
+                    &[
+                        &user,
+                        &speed.as_str(),
+                        &new.rating,
+                        &new.rd,
+                        &new.vol,
+                        &(games + 1),
+                        at,
+                    ],
+                )
+                .await?;
+                exec(
+                    tx,
+                    "INSERT INTO rating_history (user_id, game_id, speed, at, rating, rd) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[&user, game_id, &speed.as_str(), at, &new.rating, &new.rd],
+                )
+                .await?;
+            }
+            exec(
+                tx,
+                "UPDATE live_seats SET rated_at = $2, red_diff = $3, black_diff = $4 \
+                 WHERE game_id = $1",
+                &[
+                    game_id,
+                    at,
+                    &(nr.rating - rr.rating),
+                    &(nb.rating - br.rating),
+                ],
+            )
+            .await?;
+            Ok(1)
+        }
+    }
+}
+
+fn user_of(r: &Row) -> Result<UserRow, StoreError> {
+    Ok(UserRow {
+        id: get(r, 0)?,
+        name: get(r, 1)?,
+        password_hash: get(r, 2)?,
+        created: get(r, 3)?,
+    })
+}
+
+fn rating_row(r: &Row) -> Result<RatingRow, StoreError> {
+    Ok(RatingRow {
+        speed: speed_of(r, 0)?,
+        rating: Rating {
+            rating: get(r, 1)?,
+            rd: get(r, 2)?,
+            vol: get(r, 3)?,
+        },
+        games: get(r, 4)?,
+    })
+}
+
+async fn one<T>(
+    tx: &Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    f: impl Fn(&Row) -> Result<T, StoreError>,
+) -> Result<Option<T>, StoreError> {
+    let st = tx.prepare_cached(sql).await.map_err(read_error)?;
+    tx.query_opt(&st, params)
+        .await
+        .map_err(read_error)?
+        .as_ref()
+        .map(f)
+        .transpose()
+}
+
+async fn all<T>(
+    tx: &Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    f: impl Fn(&Row) -> Result<T, StoreError>,
+) -> Result<Vec<T>, StoreError> {
+    let st = tx.prepare_cached(sql).await.map_err(read_error)?;
+    tx.query(&st, params)
+        .await
+        .map_err(read_error)?
+        .iter()
+        .map(f)
+        .collect()
+}
+
+const USER: &str = "SELECT id, name, password_hash, created FROM users";
+
+impl PgStore {
+    /// Runs `f` in a read-only snapshot on a pooled connection.
+    async fn reading<T>(
+        &self,
+        f: impl AsyncFnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut c = self.pool.get().await.map_err(super::pool_error)?;
+        let tx = snapshot(&mut c).await?;
+        let v = f(&tx).await?;
+        tx.commit().await.map_err(read_error)?;
+        Ok(v)
+    }
+
+    pub async fn user_by_key(&self, name_key: &str) -> Result<Option<UserRow>, StoreError> {
+        self.reading(async |tx| {
+            one(
+                tx,
+                &format!("{USER} WHERE name_key = $1"),
+                &[&name_key],
+                user_of,
+            )
+            .await
+        })
+        .await
+    }
+
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<UserRow>, StoreError> {
+        self.reading(async |tx| one(tx, &format!("{USER} WHERE id = $1"), &[&id], user_of).await)
+            .await
+    }
+
+    pub async fn session(&self, key: &str, now: i64) -> Result<Option<SessionRow>, StoreError> {
+        self.reading(async |tx| {
+            one(
+                tx,
+                "SELECT s.user_id, u.name, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id \
+                 WHERE s.key = $1 AND s.expires > $2",
+                &[&key, &now],
+                |r| {
+                    Ok(SessionRow {
+                        user_id: get(r, 0)?,
+                        name: get(r, 1)?,
+                        csrf: get(r, 2)?,
+                    })
+                },
+            )
+            .await
+        })
+        .await
+    }
+
+    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String)>, StoreError> {
+        self.reading(async |tx| {
+            one(
+                tx,
+                "SELECT t.user_id, u.name FROM api_tokens t JOIN users u ON u.id = t.user_id \
+                 WHERE t.key = $1",
+                &[&key],
+                |r| Ok((get(r, 0)?, get(r, 1)?)),
+            )
+            .await
+        })
+        .await
+    }
+
+    pub async fn tokens(&self, user: i64) -> Result<Vec<TokenRow>, StoreError> {
+        self.reading(async |tx| {
+            all(
+                tx,
+                "SELECT id, label, created FROM api_tokens WHERE user_id = $1 ORDER BY id",
+                &[&user],
+                |r| {
+                    Ok(TokenRow {
+                        id: get(r, 0)?,
+                        label: get(r, 1)?,
+                        created: get(r, 2)?,
+                    })
+                },
+            )
+            .await
+        })
+        .await
+    }
+
+    pub async fn ratings(&self, user: i64) -> Result<Vec<RatingRow>, StoreError> {
+        self.reading(async |tx| ratings(tx, user).await).await
+    }
+
+    pub async fn rating_of(&self, user: i64, speed: Speed) -> Result<Rating, StoreError> {
+        self.reading(async |tx| Ok(get_rating(tx, user, speed).await?.0))
+            .await
+    }
+
+    pub async fn live_seats(&self, game_id: &str) -> Result<Option<SeatsRow>, StoreError> {
+        self.reading(async |tx| {
+            one(
+                tx,
+                "SELECT s.red_user, ru.name, s.red_rating, s.red_rd, s.red_diff, \
+                        s.black_user, bu.name, s.black_rating, s.black_rd, s.black_diff, \
+                        s.rated, s.speed, s.rated_at \
+                 FROM live_seats s LEFT JOIN users ru ON ru.id = s.red_user \
+                 LEFT JOIN users bu ON bu.id = s.black_user WHERE s.game_id = $1",
+                &[&game_id],
+                |r| {
+                    let user = |i: usize| -> Result<Option<SeatUser>, StoreError> {
+                        let id: Option<i64> = get(r, i)?;
+                        let Some(id) = id else { return Ok(None) };
+                        let rating: Option<f64> = get(r, i + 2)?;
+                        let rd: Option<f64> = get(r, i + 3)?;
+                        Ok(Some(SeatUser {
+                            id,
+                            name: get::<Option<String>>(r, i + 1)?.unwrap_or_default(),
+                            before: rating.zip(rd),
+                            diff: get(r, i + 4)?,
+                        }))
+                    };
+                    Ok(SeatsRow {
+                        users: [user(0)?, user(5)?],
+                        rated: get::<i64>(r, 10)? != 0,
+                        speed: speed_of(r, 11)?,
+                        rated_at: get(r, 12)?,
+                    })
+                },
+            )
+            .await
+        })
+        .await
+    }
+
+    pub async fn profile(&self, name_key: &str) -> Result<Option<ProfileRow>, StoreError> {
+        self.reading(async |tx| {
+            let Some(user) = one(
+                tx,
+                &format!("{USER} WHERE name_key = $1"),
+                &[&name_key],
+                user_of,
+            )
+            .await?
+            else {
+                return Ok(None);
+            };
+            let history = all(
+                tx,
+                "SELECT speed, at, rating, rd, game_id FROM rating_history WHERE user_id = $1 \
+                 ORDER BY at, game_id",
+                &[&user.id],
+                |r| {
+                    Ok(HistoryRow {
+                        speed: speed_of(r, 0)?,
+                        at: get(r, 1)?,
+                        rating: get(r, 2)?,
+                        rd: get(r, 3)?,
+                        game_id: get(r, 4)?,
+                    })
+                },
+            )
+            .await?;
+            let recent = all(
+                tx,
+                "SELECT g.id, g.created, g.status, g.winner, g.red_name, g.black_name, \
+                        s.red_user, s.rated, s.speed, s.red_diff, s.black_diff \
+                 FROM live_seats s JOIN live_games g ON g.id = s.game_id \
+                 WHERE s.red_user = $1 OR s.black_user = $1 \
+                 ORDER BY g.created DESC, g.id LIMIT $2",
+                &[&user.id, &RECENT],
+                |r| {
+                    let red: Option<i64> = get(r, 6)?;
+                    let side = if red == Some(user.id) {
+                        xiangqi::Color::Red
+                    } else {
+                        xiangqi::Color::Black
+                    };
+                    let diffs: [Option<f64>; 2] = [get(r, 9)?, get(r, 10)?];
+                    Ok(RecentGame {
+                        id: get(r, 0)?,
+                        created: get(r, 1)?,
+                        status: get(r, 2)?,
+                        winner: get(r, 3)?,
+                        names: [get(r, 4)?, get(r, 5)?],
+                        side,
+                        rated: get::<i64>(r, 7)? != 0,
+                        speed: speed_of(r, 8)?,
+                        diff: diffs[side.index()],
+                    })
+                },
+            )
+            .await?;
+            let counts = one(
+                tx,
+                "SELECT \
+                   COALESCE(SUM(CASE WHEN (s.red_user = $1 AND g.winner = 'red') \
+                                       OR (s.black_user = $1 AND g.winner = 'black') \
+                                THEN 1 ELSE 0 END), 0), \
+                   COALESCE(SUM(CASE WHEN g.winner = '' THEN 1 ELSE 0 END), 0), \
+                   COALESCE(SUM(CASE WHEN (s.red_user = $1 AND g.winner = 'black') \
+                                       OR (s.black_user = $1 AND g.winner = 'red') \
+                                THEN 1 ELSE 0 END), 0) \
+                 FROM live_seats s JOIN live_games g ON g.id = s.game_id \
+                 WHERE (s.red_user = $1 OR s.black_user = $1) \
+                   AND g.status NOT IN ('created', 'started', 'aborted')",
+                &[&user.id],
+                |r| {
+                    Ok(Counts {
+                        wins: get(r, 0)?,
+                        draws: get(r, 1)?,
+                        losses: get(r, 2)?,
+                    })
+                },
+            )
+            .await?
+            .unwrap_or_default();
+            Ok(Some(ProfileRow {
+                ratings: ratings(tx, user.id).await?,
+                name: user.name,
+                created: user.created,
+                history,
+                recent,
+                counts,
+            }))
+        })
+        .await
+    }
+
+    pub async fn leaderboard(
+        &self,
+        speed: Speed,
+        limit: i64,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        self.reading(async |tx| {
+            all(
+                tx,
+                "SELECT u.name, r.rating, r.rd, r.vol, r.games FROM ratings r \
+                 JOIN users u ON u.id = r.user_id \
+                 WHERE r.speed = $1 ORDER BY r.rating DESC, u.name_key LIMIT $2",
+                &[&speed.as_str(), &limit],
+                |r| {
+                    Ok(LeaderRow {
+                        name: get(r, 0)?,
+                        rating: Rating {
+                            rating: get(r, 1)?,
+                            rd: get(r, 2)?,
+                            vol: get(r, 3)?,
+                        },
+                        games: get(r, 4)?,
+                    })
+                },
+            )
+            .await
+        })
+        .await
+    }
+}
+
+async fn ratings(tx: &Transaction<'_>, user: i64) -> Result<Vec<RatingRow>, StoreError> {
+    all(
+        tx,
+        "SELECT speed, rating, rd, vol, games FROM ratings WHERE user_id = $1",
+        &[&user],
+        rating_row,
+    )
+    .await
+}

@@ -1,0 +1,136 @@
+//! PostgreSQL for the tests: the server's URL from `XIANGQI_TEST_POSTGRES` (as
+//! `.ci/services start` prints it; its user may create databases) and a fresh database per
+//! test. Without the variable a PostgreSQL test says it skipped, except under `CI=true`,
+//! where it fails.
+
+#![allow(dead_code)]
+
+/// The PostgreSQL URL for tests, or `None` (with a message) when it is not set; under
+/// `CI=true` a missing URL fails the test.
+pub fn url() -> Option<String> {
+    match std::env::var("XIANGQI_TEST_POSTGRES") {
+        Ok(u) if !u.is_empty() => Some(u),
+        _ => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!(
+                    "XIANGQI_TEST_POSTGRES is not set under CI=true: .ci/run starts a \
+                     PostgreSQL with .ci/services and exports it"
+                );
+            }
+            eprintln!(
+                "skipped: XIANGQI_TEST_POSTGRES is not set (eval \"$(bash .ci/services start \
+                 postgres)\" to run the PostgreSQL half)"
+            );
+            None
+        }
+    }
+}
+
+/// Whether the HTTP suites run on PostgreSQL (`XIANGQI_TEST_API_BACKEND=postgres`, which
+/// needs `XIANGQI_TEST_POSTGRES`) rather than SQLite.
+pub fn api_on_postgres() -> bool {
+    match std::env::var("XIANGQI_TEST_API_BACKEND").as_deref() {
+        Ok("postgres") => {
+            assert!(
+                std::env::var("XIANGQI_TEST_POSTGRES").is_ok_and(|u| !u.is_empty()),
+                "XIANGQI_TEST_API_BACKEND=postgres needs XIANGQI_TEST_POSTGRES"
+            );
+            true
+        }
+        Ok("sqlite") | Ok("") | Err(_) => false,
+        Ok(other) => panic!("XIANGQI_TEST_API_BACKEND: '{other}' is not sqlite or postgres"),
+    }
+}
+
+/// Runs SQL on the database at `url`.
+pub async fn exec(url: &str, sql: &str) {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect to {url}: {e}"));
+    let task = tokio::spawn(conn);
+    client
+        .batch_execute(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    drop(client);
+    let _ = task.await;
+}
+
+/// One number SQL answers from the database at `url`.
+pub async fn count(url: &str, sql: &str) -> i64 {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect to {url}: {e}"));
+    let task = tokio::spawn(conn);
+    let n: i64 = client
+        .query_one(sql, &[])
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .get(0);
+    drop(client);
+    let _ = task.await;
+    n
+}
+
+/// `url` with its database name replaced.
+pub fn with_db(url: &str, name: &str) -> String {
+    let (base, rest) = url.split_once('?').unwrap_or((url, ""));
+    let (base, _) = base.rsplit_once('/').expect("a URL with a database name");
+    let query = if rest.is_empty() {
+        String::new()
+    } else {
+        format!("?{rest}")
+    };
+    format!("{base}/{name}{query}")
+}
+
+/// A database name from any text (letters, digits and `_`, at most 63 bytes).
+pub fn db_name(s: &str) -> String {
+    let mut n: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    n.truncate(63);
+    n
+}
+
+/// The URL of database `name` on the test server, made if it is not there yet.
+pub async fn database(admin: &str, name: &str) -> String {
+    let have = count(
+        admin,
+        &format!("SELECT count(*) FROM pg_database WHERE datname = '{name}'"),
+    )
+    .await;
+    if have == 0 {
+        exec(admin, &format!("CREATE DATABASE {name}")).await;
+    }
+    with_db(admin, name)
+}
+
+/// Drops database `name` (closing its connections).
+pub async fn drop_database(admin: &str, name: &str) {
+    exec(
+        admin,
+        &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+    )
+    .await;
+}
+
+/// The same from outside a runtime (a `Drop`): on a thread of its own.
+pub fn drop_database_blocking(admin: &str, name: &str) {
+    let (admin, name) = (admin.to_owned(), name.to_owned());
+    let _ = std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime")
+            .block_on(drop_database(&admin, &name))
+    })
+    .join();
+}
