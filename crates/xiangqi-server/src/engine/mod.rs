@@ -128,6 +128,40 @@ impl EnginePool {
         level: i32,
         movetime_ms: u64,
     ) -> Result<Found, EngineError> {
+        let ((best, score), serial) = self
+            .with_engine(game, move |engine| {
+                search_with(engine, start, &moves, level, movetime_ms)
+            })
+            .await?;
+        Ok(Found {
+            best,
+            score,
+            engine: serial,
+        })
+    }
+
+    /// Runs `f` with one of the pool's engines on a blocking thread, as a search of `game`
+    /// (the same engine as `game`'s last use when it is idle, so its hash table is warm).
+    /// It waits its turn as a search does; the engine's options stay as `f` leaves them, so
+    /// `f` must set what it needs (the other searches set theirs).
+    pub async fn run<T: Send + 'static>(
+        &self,
+        game: i64,
+        f: impl FnOnce(&mut Engine) -> T + Send + 'static,
+    ) -> Result<T, EngineError> {
+        self.with_engine(game, move |engine| Ok(f(engine)))
+            .await
+            .map(|(r, _)| r)
+    }
+
+    /// What [`search`](Self::search) and [`run`](Self::run) share: waits for a slot, takes
+    /// `game`'s engine (or another, or a new one with the pool's hash size), runs `f` with it
+    /// on a blocking thread and gives it back. Answers `f`'s answer and the engine's number.
+    async fn with_engine<T: Send + 'static>(
+        &self,
+        game: i64,
+        f: impl FnOnce(&mut Engine) -> Result<T, EngineError> + Send + 'static,
+    ) -> Result<(T, usize), EngineError> {
         let _permit = self
             .slots
             .acquire()
@@ -162,66 +196,6 @@ impl EnginePool {
                     e
                 }
             };
-            let r = search_with(&mut engine, start, &moves, level, movetime_ms);
-            (r, engine)
-        })
-        .await
-        .map_err(|e| EngineError::Died(e.to_string()))?;
-        self.give_back(Idle {
-            engine,
-            game,
-            serial,
-        });
-        r.map(|(best, score)| Found {
-            best,
-            score,
-            engine: serial,
-        })
-    }
-}
-
-impl EnginePool {
-    /// Runs `f` with one of the pool's engines on a blocking thread, as a search of `game`
-    /// (the same engine as `game`'s last use when it is idle, so its hash table is warm).
-    /// It waits its turn as a search does; the engine's options stay as `f` leaves them, so
-    /// `f` must set what it needs (the other searches set theirs).
-    pub async fn run<T: Send + 'static>(
-        &self,
-        game: i64,
-        f: impl FnOnce(&mut Engine) -> T + Send + 'static,
-    ) -> Result<T, EngineError> {
-        let _permit = self
-            .slots
-            .acquire()
-            .await
-            .map_err(|_| EngineError::Closed)?;
-        let (taken, serial) = match self.take(game) {
-            Ok(idle) => {
-                let serial = idle.serial;
-                (Some(idle), serial)
-            }
-            Err(serial) => (None, serial),
-        };
-        let (r, engine) = tokio::task::spawn_blocking(move || {
-            let mut engine = match taken {
-                Some(Idle {
-                    mut engine,
-                    game: g,
-                    ..
-                }) => {
-                    if g != game {
-                        engine.new_game();
-                    }
-                    engine
-                }
-                None => {
-                    let mut e = Engine::new();
-                    if e.options().hash_mb != POOL_HASH_MB {
-                        let _ = e.set_option("Hash", &POOL_HASH_MB.to_string());
-                    }
-                    e
-                }
-            };
             let r = f(&mut engine);
             (r, engine)
         })
@@ -232,7 +206,7 @@ impl EnginePool {
             game,
             serial,
         });
-        Ok(r)
+        r.map(|r| (r, serial))
     }
 }
 
