@@ -92,7 +92,7 @@ usage: xiangqi-engine datagen --out FILE [options]
   --hash MB         hash table per thread (8)
   --report-every S  seconds between progress lines (10)";
 
-fn parse(args: &[String]) -> Result<Config, String> {
+pub fn parse(args: &[String]) -> Result<Config, String> {
     let mut c = Config::default();
     let mut out = None;
     let mut i = 0;
@@ -261,8 +261,30 @@ pub fn run(args: &[String], log: &mut dyn FnMut(&str)) -> Result<Summary, String
     generate(&cfg, log)
 }
 
+/// How far a run is, as [`generate_with`] tells it about every 50 ms (for a progress bar).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tick {
+    /// Games finished in this run.
+    pub games: u64,
+    /// Positions written in this run.
+    pub positions: u64,
+    /// Positions in the file: those it had plus those written.
+    pub total: u64,
+    /// Seconds since the run began.
+    pub seconds: f64,
+}
+
 /// Generates data per `cfg`.
 pub fn generate(cfg: &Config, log: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+    generate_with(cfg, log, &mut |_| {})
+}
+
+/// [`generate`], telling `tick` how far it is about every 50 ms.
+pub fn generate_with(
+    cfg: &Config,
+    log: &mut dyn FnMut(&str),
+    tick: &mut dyn FnMut(Tick),
+) -> Result<Summary, String> {
     let writer = DataWriter::open(&cfg.out).map_err(|e| e.to_string())?;
     let existing = writer.records();
     log(&format!(
@@ -317,6 +339,13 @@ pub fn generate(cfg: &Config, log: &mut dyn FnMut(&str)) -> Result<Summary, Stri
             && !stop.load(Ordering::SeqCst)
         {
             std::thread::sleep(Duration::from_millis(50));
+            let w = written.load(Ordering::SeqCst);
+            tick(Tick {
+                games: games_done.load(Ordering::SeqCst),
+                positions: w,
+                total: existing + w,
+                seconds: t0.elapsed().as_secs_f64(),
+            });
             let all_idle = full(written.load(Ordering::SeqCst))
                 || deadline.is_some_and(|d| Instant::now() >= d);
             if last.elapsed() >= Duration::from_secs(cfg.report_every) {

@@ -10,18 +10,80 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("datagen") {
-        match xiangqi_engine::datagen::run(&args[1..], &mut |l| eprintln!("{l}")) {
-            Ok(_) => std::process::exit(0),
-            Err(e) => {
-                eprintln!("{e}");
-                std::process::exit(2);
-            }
-        }
+        std::process::exit(datagen(&args[1..]));
     }
     if args.is_empty() {
         xiangqi_engine::uci::run_stdio();
     } else {
         let out = xiangqi_engine::uci::Output::new(Box::new(std::io::stdout()));
         xiangqi_engine::uci::run_args(&args, out);
+    }
+}
+
+/// `xiangqi-engine datagen ARGS`: a progress bar on stderr when it is a terminal (games, or
+/// positions, or seconds of the run's limit), else the periodic progress lines alone.
+fn datagen(args: &[String]) -> i32 {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::io::IsTerminal;
+    use xiangqi_engine::datagen;
+
+    let cfg = match datagen::parse(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    // The bar counts what the run stops at: games, positions (in the file) or seconds.
+    let (len, unit) = match (cfg.games, cfg.positions, cfg.max_seconds) {
+        (Some(g), _, _) => (Some(g), "games"),
+        (_, Some(p), _) => (Some(p), "positions"),
+        (_, _, Some(s)) => (Some(s), "s"),
+        _ => (None, "positions"),
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let b = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
+        let template = if len.is_some() {
+            format!("datagen [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}} ({{eta}} left)")
+        } else {
+            "datagen {spinner} {pos} positions {msg}".to_string()
+        };
+        b.set_style(
+            ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut log = |l: &str| {
+        if bar.is_hidden() {
+            eprintln!("{l}");
+        } else {
+            bar.println(l);
+        }
+    };
+    let mut tick = |t: datagen::Tick| {
+        bar.set_position(match unit {
+            "games" => t.games,
+            "s" => t.seconds as u64,
+            _ => t.total,
+        });
+        bar.set_message(format!(
+            "{} games, {} positions, {:.0}/s",
+            t.games,
+            t.positions,
+            t.positions as f64 / t.seconds.max(1e-9)
+        ));
+    };
+    let r = datagen::generate_with(&cfg, &mut log, &mut tick);
+    bar.finish_and_clear();
+    match r {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("{e}");
+            2
+        }
     }
 }

@@ -119,3 +119,56 @@ fn the_command_line_checks_its_arguments() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a training-data file"));
     assert_eq!(std::fs::read(&path).unwrap(), b"not training data at all");
 }
+
+/// The binary's progress: a bar on a terminal (util-linux `script` gives it one), the plain
+/// progress lines and no bar when stderr is a pipe.
+#[test]
+fn the_binary_shows_a_bar_on_a_terminal_and_lines_when_piped() {
+    let bin = env!("CARGO_BIN_EXE_xiangqi-engine");
+    let d = std::env::temp_dir().join(format!("xiangqi-datagen-bar-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let piped_out = d.join("piped.bin");
+    let o = std::process::Command::new(bin)
+        .args(["datagen", "--out", piped_out.to_str().unwrap()])
+        .args(["--games", "2", "--nodes", "300"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("datagen: done: 2 games"), "{err}");
+    assert!(
+        !err.contains("[=") && !err.contains('\u{1b}'),
+        "a bar on a pipe: {err:?}"
+    );
+    let has_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "util-linux `script` is needed for the terminal test"
+        );
+        eprintln!("skipped: no util-linux script");
+        return;
+    }
+    let tty_out = d.join("tty.bin");
+    let cmd = format!(
+        "{bin} datagen --out {} --games 2 --nodes 300",
+        tty_out.display()
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qfec", &cmd, "/dev/null"])
+        .env("TERM", "xterm-256color")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let screen = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        screen.contains("datagen [") && screen.contains("/2 games"),
+        "no bar: {screen:?}"
+    );
+    assert!(screen.contains("datagen: done: 2 games"), "{screen:?}");
+    std::fs::remove_dir_all(&d).ok();
+}
