@@ -20,6 +20,8 @@ use xiangqi_server::{router, App, Store};
 
 mod pg;
 
+use pg::{fresh_store, store_at};
+
 const WAIT: Duration = Duration::from_secs(30);
 
 struct Server {
@@ -32,28 +34,6 @@ fn data_dir(name: &str) -> PathBuf {
         "xiangqi-accounts-test-{}-{name}",
         std::process::id()
     ))
-}
-
-/// The store of folder `dir`: SQLite in it, or with `XIANGQI_TEST_API_BACKEND=postgres` a
-/// PostgreSQL database named after it (opening it again sees what was written).
-async fn store_at(dir: &std::path::Path) -> Store {
-    if pg::api_on_postgres() {
-        let name = pg::db_name(&dir.file_name().unwrap().to_string_lossy());
-        let url = pg::database(&pg::url().unwrap(), &name).await;
-        Store::connect(&url).await.expect("connect to the store")
-    } else {
-        Store::open(dir).expect("open store")
-    }
-}
-
-/// A fresh store for folder `dir` (its old file or database removed).
-async fn fresh_store(dir: &std::path::Path) -> Store {
-    let _ = std::fs::remove_dir_all(dir);
-    if pg::api_on_postgres() {
-        let name = pg::db_name(&dir.file_name().unwrap().to_string_lossy());
-        pg::drop_database(&pg::url().unwrap(), &name).await;
-    }
-    store_at(dir).await
 }
 
 async fn start(dir: &std::path::Path) -> Server {

@@ -134,3 +134,27 @@ pub fn drop_database_blocking(admin: &str, name: &str) {
     })
     .join();
 }
+
+/// The store of folder `dir` for the HTTP suites: SQLite in it, or with
+/// `XIANGQI_TEST_API_BACKEND=postgres` a PostgreSQL database named after it (opening it again
+/// sees what was written).
+pub async fn store_at(dir: &std::path::Path) -> xiangqi_server::store::Store {
+    use xiangqi_server::store::Store;
+    if api_on_postgres() {
+        let name = db_name(&dir.file_name().unwrap().to_string_lossy());
+        let url = database(&url().unwrap(), &name).await;
+        Store::connect(&url).await.expect("connect to the store")
+    } else {
+        Store::open(dir).expect("open store")
+    }
+}
+
+/// A fresh store for folder `dir` (its old file or database removed).
+pub async fn fresh_store(dir: &std::path::Path) -> xiangqi_server::store::Store {
+    let _ = std::fs::remove_dir_all(dir);
+    if api_on_postgres() {
+        let name = db_name(&dir.file_name().unwrap().to_string_lossy());
+        drop_database(&url().unwrap(), &name).await;
+    }
+    store_at(dir).await
+}
