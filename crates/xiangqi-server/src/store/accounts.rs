@@ -356,27 +356,23 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
 /// The account named `name_key` (lower case).
 pub(super) fn user_by_key(c: &Connection, name_key: &str) -> rusqlite::Result<Option<UserRow>> {
     c.prepare_cached("SELECT id, name, password_hash, created FROM users WHERE name_key = ?1")?
-        .query_row([name_key], |r| {
-            Ok(UserRow {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                password_hash: r.get(2)?,
-                created: r.get(3)?,
-            })
-        })
+        .query_row([name_key], user_row)
         .optional()
+}
+
+/// A `users` row read as `SELECT id, name, password_hash, created`.
+fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UserRow> {
+    Ok(UserRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        password_hash: r.get(2)?,
+        created: r.get(3)?,
+    })
 }
 
 pub(super) fn user_by_id(c: &Connection, id: i64) -> rusqlite::Result<Option<UserRow>> {
     c.prepare_cached("SELECT id, name, password_hash, created FROM users WHERE id = ?1")?
-        .query_row([id], |r| {
-            Ok(UserRow {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                password_hash: r.get(2)?,
-                created: r.get(3)?,
-            })
-        })
+        .query_row([id], user_row)
         .optional()
 }
 
