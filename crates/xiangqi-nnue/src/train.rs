@@ -84,19 +84,50 @@ pub fn sample(r: &Record, cfg: &Config) -> Sample {
     out
 }
 
-/// Splits records into training and validation samples: a seeded shuffle, then the last
-/// `val_fraction` are held out.
+/// Consecutive records held out together by [`split`].
+pub const VAL_BLOCK: usize = 1024;
+
+/// Splits records into training and validation samples. A game's positions lie next to each
+/// other in a data file and share its result, so a validation set drawn position by position
+/// would hold positions of the training games and reward a net for memorising their
+/// results. Whole blocks of consecutive records are held out instead ([`held_out`]): only
+/// the games across a block's two edges have positions on both sides.
 pub fn split(records: &[Record], cfg: &Config, val_fraction: f64) -> (Vec<Sample>, Vec<Sample>) {
-    let mut idx: Vec<usize> = (0..records.len()).collect();
-    let mut rng = SplitMix(cfg.seed ^ 0x5eed);
-    for i in (1..idx.len()).rev() {
-        idx.swap(i, rng.below(i + 1));
+    let held = held_out(records.len(), cfg.seed, val_fraction);
+    let (mut t, mut v) = (Vec::new(), Vec::new());
+    for (r, &h) in records.iter().zip(&held) {
+        if h {
+            v.push(sample(r, cfg));
+        } else {
+            t.push(sample(r, cfg));
+        }
     }
-    let nval = ((records.len() as f64 * val_fraction).round() as usize).min(records.len());
-    let ntrain = records.len() - nval;
-    let all: Vec<Sample> = idx.iter().map(|&i| sample(&records[i], cfg)).collect();
-    let (t, v) = all.split_at(ntrain);
-    (t.to_vec(), v.to_vec())
+    (t, v)
+}
+
+/// Which of `len` records [`split`] holds out: whole blocks of [`VAL_BLOCK`] records (fewer
+/// in small files, so that there are at least 64 blocks), chosen by a shuffle seeded with
+/// `seed`, until about `fraction` of the records.
+pub fn held_out(len: usize, seed: u64, fraction: f64) -> Vec<bool> {
+    let block = (len / 64).clamp(1, VAL_BLOCK);
+    let blocks = len.div_ceil(block);
+    let mut order: Vec<usize> = (0..blocks).collect();
+    let mut rng = SplitMix(seed ^ 0x5eed);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let want = ((len as f64 * fraction).round() as usize).min(len);
+    let mut held = vec![false; len];
+    let mut taken = 0;
+    for &b in &order {
+        if taken >= want {
+            break;
+        }
+        let range = b * block..((b + 1) * block).min(len);
+        taken += range.len();
+        held[range].fill(true);
+    }
+    held
 }
 
 /// Gradient buffers of one thread, in [`FloatNet::params`] layout.
