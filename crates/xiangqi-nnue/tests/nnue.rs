@@ -453,6 +453,18 @@ fn the_command_line_trains_quantises_and_reports_errors() {
     assert_eq!(QuantisedNet::load(&again).unwrap(), net);
     let o = run(&["info", data.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("{} positions", records.len())));
+    let o = run(&[
+        "compare",
+        ck.to_str().unwrap(),
+        data.to_str().unwrap(),
+        "200",
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(
+        stdout.starts_with("200 positions: quantised - float, mean "),
+        "{stdout}"
+    );
     for (args, want) in [
         (vec!["train", "--out", "x"], "--data FILE is required"),
         (vec!["train", "--data", "x"], "--out DIR is required"),

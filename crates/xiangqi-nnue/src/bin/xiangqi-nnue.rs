@@ -31,6 +31,10 @@ usage:
       --save-every N      write a checkpoint every N epochs (1) and after the last
     writes DIR/epoch-N.ckpt and, at the end, DIR/last.ckpt and DIR/net.nnue (quantised)
   xiangqi-nnue quantise CHECKPOINT OUT.nnue
+  xiangqi-nnue compare CHECKPOINT DATA [N]
+                                how far the quantised net is from the float net on the
+                                first N positions of DATA (10000): mean, 99th percentile
+                                and largest difference in centipawns
   xiangqi-nnue info FILE        counts and results of a data file";
 
 fn main() -> ExitCode {
@@ -39,6 +43,7 @@ fn main() -> ExitCode {
         Some("train") => cmd_train(&args[1..]),
         Some("quantise") | Some("quantize") => cmd_quantise(&args[1..]),
         Some("info") => cmd_info(&args[1..]),
+        Some("compare") => cmd_compare(&args[1..]),
         Some("help") | Some("--help") | Some("-h") => {
             println!("{HELP}");
             Ok(())
@@ -193,6 +198,36 @@ fn cmd_quantise(args: &[String]) -> Result<(), String> {
         .save(out.as_ref())
         .map_err(|e| format!("{out}: {e}"))?;
     println!("wrote {out} (after epoch {})", ck.epoch);
+    Ok(())
+}
+
+fn cmd_compare(args: &[String]) -> Result<(), String> {
+    let (ck, data, n) = match args {
+        [ck, data] => (ck, data, 10_000),
+        [ck, data, n] => (ck, data, num::<usize>(n, "N")?),
+        _ => return Err("usage: xiangqi-nnue compare CHECKPOINT DATA [N]".into()),
+    };
+    let ck = Checkpoint::load(ck.as_ref()).map_err(|e| e.to_string())?;
+    let q = ck.net.quantise();
+    let records =
+        xiangqi_nnue::data::read_all(data.as_ref(), Some(n)).map_err(|e| e.to_string())?;
+    if records.is_empty() {
+        return Err(format!("{data}: no positions"));
+    }
+    let mut diffs: Vec<f64> = records
+        .iter()
+        .map(|r| {
+            (ck.net.evaluate(&r.board, r.turn) as f64 - q.evaluate(&r.board, r.turn) as f64).abs()
+        })
+        .collect();
+    diffs.sort_by(f64::total_cmp);
+    let mean = diffs.iter().sum::<f64>() / diffs.len() as f64;
+    let p99 = diffs[(diffs.len() * 99 / 100).min(diffs.len() - 1)];
+    println!(
+        "{} positions: quantised - float, mean {mean:.2} cp, 99th percentile {p99:.2} cp, largest {:.2} cp",
+        diffs.len(),
+        diffs[diffs.len() - 1]
+    );
     Ok(())
 }
 
