@@ -51,6 +51,29 @@ pub struct Config {
     pub hash_mb: usize,
     /// Seconds between progress lines.
     pub report_every: u64,
+    /// The evaluation the engines play with.
+    pub eval: Eval,
+}
+
+/// The evaluation datagen's engines play with (`--eval`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// The classical evaluation (how the first net's data was made).
+    Classical,
+    /// The network embedded in the engine.
+    Embedded,
+    /// A network file.
+    File(PathBuf),
+}
+
+impl std::fmt::Display for Eval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Eval::Classical => f.write_str("the classical evaluation"),
+            Eval::Embedded => f.write_str("the embedded network"),
+            Eval::File(p) => write!(f, "the network {}", p.display()),
+        }
+    }
 }
 
 impl Default for Config {
@@ -71,6 +94,7 @@ impl Default for Config {
             max_plies: 400,
             hash_mb: 8,
             report_every: 10,
+            eval: Eval::Embedded,
         }
     }
 }
@@ -90,6 +114,7 @@ usage: xiangqi-engine datagen --out FILE [options]
   --adjudicate CP   a win once |score| >= CP for 4 plies (1000)
   --max-plies N     a draw after N plies (400)
   --hash MB         hash table per thread (8)
+  --eval E          classical | nnue (the embedded network) | a .nnue file (nnue)
   --report-every S  seconds between progress lines (10)";
 
 pub fn parse(args: &[String]) -> Result<Config, String> {
@@ -124,6 +149,13 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
             "--max-plies" => c.max_plies = n()? as usize,
             "--hash" => c.hash_mb = n()? as usize,
             "--report-every" => c.report_every = n()?.max(1),
+            "--eval" => {
+                c.eval = match v.as_str() {
+                    "classical" => Eval::Classical,
+                    "nnue" => Eval::Embedded,
+                    file => Eval::File(PathBuf::from(file)),
+                }
+            }
             _ => return Err(format!("datagen: unknown option '{flag}'\n{HELP}")),
         }
         i += 2;
@@ -285,13 +317,23 @@ pub fn generate_with(
     log: &mut dyn FnMut(&str),
     tick: &mut dyn FnMut(Tick),
 ) -> Result<Summary, String> {
+    // A bad network file is an error before anything is written.
+    let net = match &cfg.eval {
+        Eval::File(p) => Some(
+            xiangqi_nnue::QuantisedNet::load(p)
+                .map(std::sync::Arc::new)
+                .map_err(|e| format!("datagen: --eval: {e}"))?,
+        ),
+        _ => None,
+    };
     let writer = DataWriter::open(&cfg.out).map_err(|e| e.to_string())?;
     let existing = writer.records();
     log(&format!(
-        "datagen: {} ({existing} positions already), {} threads, {} nodes a move, seed {}, games from {}",
+        "datagen: {} ({existing} positions already), {} threads, {} nodes a move, {}, seed {}, games from {}",
         cfg.out.display(),
         cfg.threads,
         cfg.nodes,
+        cfg.eval,
         cfg.seed,
         cfg.first_game
     ));
@@ -310,6 +352,13 @@ pub fn generate_with(
                 let mut engine = Engine::new();
                 let _ = engine.set_option("Hash", &cfg.hash_mb.to_string());
                 let _ = engine.set_option("Threads", "1");
+                match (&cfg.eval, &net) {
+                    (Eval::Classical, _) => {
+                        let _ = engine.set_option("Use NNUE", "false");
+                    }
+                    (_, Some(net)) => engine.set_network(net.clone()),
+                    _ => {}
+                }
                 loop {
                     if stop.load(Ordering::SeqCst)
                         || full(written.load(Ordering::SeqCst))

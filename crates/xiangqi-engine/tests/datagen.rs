@@ -118,6 +118,20 @@ fn the_command_line_checks_its_arguments() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a training-data file"));
     assert_eq!(std::fs::read(&path).unwrap(), b"not training data at all");
+    // A network that cannot be loaded is refused before anything is written.
+    let data = out("never.bin");
+    let o = Command::new(exe)
+        .args(["datagen", "--out", data.to_str().unwrap(), "--games", "1"])
+        .args(["--eval", "/nonexistent/net.nnue"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--eval") && err.contains("/nonexistent/net.nnue"),
+        "{err}"
+    );
+    assert!(!data.exists());
 }
 
 /// The binary's progress: a bar on a terminal (util-linux `script` gives it one), the plain
