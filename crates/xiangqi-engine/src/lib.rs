@@ -87,9 +87,10 @@ pub struct Options {
     pub skill_level: i32,
     pub limit_strength: bool,
     pub elo: i32,
-    /// Evaluate with the loaded network (`EvalFile`) instead of the classical evaluation.
+    /// Evaluate with the network (the embedded one, or `EvalFile`'s) instead of the classical
+    /// evaluation.
     pub use_nnue: bool,
-    /// The network file last loaded (empty: none).
+    /// The network file last loaded (empty: the embedded network).
     pub eval_file: String,
 }
 
@@ -277,7 +278,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         id: OptionId::UseNnue,
         name: "Use NNUE",
         ucci_name: None,
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check { default: true },
     },
     OptionSpec {
         id: OptionId::EvalFile,
@@ -412,8 +413,26 @@ pub struct Engine {
     rules: Rules,
     running: Option<Running>,
     rng: Rng,
-    /// The network `EvalFile` loaded.
-    net: Option<Arc<xiangqi_nnue::QuantisedNet>>,
+    /// The network: the embedded one, or the one `EvalFile` loaded.
+    net: Arc<xiangqi_nnue::QuantisedNet>,
+}
+
+/// The network shipped in the binary (docs/NNUE.md says how it was made), in the `.nnue`
+/// format of [`xiangqi_nnue::net`].
+pub const EMBEDDED_NET: &[u8] = include_bytes!("../nets/default.nnue");
+
+/// The embedded network, read once.
+pub fn embedded_net() -> Arc<xiangqi_nnue::QuantisedNet> {
+    static NET: std::sync::OnceLock<Arc<xiangqi_nnue::QuantisedNet>> = std::sync::OnceLock::new();
+    NET.get_or_init(|| {
+        // The same bytes are checked by the engine's tests, so this cannot fail in a build
+        // that passed them.
+        Arc::new(
+            xiangqi_nnue::QuantisedNet::from_bytes(EMBEDDED_NET, "the embedded network")
+                .expect("the embedded network is a valid .nnue file"),
+        )
+    })
+    .clone()
 }
 
 impl Default for Engine {
@@ -440,7 +459,7 @@ impl Engine {
             rules: Rules::default(),
             running: None,
             rng: Rng::new(seed),
-            net: None,
+            net: embedded_net(),
         };
         engine.set_game(&Game::default());
         engine
@@ -491,12 +510,12 @@ impl Engine {
                 self.wait();
                 self.tt.clear();
                 if path.is_empty() || path == "<empty>" {
-                    self.net = None;
+                    self.net = embedded_net();
                     self.options.eval_file.clear();
                 } else {
                     let net = xiangqi_nnue::QuantisedNet::load(std::path::Path::new(&path))
                         .map_err(|e| format!("EvalFile: {e}"))?;
-                    self.net = Some(Arc::new(net));
+                    self.net = Arc::new(net);
                     self.options.eval_file = path;
                 }
             }
@@ -611,17 +630,24 @@ impl Engine {
         self.rules = rules;
     }
 
-    /// The loaded network's evaluation of the root (centipawns, side to move), if
-    /// `EvalFile` loaded one.
-    pub fn nnue_evaluation(&self) -> Option<i32> {
-        self.net
-            .as_ref()
-            .map(|n| n.evaluate(self.root.board(), self.root.turn()))
+    /// The network's evaluation of the root (centipawns, side to move), whether or not
+    /// `Use NNUE` is on.
+    pub fn nnue_evaluation(&self) -> i32 {
+        self.net.evaluate(self.root.board(), self.root.turn())
     }
 
-    /// The loaded network, if `EvalFile` loaded one.
-    pub fn network(&self) -> Option<&Arc<xiangqi_nnue::QuantisedNet>> {
-        self.net.as_ref()
+    /// Evaluates with `net` from now on (as `EvalFile` does with a file that holds it);
+    /// clears the hash table.
+    pub fn set_network(&mut self, net: Arc<xiangqi_nnue::QuantisedNet>) {
+        self.stop();
+        self.wait();
+        self.tt.clear();
+        self.net = net;
+    }
+
+    /// The network: the embedded one, or the one `EvalFile` loaded.
+    pub fn network(&self) -> &Arc<xiangqi_nnue::QuantisedNet> {
+        &self.net
     }
 
     /// The current root position.
@@ -669,7 +695,9 @@ impl Engine {
             clock: clock.clone(),
             skill,
             rng: Rng::new(self.rng.next_u64()),
-            nnue: self.options.use_nnue.then(|| self.net.clone()),
+            // Reduced strength levels keep the classical evaluation they were calibrated
+            // with (docs/STRENGTH.md); full strength uses the network.
+            nnue: (self.options.use_nnue && skill.is_none()).then(|| self.net.clone()),
         };
         let handle = std::thread::Builder::new()
             .name("search".into())
@@ -795,14 +823,18 @@ impl Engine {
         (best.flatten(), events)
     }
 
-    /// Searches the bench positions to `depth` with one thread and a fresh 16 MiB table;
-    /// the node count is the same on every run. `each` receives a line per position.
+    /// Searches the bench positions to `depth` with one thread and a fresh 16 MiB table,
+    /// with the evaluation in use (`Use NNUE`) and otherwise the default options; the node
+    /// count is the same on every run. `each` receives a line per position.
     pub fn bench(&mut self, depth: i32, each: &mut dyn FnMut(&str)) -> BenchResult {
         self.wait();
         let saved = self.options.clone();
         let saved_tt = self.tt.clone();
+        // The default options, but the evaluation in use (so that `Use NNUE false` then
+        // `bench` measures the classical evaluation).
         self.options = Options {
             hash_mb: 16,
+            use_nnue: saved.use_nnue,
             ..Options::default()
         };
         self.tt = Arc::new(TranspositionTable::new(16));
@@ -861,8 +893,8 @@ struct Job {
     clock: Arc<Clock>,
     skill: Option<Skill>,
     rng: Rng,
-    /// `Some` when `Use NNUE` is on: the loaded network, if any.
-    nnue: Option<Option<Arc<xiangqi_nnue::QuantisedNet>>>,
+    /// The network, when `Use NNUE` is on.
+    nnue: Option<Arc<xiangqi_nnue::QuantisedNet>>,
 }
 
 /// Runs a search to the end (including waiting for `stop`/`ponderhit` when pondering or
@@ -885,16 +917,6 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         mut rng,
         nnue,
     } = job;
-    let nnue = match nnue {
-        Some(None) => {
-            callback(Event::Message(
-                "Use NNUE is on but no network is loaded (set EvalFile); using the classical evaluation".into(),
-            ));
-            None
-        }
-        Some(net) => net,
-        None => None,
-    };
     let mut moves: Vec<Move> = root.legal_moves().iter().copied().collect();
     if !limits.searchmoves.is_empty() {
         moves.retain(|m| limits.searchmoves.contains(m));

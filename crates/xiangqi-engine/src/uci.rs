@@ -169,28 +169,23 @@ impl Loop {
             "banmoves" => self.banmoves(args),
             "d" => self.display(),
             "eval" => {
+                // Both evaluations, then the one the search uses (as Stockfish prints them).
                 let pos = self.engine.position();
-                let v = crate::eval::evaluate(pos);
-                let red = if pos.turn() == xiangqi::Color::Red {
-                    v
-                } else {
-                    -v
+                let turn = pos.turn();
+                let classical = crate::eval::evaluate(pos);
+                let nnue = self.engine.nnue_evaluation();
+                let line = |what: &str, v: i32| {
+                    let red = if turn == xiangqi::Color::Red { v } else { -v };
+                    format!("{what} {red:+} cp (red side; {v:+} for the side to move, {turn})")
                 };
-                self.out.line(&format!(
-                    "Final evaluation {red:+} cp (red side; {v:+} for the side to move, {})",
-                    pos.turn()
-                ));
-                if let Some(v) = self.engine.nnue_evaluation() {
-                    let red = if pos.turn() == xiangqi::Color::Red {
-                        v
-                    } else {
-                        -v
-                    };
-                    self.out.line(&format!(
-                        "NNUE evaluation {red:+} cp (red side; {v:+} for the side to move, {})",
-                        pos.turn()
-                    ));
-                }
+                self.out.line(&line("Classical evaluation", classical));
+                self.out.line(&line("NNUE evaluation", nnue));
+                let used = if self.engine.options().use_nnue {
+                    nnue
+                } else {
+                    classical
+                };
+                self.out.line(&line("Final evaluation", used));
             }
             "bench" => self.bench(args),
             "quit" => return false,

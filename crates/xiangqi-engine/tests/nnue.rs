@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use xiangqi::{Color, Position};
 use xiangqi_engine::nnue::{Kernel, Nnue};
-use xiangqi_engine::{Engine, Event, Limits};
+use xiangqi_engine::{embedded_net, Engine, Event, Limits, EMBEDDED_NET};
 use xiangqi_nnue::net::{Arch, FloatNet, QuantisedNet, SplitMix};
 use xiangqi_nnue::KingBuckets;
 
@@ -194,13 +194,15 @@ fn net_file(name: &str, buckets: KingBuckets) -> std::path::PathBuf {
 fn searching_with_a_network_through_the_options() {
     let path = net_file("random.nnue", KingBuckets::Palace);
     let mut e = Engine::new();
-    // Without a network, Use NNUE says so and plays with the classical evaluation.
-    e.set_option("Use NNUE", "true").unwrap();
+    // By default the engine plays with the embedded network.
+    assert!(e.options().use_nnue);
+    assert!(Arc::ptr_eq(e.network(), &embedded_net()));
     let (best, events) = e.search(Limits::nodes(2000));
     assert!(best.is_some());
-    assert!(events
-        .iter()
-        .any(|ev| matches!(ev, Event::Message(m) if m.contains("no network is loaded"))));
+    assert!(
+        !events.iter().any(|ev| matches!(ev, Event::Message(_))),
+        "{events:?}"
+    );
     // A bad file is refused with the reason, and nothing changes.
     let bad = path.with_file_name("missing.nnue");
     let err = e.set_option("EvalFile", bad.to_str().unwrap()).unwrap_err();
@@ -216,11 +218,11 @@ fn searching_with_a_network_through_the_options() {
         )
         .unwrap_err();
     assert!(err.contains("not a network file"), "{err}");
-    assert!(e.network().is_none());
+    assert!(Arc::ptr_eq(e.network(), &embedded_net()));
     e.set_option("EvalFile", path.to_str().unwrap()).unwrap();
-    assert!(e.network().is_some());
+    assert!(!Arc::ptr_eq(e.network(), &embedded_net()));
     assert_eq!(e.options().eval_file, path.to_str().unwrap());
-    // Searches several positions of a game with the net (in debug builds every evaluation
+    // Searches several positions of a game with the net (in debug builds every 16th evaluation
     // also checks the incremental accumulator against one from scratch).
     let mut rng = SplitMix(10);
     let game = random_game(&mut rng, 40);
@@ -243,13 +245,14 @@ fn searching_with_a_network_through_the_options() {
         "{events:?}"
     );
     e.set_option("Threads", "1").unwrap();
-    // Off again: the classical evaluation, and the same node counts as an engine that never
-    // loaded a network.
+    // Off: the classical evaluation, and the same node counts as a fresh engine with the
+    // classical evaluation, whichever network is loaded.
     e.set_option("Use NNUE", "false").unwrap();
     e.set_position(Position::new(), &[]).unwrap();
     e.new_game();
     let (_, ev1) = e.search(Limits::depth(6));
     let mut fresh = Engine::new();
+    fresh.set_option("Use NNUE", "false").unwrap();
     let (_, ev2) = fresh.search(Limits::depth(6));
     let nodes = |ev: &[Event]| {
         ev.iter()
@@ -261,9 +264,10 @@ fn searching_with_a_network_through_the_options() {
             .unwrap()
     };
     assert_eq!(nodes(&ev1), nodes(&ev2));
-    // Unloading.
+    // Back to the embedded network.
     e.set_option("EvalFile", "<empty>").unwrap();
-    assert!(e.network().is_none());
+    assert!(Arc::ptr_eq(e.network(), &embedded_net()));
+    assert_eq!(e.options().eval_file, "");
 }
 
 #[test]
@@ -271,12 +275,67 @@ fn the_engine_evaluates_positions_with_the_network_it_loaded() {
     let path = net_file("eval.nnue", KingBuckets::None);
     let q = QuantisedNet::load(&path).unwrap();
     let mut e = Engine::new();
-    assert_eq!(e.nnue_evaluation(), None);
-    e.set_option("EvalFile", path.to_str().unwrap()).unwrap();
     e.set_position_text(None, &["h2e2", "h9g7"]).unwrap();
     let pos = e.position().clone();
     assert_eq!(
         e.nnue_evaluation(),
-        Some(q.evaluate(pos.board(), pos.turn()))
+        embedded_net().evaluate(pos.board(), pos.turn())
     );
+    e.set_option("EvalFile", path.to_str().unwrap()).unwrap();
+    assert_eq!(e.nnue_evaluation(), q.evaluate(pos.board(), pos.turn()));
+}
+
+#[test]
+fn the_embedded_network_is_a_valid_net_of_at_most_8_mb() {
+    assert!(
+        EMBEDDED_NET.len() <= 8 << 20,
+        "{} bytes",
+        EMBEDDED_NET.len()
+    );
+    let net = QuantisedNet::from_bytes(EMBEDDED_NET, "embedded").unwrap();
+    assert!(net.arch.hidden >= 256, "{:?}", net.arch);
+    // It knows the start position is about level, and a chariot up is winning.
+    let start = Position::new();
+    let level = net.evaluate(start.board(), start.turn());
+    assert!(level.abs() < 100, "start position: {level} cp");
+    let up = Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w")
+        .unwrap();
+    let v = net.evaluate(up.board(), up.turn());
+    assert!(v > 300, "a chariot up: {v} cp");
+}
+
+#[test]
+fn reduced_strength_levels_keep_the_classical_evaluation() {
+    // The levels' calibration (docs/STRENGTH.md) was measured with the classical evaluation:
+    // below full strength the search is the same whether `Use NNUE` is on or off.
+    let run = |nnue: &str| {
+        let mut e = Engine::new();
+        e.set_seed(5);
+        e.set_option("Skill Level", "12").unwrap();
+        e.set_option("Use NNUE", nnue).unwrap();
+        let (best, events) = e.search(Limits::nodes(30_000));
+        let nodes: u64 = events
+            .iter()
+            .filter_map(|x| match x {
+                Event::Info(i) => Some(i.nodes),
+                _ => None,
+            })
+            .sum();
+        (best, nodes)
+    };
+    assert_eq!(run("true"), run("false"));
+    // At full strength the network changes the search.
+    let full = |nnue: &str| {
+        let mut e = Engine::new();
+        e.set_option("Use NNUE", nnue).unwrap();
+        let (_, events) = e.search(Limits::depth(7));
+        events
+            .iter()
+            .filter_map(|x| match x {
+                Event::Info(i) => Some(i.nodes),
+                _ => None,
+            })
+            .sum::<u64>()
+    };
+    assert_ne!(full("true"), full("false"));
 }

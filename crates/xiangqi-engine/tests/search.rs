@@ -459,7 +459,9 @@ fn level_0_loses_to_level_20() {
 }
 
 /// The bench node count is the search's signature: update it on purpose when the search
-/// changes (run `bench` in the engine and copy the count).
+/// or the embedded network changes (run `bench` in the engine and copy the count). The
+/// classical evaluation's count (`setoption name Use NNUE value false`, then `bench`) is
+/// pinned too, so that the classical evaluation stays what the levels were calibrated with.
 #[test]
 fn bench_signature() {
     let mut engine = Engine::new();
@@ -471,6 +473,15 @@ fn bench_signature() {
         r.nodes, BENCH_NODES,
         "the search changed: update BENCH_NODES if on purpose"
     );
+    engine.set_option("Use NNUE", "false").unwrap();
+    let classical = engine.bench(depth, &mut |_| {});
+    assert_eq!(
+        classical.nodes, BENCH_NODES_CLASSICAL,
+        "the classical search changed: update BENCH_NODES_CLASSICAL if on purpose"
+    );
 }
 
-const BENCH_NODES: u64 = 541_249;
+/// With the embedded network (the default).
+const BENCH_NODES: u64 = 542_008;
+/// With the classical evaluation.
+const BENCH_NODES_CLASSICAL: u64 = 541_249;

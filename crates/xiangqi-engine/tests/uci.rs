@@ -345,6 +345,18 @@ fn display_perft_and_bench() {
     );
     e.expect(5, |l| l.starts_with("Key: "));
     e.send("eval");
+    e.expect(5, |l| {
+        l.starts_with("Classical evaluation +10 cp (red side")
+    });
+    let nnue = e.expect(5, |l| l.starts_with("NNUE evaluation "));
+    // The search uses the network by default.
+    let fin = e.expect(5, |l| l.starts_with("Final evaluation "));
+    assert_eq!(
+        nnue["NNUE evaluation ".len()..],
+        fin["Final evaluation ".len()..]
+    );
+    e.send("setoption name Use NNUE value false");
+    e.send("eval");
     e.expect(5, |l| l.starts_with("Final evaluation +10 cp (red side"));
     e.send("go perft 2");
     e.expect_line(10, "Nodes searched: 1920");
@@ -544,7 +556,7 @@ fn nnue_options_over_uci() {
     assert!(e
         .seen
         .iter()
-        .any(|l| l == "option name Use NNUE type check default false"));
+        .any(|l| l == "option name Use NNUE type check default true"));
     assert!(e
         .seen
         .iter()
