@@ -505,17 +505,13 @@ impl Engine {
                 self.tt.clear();
             }
             (OptionId::EvalFile, OptionValue::String(path)) => {
-                // Hash entries keep static evaluations: none from another net may stay.
-                self.stop();
-                self.wait();
-                self.tt.clear();
                 if path.is_empty() || path == "<empty>" {
-                    self.net = embedded_net();
+                    self.set_network(embedded_net());
                     self.options.eval_file.clear();
                 } else {
                     let net = xiangqi_nnue::QuantisedNet::load(std::path::Path::new(&path))
                         .map_err(|e| format!("EvalFile: {e}"))?;
-                    self.net = Arc::new(net);
+                    self.set_network(Arc::new(net));
                     self.options.eval_file = path;
                 }
             }
@@ -636,8 +632,8 @@ impl Engine {
         self.net.evaluate(self.root.board(), self.root.turn())
     }
 
-    /// Evaluates with `net` from now on (as `EvalFile` does with a file that holds it);
-    /// clears the hash table.
+    /// Evaluates with `net` from now on (what `EvalFile` does with the net it loaded);
+    /// clears the hash table, whose entries keep static evaluations of the old net.
     pub fn set_network(&mut self, net: Arc<xiangqi_nnue::QuantisedNet>) {
         self.stop();
         self.wait();
