@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use xiangqi::{Board, Color, Piece, Square};
 use xiangqi_nnue::features::{self, Change, View};
-use xiangqi_nnue::net::{scale_output, QuantisedNet};
+use xiangqi_nnue::net::QuantisedNet;
 
 /// Which implementation of the integer kernels runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -175,7 +175,7 @@ impl Nnue {
         };
         let sum =
             simd::dot(self.kernel, us, &w[..h]).wrapping_add(simd::dot(self.kernel, them, &w[h..]));
-        scale_output(sum, self.net.out_b[bucket])
+        self.net.scale_output(sum, bucket)
     }
 }
 

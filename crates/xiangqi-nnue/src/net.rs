@@ -9,14 +9,17 @@
 //! in centipawns from the side to move.
 //!
 //! Quantisation: feature-transformer weights and biases times [`QA`] as `i16`; output weights
-//! times [`QB`] as `i16` (the trainer keeps every weight within +-[`WEIGHT_CLIP`], so an
-//! output weight fits in +-127 and `clamp(acc, 0, QA) * weight` fits an `i16`); output biases
-//! times `QA * QB` as `i32`. The integer evaluation ([`QuantisedNet::evaluate`]) is
-//! `(sum(clamp(acc, 0, QA)^2 * w) / QA + bias) * SCALE / (QA * QB)` with wrapping `i32`
+//! times the net's own `qb` as `i16`, within +-127 so that `clamp(acc, 0, QA) * weight` fits
+//! an `i16`; output biases times `QA * qb` as `i32`. `qb` is chosen per net when it is
+//! quantised ([`FloatNet::quantise`]): the largest value (at most [`QB_MAX`]) that keeps every
+//! output weight within +-127 and the largest possible output sum (every activation at `QA`)
+//! within `i32`, so that a net whose output weights are small keeps their precision. The
+//! integer evaluation ([`QuantisedNet::evaluate`]) is
+//! `(sum(clamp(acc, 0, QA)^2 * w) / QA + bias) * SCALE / (QA * qb)` with wrapping `i32`
 //! arithmetic (so that every implementation gives the same bits).
 //!
 //! File (`.nnue`), little-endian: the magic `XQNNUE\0\0`, `u32` version ([`NET_VERSION`]),
-//! `u32` hidden size, `u32` king-bucket code, `u32` output buckets, `u32` QA, `u32` QB,
+//! `u32` hidden size, `u32` king-bucket code, `u32` output buckets, `u32` QA, `u32` qb,
 //! `u32` SCALE; then the feature weights (`i16`, feature-major: `inputs * hidden`), the
 //! feature biases (`i16`, `hidden`), the output weights (`i16`, bucket-major:
 //! `outputs * 2 * hidden`), the output biases (`i32`, `outputs`); and last the FNV-1a 64-bit
@@ -31,12 +34,15 @@ use crate::features::{self, KingBuckets};
 
 /// Feature-transformer quantisation.
 pub const QA: i32 = 255;
-/// Output-layer quantisation.
-pub const QB: i32 = 64;
+/// The largest output-layer quantisation factor a net may have.
+pub const QB_MAX: i32 = 1024;
+/// The output-layer quantisation factor a checkpoint's header records (checkpoints hold
+/// floats; the factor of a net is chosen when it is quantised).
+const CKPT_QB: i32 = 64;
 /// Centipawns per unit of the net's output.
 pub const SCALE: i32 = 400;
-/// The trainer keeps every weight within this bound (so that quantised output weights fit
-/// in +-127).
+/// The trainer keeps every weight within this bound (so that an output weight quantised
+/// with a factor of at least 64 fits in +-127).
 pub const WEIGHT_CLIP: f32 = 1.98;
 /// The network file's version.
 pub const NET_VERSION: u32 = 1;
@@ -192,19 +198,51 @@ impl FloatNet {
         self.forward(&s, &n, bucket) * SCALE as f32
     }
 
-    /// The integer net.
+    /// The integer net, with the largest output factor `qb` that is safe for it (see the
+    /// module's documentation).
     pub fn quantise(&self) -> QuantisedNet {
+        // Two bounds: every weight within +-127, and the largest output sum within i32
+        // (rounding can still push a sum over, so step down until the integer net passes).
+        let largest = self.out_w.iter().fold(0f32, |m, w| m.max(w.abs())) as f64;
+        let widest = self
+            .out_w
+            .chunks(2 * self.arch.hidden)
+            .map(|ws| ws.iter().map(|w| w.abs() as f64).sum::<f64>())
+            .fold(0f64, f64::max);
+        let by_weight = if largest > 0.0 {
+            127.49 / largest
+        } else {
+            f64::MAX
+        };
+        let by_sum = if widest > 0.0 {
+            i32::MAX as f64 / (QA as f64 * QA as f64 * widest)
+        } else {
+            f64::MAX
+        };
+        let mut qb = by_weight.min(by_sum).min(QB_MAX as f64).max(1.0) as i32;
+        loop {
+            let net = self.quantise_with(qb);
+            if net.check_output_range().is_ok() || qb == 1 {
+                return net;
+            }
+            qb -= 1;
+        }
+    }
+
+    /// The integer net with the output factor `qb`.
+    pub fn quantise_with(&self, qb: i32) -> QuantisedNet {
         let q16 =
             |x: f32, k: i32, lim: i32| ((x * k as f32).round() as i32).clamp(-lim, lim) as i16;
         QuantisedNet {
             arch: self.arch,
+            qb,
             ft_w: self.ft_w.iter().map(|&x| q16(x, QA, 32767)).collect(),
             ft_b: self.ft_b.iter().map(|&x| q16(x, QA, 32767)).collect(),
-            out_w: self.out_w.iter().map(|&x| q16(x, QB, 127)).collect(),
+            out_w: self.out_w.iter().map(|&x| q16(x, qb, 127)).collect(),
             out_b: self
                 .out_b
                 .iter()
-                .map(|&x| (x * (QA * QB) as f32).round() as i32)
+                .map(|&x| (x as f64 * (QA * qb) as f64).round() as i32)
                 .collect(),
         }
     }
@@ -230,13 +268,15 @@ impl FloatNet {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuantisedNet {
     pub arch: Arch,
+    /// The output layer's quantisation factor (1 to [`QB_MAX`]).
+    pub qb: i32,
     pub ft_w: Vec<i16>,
     pub ft_b: Vec<i16>,
     pub out_w: Vec<i16>,
     pub out_b: Vec<i32>,
 }
 
-fn header(magic: &[u8; 8], version: u32, arch: &Arch) -> Vec<u8> {
+fn header(magic: &[u8; 8], version: u32, arch: &Arch, qb: i32) -> Vec<u8> {
     let mut b = magic.to_vec();
     for v in [
         version,
@@ -244,7 +284,7 @@ fn header(magic: &[u8; 8], version: u32, arch: &Arch) -> Vec<u8> {
         arch.buckets.code(),
         arch.outputs as u32,
         QA as u32,
-        QB as u32,
+        qb as u32,
         SCALE as u32,
     ] {
         b.extend_from_slice(&v.to_le_bytes());
@@ -299,14 +339,14 @@ impl Cursor<'_> {
     }
 }
 
-/// Checks the magic, version, checksum and constants; returns the architecture and a cursor
-/// after the header.
+/// Checks the magic, version, checksum and constants; returns the architecture, the output
+/// factor and a cursor after the header.
 fn open<'a>(
     bytes: &'a [u8],
     magic: &[u8; 8],
     version: u32,
     what: &'a str,
-) -> Result<(Arch, Cursor<'a>), NetError> {
+) -> Result<(Arch, i32, Cursor<'a>), NetError> {
     if bytes.len() < 8 || &bytes[..8] != magic {
         return Err(NetError(format!(
             "{what}: not a network file of this engine (the first 8 bytes are not {:?})",
@@ -349,15 +389,25 @@ fn open<'a>(
         outputs,
     };
     arch.check().map_err(|e| NetError(format!("{what}: {e}")))?;
-    for (name, want) in [("QA", QA), ("QB", QB), ("SCALE", SCALE)] {
-        let got = c.u32(name)?;
-        if got != want as u32 {
-            return Err(NetError(format!(
-                "{what}: {name} is {got}, this build uses {want}"
-            )));
-        }
+    let qa = c.u32("QA")?;
+    if qa != QA as u32 {
+        return Err(NetError(format!(
+            "{what}: QA is {qa}, this build uses {QA}"
+        )));
     }
-    Ok((arch, c))
+    let qb = c.u32("QB")?;
+    if qb == 0 || qb > QB_MAX as u32 {
+        return Err(NetError(format!(
+            "{what}: QB is {qb}, this build reads 1 to {QB_MAX}"
+        )));
+    }
+    let scale = c.u32("SCALE")?;
+    if scale != SCALE as u32 {
+        return Err(NetError(format!(
+            "{what}: SCALE is {scale}, this build uses {SCALE}"
+        )));
+    }
+    Ok((arch, qb as i32, c))
 }
 
 fn finish(mut b: Vec<u8>) -> Vec<u8> {
@@ -373,7 +423,7 @@ fn read(path: &Path) -> Result<Vec<u8>, NetError> {
 impl QuantisedNet {
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = header(NET_MAGIC, NET_VERSION, &self.arch);
+        let mut b = header(NET_MAGIC, NET_VERSION, &self.arch, self.qb);
         for v in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -385,7 +435,7 @@ impl QuantisedNet {
 
     /// Reads a network file's bytes; `what` names the source in errors.
     pub fn from_bytes(bytes: &[u8], what: &str) -> Result<QuantisedNet, NetError> {
-        let (arch, mut c) = open(bytes, NET_MAGIC, NET_VERSION, what)?;
+        let (arch, qb, mut c) = open(bytes, NET_MAGIC, NET_VERSION, what)?;
         let h = arch.hidden;
         let ft_w = c.i16s(arch.inputs() * h, "the feature weights")?;
         let ft_b = c.i16s(h, "the feature biases")?;
@@ -397,18 +447,47 @@ impl QuantisedNet {
                 c.b.len() - c.at
             )));
         }
-        if let Some(w) = out_w.iter().find(|w| w.unsigned_abs() > 127) {
-            return Err(NetError(format!(
-                "{what}: output weight {w} is outside +-127"
-            )));
-        }
-        Ok(QuantisedNet {
+        let net = QuantisedNet {
             arch,
+            qb,
             ft_w,
             ft_b,
             out_w,
             out_b,
-        })
+        };
+        net.check_output_range()
+            .map_err(|e| NetError(format!("{what}: {e}")))?;
+        Ok(net)
+    }
+
+    /// Whether every output weight is within +-127 and the largest possible output sum of
+    /// every bucket (each activation at `QA`) fits in `i32`, so that the output layer's
+    /// arithmetic cannot overflow.
+    pub fn check_output_range(&self) -> Result<(), String> {
+        if let Some(w) = self.out_w.iter().find(|w| w.unsigned_abs() > 127) {
+            return Err(format!("output weight {w} is outside +-127"));
+        }
+        let h2 = 2 * self.arch.hidden;
+        for (bucket, ws) in self.out_w.chunks(h2).enumerate() {
+            let worst: i64 =
+                ws.iter().map(|w| w.unsigned_abs() as i64).sum::<i64>() * (QA as i64 * QA as i64);
+            let with_bias = worst / QA as i64 + (self.out_b[bucket] as i64).abs();
+            if worst > i32::MAX as i64 || with_bias > i32::MAX as i64 {
+                return Err(format!(
+                    "the output sum of bucket {bucket} can reach {worst}, beyond i32 (QB {} is too large for these weights)",
+                    self.qb
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The last step of the output layer: from the sum of products of `bucket` to
+    /// centipawns.
+    #[inline]
+    pub fn scale_output(&self, sum: i32, bucket: usize) -> i32 {
+        ((sum / QA).wrapping_add(self.out_b[bucket]) as i64 * SCALE as i64
+            / (QA as i64 * self.qb as i64)) as i32
     }
 
     pub fn load(path: &Path) -> Result<QuantisedNet, NetError> {
@@ -444,7 +523,7 @@ impl QuantisedNet {
                 sum = sum.wrapping_add(t.wrapping_mul(c as i32));
             }
         }
-        scale_output(sum, self.out_b[bucket])
+        self.scale_output(sum, bucket)
     }
 
     /// The evaluation in centipawns from the side to move, from scratch.
@@ -458,12 +537,6 @@ impl QuantisedNet {
         self.accumulate(&n, &mut b);
         self.output(&a, &b, features::output_bucket(board, self.arch.outputs))
     }
-}
-
-/// The last step of the output layer: from the sum of products to centipawns.
-#[inline]
-pub fn scale_output(sum: i32, bias: i32) -> i32 {
-    ((sum / QA).wrapping_add(bias) as i64 * SCALE as i64 / (QA * QB) as i64) as i32
 }
 
 /// Writes `bytes` to a temporary file beside `path` and renames it over `path`, so that an
@@ -503,7 +576,7 @@ impl Checkpoint {
     /// Layout: the header as a network file's (magic `XQNNCKPT`), `u32` epoch, `u64` step,
     /// the float parameters, Adam's `m` and `v` (`f32`, each in parameter order), checksum.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = header(CKPT_MAGIC, CKPT_VERSION, &self.net.arch);
+        let mut b = header(CKPT_MAGIC, CKPT_VERSION, &self.net.arch, CKPT_QB);
         b.extend_from_slice(&self.epoch.to_le_bytes());
         b.extend_from_slice(&self.step.to_le_bytes());
         for v in self.net.params().chain(&self.m).chain(&self.v) {
@@ -513,7 +586,7 @@ impl Checkpoint {
     }
 
     pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Checkpoint, NetError> {
-        let (arch, mut c) = open(bytes, CKPT_MAGIC, CKPT_VERSION, what)?;
+        let (arch, _, mut c) = open(bytes, CKPT_MAGIC, CKPT_VERSION, what)?;
         let epoch = c.u32("the epoch")?;
         let step = u64::from_le_bytes(c.take(8, "the step")?.try_into().unwrap());
         let h = arch.hidden;

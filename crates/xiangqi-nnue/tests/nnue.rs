@@ -9,7 +9,7 @@ use xiangqi_nnue::data::{
     self, DataReader, DataWriter, GameResult, Record, HEADER_LEN, RECORD_LEN,
 };
 use xiangqi_nnue::features::{self, Change, KingBuckets};
-use xiangqi_nnue::net::{Arch, Checkpoint, FloatNet, QuantisedNet, SplitMix};
+use xiangqi_nnue::net::{Arch, Checkpoint, FloatNet, QuantisedNet, SplitMix, QB_MAX};
 use xiangqi_nnue::train::{self, Config};
 
 fn tmp(name: &str) -> std::path::PathBuf {
@@ -276,6 +276,57 @@ fn network_files_round_trip_and_damage_is_detected() {
     assert_eq!(back, ck);
 }
 
+#[test]
+fn each_net_gets_the_largest_safe_output_factor_and_unsafe_files_are_refused() {
+    // Small output weights get a large factor (their largest quantised weight near 127).
+    let mut f = FloatNet::random(arch(32, KingBuckets::None), 11);
+    for w in &mut f.out_w {
+        *w *= 2.0;
+    }
+    let q = f.quantise();
+    let top = q.out_w.iter().map(|w| w.unsigned_abs()).max().unwrap();
+    assert!(
+        q.qb > 64 && (120..=127).contains(&top),
+        "QB {} top {top}",
+        q.qb
+    );
+    assert_eq!(QuantisedNet::from_bytes(&q.to_bytes(), "net").unwrap(), q);
+    // Weights at the trainer's clip in a wide net: the factor is bounded by the largest
+    // output sum, not by the weights, and the net passes the range check.
+    let mut wide = FloatNet::random(arch(1024, KingBuckets::None), 12);
+    for w in &mut wide.out_w {
+        *w = if *w < 0.0 { -1.9 } else { 1.9 };
+    }
+    let qw = wide.quantise();
+    assert!(qw.qb < 64, "QB {}", qw.qb);
+    qw.check_output_range().unwrap();
+    // A file whose output sum could overflow i32 is refused, naming the bucket.
+    let mut over = f.quantise_with(64);
+    over.arch = arch(1024, KingBuckets::None);
+    over.ft_w = vec![0; over.arch.inputs() * 1024];
+    over.ft_b = vec![0; 1024];
+    over.out_w = vec![127; 8 * 2 * 1024];
+    let e = QuantisedNet::from_bytes(&over.to_bytes(), "big.nnue")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("big.nnue: the output sum of bucket 0 can reach"),
+        "{e}"
+    );
+    // A factor outside 1..=QB_MAX is refused.
+    for qb in [0, QB_MAX + 1] {
+        let mut bad = q.clone();
+        bad.qb = qb;
+        let e = QuantisedNet::from_bytes(&bad.to_bytes(), "net")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("QB is {qb}, this build reads 1 to")),
+            "{e}"
+        );
+    }
+}
+
 /// Quantisation error bound stated in docs/NNUE.md.
 const QUANT_TOLERANCE_CP: f32 = 10.0;
 
@@ -462,7 +513,7 @@ fn the_command_line_trains_quantises_and_reports_errors() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{stdout}");
     assert!(
-        stdout.starts_with("200 positions: quantised - float, mean "),
+        stdout.starts_with("200 positions: quantised (QB ") && stdout.contains(") - float, mean "),
         "{stdout}"
     );
     for (args, want) in [

@@ -224,8 +224,9 @@ fn cmd_compare(args: &[String]) -> Result<(), String> {
     let mean = diffs.iter().sum::<f64>() / diffs.len() as f64;
     let p99 = diffs[(diffs.len() * 99 / 100).min(diffs.len() - 1)];
     println!(
-        "{} positions: quantised - float, mean {mean:.2} cp, 99th percentile {p99:.2} cp, largest {:.2} cp",
+        "{} positions: quantised (QB {}) - float, mean {mean:.2} cp, 99th percentile {p99:.2} cp, largest {:.2} cp",
         diffs.len(),
+        q.qb,
         diffs[diffs.len() - 1]
     );
     Ok(())
