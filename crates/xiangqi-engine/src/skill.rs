@@ -43,9 +43,12 @@ pub struct Skill {
 }
 
 impl Skill {
-    /// The level for the options, or None for full strength.
+    /// The level for the options, or None for full strength (`Skill Level` 20, or
+    /// `UCI_Elo` at the table's top, which was measured at full strength).
     pub fn from_options(skill_level: i32, limit_strength: bool, elo: i32) -> Option<Skill> {
-        if limit_strength {
+        if limit_strength && elo >= ELO_MAX {
+            None
+        } else if limit_strength {
             Some(Skill {
                 level: elo_to_level(elo),
             })
@@ -170,7 +173,8 @@ mod tests {
         }
         assert!(Skill::from_options(20, false, 0).is_none());
         assert_eq!(Skill::from_options(20, true, ELO_MIN).unwrap().level, 0.0);
-        assert_eq!(Skill::from_options(0, true, ELO_MAX).unwrap().level, 20.0);
+        assert!(Skill::from_options(0, true, ELO_MAX).is_none());
+        assert!(Skill::from_options(0, true, ELO_MAX - 1).unwrap().level < 20.0);
         for w in CALIBRATION.windows(2) {
             assert!(
                 w[0].0 < w[1].0 && w[0].1 < w[1].1,
