@@ -16,7 +16,9 @@ use crate::search::{RootMove, MATE_BOUND};
 /// Measured strength of internal levels: (internal level, Elo) in increasing order, from
 /// matches between neighbouring internal levels at up to 500,000 nodes a move
 /// (docs/STRENGTH.md, "Calibration"). The differences are measured; the scale is anchored
-/// at internal level 0 = 600.
+/// at internal level 0 = 600. Levels below 20 play with the classical evaluation; the top
+/// entry is full strength, with the embedded network (re-measured against level 16 with
+/// the gen2 net, session 7).
 pub const CALIBRATION: [(f64, i32); 12] = [
     (0.0, 600),
     (2.0, 747),
@@ -29,7 +31,7 @@ pub const CALIBRATION: [(f64, i32); 12] = [
     (12.0, 2300),
     (14.0, 2602),
     (16.0, 2895),
-    (20.0, 3061),
+    (20.0, 3353),
 ];
 
 /// The lowest and highest `UCI_Elo` values: the calibration's ends.
