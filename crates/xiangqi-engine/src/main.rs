@@ -7,10 +7,30 @@
 
 #![forbid(unsafe_code)]
 
+const HELP: &str = "\
+usage:
+  xiangqi-engine                 speak UCI (or UCCI, after `ucci`) on standard input and output
+  xiangqi-engine COMMAND...      run one UCI command and exit, as Stockfish does:
+                                 `bench [DEPTH]` (the last line is `N nodes M nps`),
+                                 `go perft N`, `eval`, `d`, ...
+  xiangqi-engine datagen ...     self-play NNUE training data (`xiangqi-engine datagen --help`)
+  xiangqi-engine --help | -h     this text
+  xiangqi-engine --version | -V  the name and version
+The options (`uci` lists them) and the strength levels: README.md and docs/STRENGTH.md.";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("datagen") {
-        std::process::exit(datagen(&args[1..]));
+    match args.first().map(String::as_str) {
+        Some("datagen") => std::process::exit(datagen(&args[1..])),
+        Some("--help") | Some("-h") | Some("help") => {
+            println!("{HELP}");
+            return;
+        }
+        Some("--version") | Some("-V") => {
+            println!("{}", xiangqi_engine::uci::NAME);
+            return;
+        }
+        _ => {}
     }
     if args.is_empty() {
         xiangqi_engine::uci::run_stdio();

@@ -450,6 +450,17 @@ fn command_line_arguments_run_as_a_command() {
         w[2].parse::<u64>().unwrap();
         w[0].parse().unwrap()
     };
+    for flag in ["--help", "-h", "help"] {
+        let out = run_with_args(&[flag]);
+        assert!(
+            out.starts_with("usage:") && out.contains("xiangqi-engine datagen"),
+            "{flag}: {out}"
+        );
+    }
+    for flag in ["--version", "-V"] {
+        let out = run_with_args(&[flag]);
+        assert_eq!(out.trim(), xiangqi_engine::uci::NAME, "{flag}");
+    }
     let default = nodes(&run_with_args(&["bench"]));
     let shallow = nodes(&run_with_args(&["bench", "4"]));
     assert!(0 < shallow && shallow < default, "{shallow} {default}");

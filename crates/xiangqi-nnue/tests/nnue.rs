@@ -516,6 +516,21 @@ fn the_command_line_trains_quantises_and_reports_errors() {
         stdout.starts_with("200 positions: quantised (QB ") && stdout.contains(") - float, mean "),
         "{stdout}"
     );
+    for args in [
+        vec!["help"],
+        vec!["--help"],
+        vec!["-h"],
+        vec!["train", "--help"],
+        vec!["compare", "-h"],
+    ] {
+        let o = run(&args);
+        assert!(o.status.success(), "{args:?}");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.starts_with("usage:") && out.contains("--king-buckets B"),
+            "{args:?}: {out}"
+        );
+    }
     for (args, want) in [
         (vec!["train", "--out", "x"], "--data FILE is required"),
         (vec!["train", "--data", "x"], "--out DIR is required"),

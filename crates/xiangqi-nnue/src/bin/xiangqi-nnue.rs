@@ -39,12 +39,18 @@ usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `xiangqi-nnue train --help` (any command, like `git`'s) prints the usage too.
+    let asks_help = args.iter().any(|a| a == "--help" || a == "-h");
     let r = match args.first().map(String::as_str) {
+        Some(_) if asks_help => {
+            println!("{HELP}");
+            Ok(())
+        }
         Some("train") => cmd_train(&args[1..]),
         Some("quantise") | Some("quantize") => cmd_quantise(&args[1..]),
         Some("info") => cmd_info(&args[1..]),
         Some("compare") => cmd_compare(&args[1..]),
-        Some("help") | Some("--help") | Some("-h") => {
+        Some("help") => {
             println!("{HELP}");
             Ok(())
         }
