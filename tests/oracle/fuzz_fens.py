@@ -43,8 +43,12 @@ START = xq.START_FEN
 
 def unsafe_for_pyffish(fen):
     """Whether some rank puts a character beyond the ninth file, counting digit runs as
-    Fairy-Stockfish does (a multi-digit number is one run)."""
-    for rank in fen.split(" ")[0].split("/"):
+    Fairy-Stockfish does (a multi-digit number is one run). Every field is looked at, split at
+    spaces (a tab then stays inside its field and counts as a character, so "RNBAKABNR\\tw" is
+    too wide) and split at any whitespace (so that leading whitespace, " \\t6b2/4k4/3a13N/...",
+    cannot hide the board): which text pyffish takes for the board is its own affair."""
+    fields = fen.split(" ") + fen.split()
+    for rank in (r for field in fields for r in field.split("/")):
         files, run = 0, ""
         for c in rank:
             if c.isdigit():
