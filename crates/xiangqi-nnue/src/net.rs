@@ -490,6 +490,24 @@ impl QuantisedNet {
             / (QA as i64 * self.qb as i64)) as i32
     }
 
+    /// The float net this integer net stands for (each weight divided by its factor), to
+    /// train on from (`xiangqi-nnue train --init`): quantising it again with the same `qb`
+    /// gives this net back exactly.
+    pub fn dequantise(&self) -> FloatNet {
+        let (qa, qb) = (QA as f32, self.qb as f32);
+        FloatNet {
+            arch: self.arch,
+            ft_w: self.ft_w.iter().map(|&x| x as f32 / qa).collect(),
+            ft_b: self.ft_b.iter().map(|&x| x as f32 / qa).collect(),
+            out_w: self.out_w.iter().map(|&x| x as f32 / qb).collect(),
+            out_b: self
+                .out_b
+                .iter()
+                .map(|&x| (x as f64 / (QA as f64 * self.qb as f64)) as f32)
+                .collect(),
+        }
+    }
+
     pub fn load(path: &Path) -> Result<QuantisedNet, NetError> {
         QuantisedNet::from_bytes(&read(path)?, &path.display().to_string())
     }

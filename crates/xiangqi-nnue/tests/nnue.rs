@@ -249,6 +249,9 @@ fn network_files_round_trip_and_damage_is_detected() {
     let path = tmp("net.nnue");
     net.save(&path).unwrap();
     assert_eq!(QuantisedNet::load(&path).unwrap(), net);
+    // `train --init` starts from the float net a file stands for: quantised again with the
+    // file's factor, it is the file.
+    assert_eq!(net.dequantise().quantise_with(net.qb), net);
 
     let mut bad = bytes.clone();
     bad[100] ^= 1;
@@ -502,6 +505,57 @@ fn the_command_line_trains_quantises_and_reports_errors() {
             .success()
     );
     assert_eq!(QuantisedNet::load(&again).unwrap(), net);
+    // Fine-tuning from the trained net starts where it ended, far below a fresh net's loss.
+    let epoch0 = |stderr: &[u8]| -> f64 {
+        let text = String::from_utf8_lossy(stderr);
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("epoch 0: validation loss "))
+            .unwrap_or_else(|| panic!("no epoch 0 line in {text}"));
+        line.trim().parse().unwrap()
+    };
+    let fresh_loss = epoch0(&o.stderr);
+    let tuned = tmp("cli-init");
+    let net_path = out.join("net.nnue");
+    let o = run(&[
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        tuned.to_str().unwrap(),
+        "--init",
+        net_path.to_str().unwrap(),
+        "--hidden",
+        "32", // the file's architecture wins
+        "--epochs",
+        "1",
+        "--batch",
+        "128",
+        "--lr",
+        "0.0001",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let init_loss = epoch0(&o.stderr);
+    // The first run's last validation loss (the quantised net differs from its float net a
+    // little, so the loss it starts from is close to that, not equal).
+    let last_loss: f64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("epoch 2: "))
+        .and_then(|l| l.split("validation loss ").nth(1))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no epoch 2 validation loss in {stdout}"));
+    eprintln!(
+        "validation loss: fresh {fresh_loss}, trained {last_loss}, from its file {init_loss}"
+    );
+    assert!(
+        init_loss < fresh_loss && (init_loss - last_loss).abs() < 0.25 * (fresh_loss - last_loss),
+        "from the net {init_loss}, after training {last_loss}, fresh {fresh_loss}"
+    );
+    assert_eq!(
+        QuantisedNet::load(&tuned.join("net.nnue")).unwrap().arch,
+        net.arch
+    );
     let o = run(&["info", data.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("{} positions", records.len())));
     let o = run(&[
@@ -561,6 +615,24 @@ fn the_command_line_trains_quantises_and_reports_errors() {
         (
             vec!["info", "/nonexistent/data.bin"],
             "/nonexistent/data.bin",
+        ),
+        (
+            vec![
+                "train", "--data", "x", "--out", "y", "--init", "a.nnue", "--resume", "b.ckpt",
+            ],
+            "--resume and --init exclude each other",
+        ),
+        (
+            vec![
+                "train",
+                "--data",
+                "x",
+                "--out",
+                "y",
+                "--init",
+                "/nonexistent/n.nnue",
+            ],
+            "/nonexistent/n.nnue",
         ),
         (vec!["fly"], "unknown command 'fly'"),
     ] {

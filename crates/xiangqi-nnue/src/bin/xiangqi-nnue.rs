@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use xiangqi_nnue::data::{DataReader, GameResult};
-use xiangqi_nnue::net::Checkpoint;
+use xiangqi_nnue::net::{Checkpoint, QuantisedNet};
 use xiangqi_nnue::train::{self, Config};
 use xiangqi_nnue::KingBuckets;
 
@@ -28,6 +28,9 @@ usage:
       --max-positions N   read at most N positions
       --max-seconds S     stop after the epoch that passes S seconds
       --resume FILE       continue from a checkpoint
+      --init NET.nnue     start from this network's weights (fine-tuning: a fresh
+                          optimiser and schedule; its architecture replaces --hidden,
+                          --king-buckets and --output-buckets)
       --save-every N      write a checkpoint every N epochs (1) and after the last
     writes DIR/epoch-N.ckpt and, at the end, DIR/last.ckpt and DIR/net.nnue (quantised)
   xiangqi-nnue quantise CHECKPOINT OUT.nnue
@@ -83,6 +86,7 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
     let mut data = Vec::new();
     let mut out: Option<PathBuf> = None;
     let (mut val, mut max_positions, mut max_seconds, mut resume) = (0.05f64, None, None, None);
+    let mut init: Option<PathBuf> = None;
     let mut save_every: u32 = 1;
     let mut i = 0;
     while i < args.len() {
@@ -109,6 +113,7 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
             "--max-positions" => max_positions = Some(num(value(args, &mut i, flag)?, flag)?),
             "--max-seconds" => max_seconds = Some(num::<u64>(value(args, &mut i, flag)?, flag)?),
             "--resume" => resume = Some(PathBuf::from(value(args, &mut i, flag)?)),
+            "--init" => init = Some(PathBuf::from(value(args, &mut i, flag)?)),
             "--save-every" => save_every = num::<u32>(value(args, &mut i, flag)?, flag)?.max(1),
             _ => return Err(format!("train: unknown option '{flag}'")),
         }
@@ -127,13 +132,25 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
     if cfg.batch == 0 || cfg.threads == 0 || cfg.sigmoid_scale <= 0.0 {
         return Err("--batch, --threads and --scale must be positive".into());
     }
-    let mut ck = match &resume {
-        Some(p) => {
+    let mut ck = match (&resume, &init) {
+        (Some(_), Some(_)) => {
+            return Err(
+                "train: --resume and --init exclude each other (a checkpoint already \
+                        holds its weights)"
+                    .into(),
+            )
+        }
+        (Some(p), None) => {
             let ck = Checkpoint::load(p).map_err(|e| e.to_string())?;
             cfg.arch = ck.net.arch;
             ck
         }
-        None => {
+        (None, Some(p)) => {
+            let net = QuantisedNet::load(p).map_err(|e| e.to_string())?;
+            cfg.arch = net.arch;
+            Checkpoint::new(net.dequantise())
+        }
+        (None, None) => {
             cfg.arch.check()?;
             train::fresh(&cfg)
         }
