@@ -470,21 +470,13 @@ fn the_command_line_trains_quantises_and_reports_errors() {
     DataWriter::open(&data).unwrap().append(&records).unwrap();
     let out = tmp("cli-run");
     let run = |args: &[&str]| Command::new(exe).args(args).output().unwrap();
-    let o = run(&[
-        "train",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--hidden",
-        "16",
-        "--epochs",
-        "2",
-        "--batch",
-        "128",
-        "--threads",
-        "2",
-    ]);
+    // `train` on the data into `dir`, in batches of 128, with more options.
+    let train = |dir: &std::path::Path, more: &[&str]| {
+        let dir = dir.to_str().unwrap();
+        let base = ["train", "--data", data.to_str().unwrap(), "--out", dir];
+        run(&[&base[..], &["--batch", "128"], more].concat())
+    };
+    let o = train(&out, &["--hidden", "16", "--epochs", "2", "--threads", "2"]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
         o.status.success(),
@@ -517,23 +509,16 @@ fn the_command_line_trains_quantises_and_reports_errors() {
     let fresh_loss = epoch0(&o.stderr);
     let tuned = tmp("cli-init");
     let net_path = out.join("net.nnue");
-    let o = run(&[
-        "train",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        tuned.to_str().unwrap(),
-        "--init",
-        net_path.to_str().unwrap(),
-        "--hidden",
-        "32", // the file's architecture wins
-        "--epochs",
-        "1",
-        "--batch",
-        "128",
-        "--lr",
-        "0.0001",
-    ]);
+    let init = ["--init", net_path.to_str().unwrap()];
+    // (--hidden 32: the file's architecture wins.)
+    let o = train(
+        &tuned,
+        &[
+            &init[..],
+            &["--hidden", "32", "--epochs", "1", "--lr", "0.0001"],
+        ]
+        .concat(),
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let init_loss = epoch0(&o.stderr);
     // The first run's last validation loss (the quantised net differs from its float net a
