@@ -570,57 +570,34 @@ fn the_command_line_trains_quantises_and_reports_errors() {
             "{args:?}: {out}"
         );
     }
+    // `train --data x --out y` with each of these options.
+    let bad_train = [
+        (&["--hidden", "ten"][..], "'ten' is not"),
+        (&["--king-buckets", "file"], "'file' is not none or palace"),
+        (&["--hidden", "100"], "multiple of 16"),
+        (&["--frobnicate"], "unknown option '--frobnicate'"),
+        (
+            &["--init", "a.nnue", "--resume", "b.ckpt"],
+            "--resume and --init exclude each other",
+        ),
+        (&["--init", "/nonexistent/n.nnue"], "/nonexistent/n.nnue"),
+    ]
+    .map(|(more, want)| {
+        let base = ["train", "--data", "x", "--out", "y"];
+        ([&base[..], more].concat(), want)
+    });
     for (args, want) in [
         (vec!["train", "--out", "x"], "--data FILE is required"),
         (vec!["train", "--data", "x"], "--out DIR is required"),
         (
-            vec!["train", "--data", "x", "--out", "y", "--hidden", "ten"],
-            "'ten' is not",
-        ),
-        (
-            vec![
-                "train",
-                "--data",
-                "x",
-                "--out",
-                "y",
-                "--king-buckets",
-                "file",
-            ],
-            "'file' is not none or palace",
-        ),
-        (
-            vec!["train", "--data", "x", "--out", "y", "--hidden", "100"],
-            "multiple of 16",
-        ),
-        (
-            vec!["train", "--data", "x", "--out", "y", "--frobnicate"],
-            "unknown option '--frobnicate'",
-        ),
-        (
             vec!["info", "/nonexistent/data.bin"],
             "/nonexistent/data.bin",
         ),
-        (
-            vec![
-                "train", "--data", "x", "--out", "y", "--init", "a.nnue", "--resume", "b.ckpt",
-            ],
-            "--resume and --init exclude each other",
-        ),
-        (
-            vec![
-                "train",
-                "--data",
-                "x",
-                "--out",
-                "y",
-                "--init",
-                "/nonexistent/n.nnue",
-            ],
-            "/nonexistent/n.nnue",
-        ),
         (vec!["fly"], "unknown command 'fly'"),
-    ] {
+    ]
+    .into_iter()
+    .chain(bad_train)
+    {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
