@@ -206,6 +206,9 @@ const SWEEP_EVERY: u64 = {
     }
 };
 
+/// How often a single node stores its heartbeat (the cluster's nodes beat in Redis).
+const BEAT: Duration = Duration::from_millis(500);
+
 /// The most live games in memory, and seeks in the lobby, at once.
 pub const MAX_ROOMS: usize = 100_000;
 /// How long a timer waits before storing a game's end again after the store failed.
@@ -268,6 +271,17 @@ fn change_of(live: &LiveGame, now: u64) -> LiveChange {
         declared: declared_of(live),
         status: live.status().as_str().to_owned(),
         winner: live.winner().map_or("", Color::name).to_owned(),
+    }
+}
+
+/// What a game restored from the store charges its side to move (ms): the time from its
+/// last stored change to `beat`, the last moment the node that ran its clock was known alive
+/// (a restarted single node's own last heartbeat, or a dead owner's on a take-over); the time
+/// after that, while no node ran the clock, is charged to nobody.
+fn charge(beat: Option<i64>, row: &LiveRow) -> u64 {
+    match beat {
+        Some(b) if b > row.updated => (b - row.updated) as u64,
+        _ => 0,
     }
 }
 
@@ -436,6 +450,9 @@ pub struct Hub {
     said: AtomicU64,
     /// Nodes without a heartbeat at the last sweep.
     suspects: Mutex<Vec<String>>,
+    /// A single node: its previous run's last heartbeat in the store (wall ms), read when it
+    /// started again; what a game restored from the store charges its side to move up to.
+    last_run: Mutex<Option<i64>>,
 }
 
 fn unavailable(e: redis::RedisError) -> OnlineError {
@@ -496,6 +513,7 @@ impl Hub {
             shared_lobby: Mutex::new(format!("{empty}\n").into()),
             said: AtomicU64::new(0),
             suspects: Mutex::new(Vec::new()),
+            last_run: Mutex::new(None),
         }
     }
 
@@ -540,11 +558,16 @@ impl Hub {
     }
 
     fn log_redis(&self, what: &str, e: &dyn std::fmt::Display) {
+        self.log_limited(&format!("redis: {what}"), e);
+    }
+
+    /// Logs a failure of a background task, one a second at most.
+    fn log_limited(&self, what: &str, e: &dyn std::fmt::Display) {
         let now = self.now() + 1_000;
         let last = self.said.load(Ordering::Relaxed);
         if now >= last + 1_000 {
             self.said.store(now, Ordering::Relaxed);
-            eprintln!("xiangqi serve: redis: {what}: {e}");
+            eprintln!("xiangqi serve: {what}: {e}");
         }
     }
 
@@ -588,8 +611,35 @@ impl Hub {
         })
     }
 
-    /// Brings back every unfinished live game after a restart; their clocks run again from
-    /// now. Returns how many. With several nodes, only those no other node owns.
+    /// Stores that this single node is alive now (its heartbeat; a failure is logged).
+    async fn beat(&self) {
+        let w = Write::Beat {
+            node: self.node.clone(),
+            at: wall_ms(),
+        };
+        if let Err(e) = self.store.write(w).await {
+            self.log_limited("storing the heartbeat", &e);
+        }
+    }
+
+    /// A single node's heartbeat in the store, every [`BEAT`], while the hub lives.
+    fn start_beats(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut next = tokio::time::Instant::now();
+            loop {
+                next += BEAT;
+                tokio::time::sleep_until(next).await;
+                let Some(h) = weak.upgrade() else { return };
+                h.beat().await;
+            }
+        });
+    }
+
+    /// Brings back every unfinished live game after a restart. The side to move is charged
+    /// for its turn up to this node's last heartbeat before it stopped (within [`BEAT`] of
+    /// the stop), as on a take-over from a dead node; then the clocks run from now. Starts
+    /// the heartbeat. Returns how many. With several nodes, only those no other node owns.
     pub async fn resume_all(self: &Arc<Self>) -> Result<usize, StoreError> {
         let rows = self.store.unfinished_live().await?;
         let mut n = 0;
@@ -613,9 +663,15 @@ impl Hub {
             }
             return Ok(n);
         }
+        // Until its last beat before it stopped, the node ran the clocks: that much of each
+        // turn is charged (as on a take-over, `charge`); the time it was down is nobody's.
+        let last = self.store.last_beat(&self.node).await?;
+        *lock(&self.last_run) = last;
+        self.beat().await;
+        self.start_beats();
         for (row, moves) in rows {
             let seats = self.store.live_seats(&row.id).await?;
-            let room = self.room_of(&row, &moves, seats, 0)?;
+            let room = self.room_of(&row, &moves, seats, charge(last, &row))?;
             let mut st = room.state.lock().await;
             self.schedule(&room, &mut st, 0);
             n += 1;
@@ -660,7 +716,8 @@ impl Hub {
         if let Some(r) = lock(&self.rooms).get(id) {
             return Ok(r.clone());
         }
-        let room = self.room_of(&row, &moves, seats, 0)?;
+        let last = *lock(&self.last_run);
+        let room = self.room_of(&row, &moves, seats, charge(last, &row))?;
         let counts = *lock(&room.chan.local);
         if counts != [0; 3] {
             let mut st = room.state.lock().await;
@@ -790,10 +847,7 @@ impl Hub {
                 t.abort();
             }
         }
-        let charge = match beat {
-            Some(b) if b > row.updated => (b - row.updated) as u64,
-            _ => 0,
-        };
+        let charge = charge(beat, &row);
         let seats = self.store.live_seats(id).await?;
         let room = self.room_of(&row, &moves, seats, charge)?;
         room.valid_until.store(t0 + LEASE_VALID, Ordering::Relaxed);

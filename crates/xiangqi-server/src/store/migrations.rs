@@ -37,6 +37,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../../migrations/sqlite/0004_reviews.sql"),
         postgres: include_str!("../../migrations/postgres/0004_reviews.sql"),
     },
+    Migration {
+        version: 5,
+        name: "node beats",
+        sqlite: include_str!("../../migrations/sqlite/0005_node_beats.sql"),
+        postgres: include_str!("../../migrations/postgres/0005_node_beats.sql"),
+    },
 ];
 
 #[cfg(test)]

@@ -131,6 +131,14 @@ impl Store {
         }
     }
 
+    /// The last heartbeat of `node` (ms since the Unix epoch), if it ever beat.
+    pub async fn last_beat(&self, node: &str) -> Result<Option<i64>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.last_beat(node).await,
+            Store::Postgres(s) => s.last_beat(node).await,
+        }
+    }
+
     /// The schema version (the last migration applied).
     pub async fn schema_version(&self) -> Result<i64, StoreError> {
         match self {
@@ -344,6 +352,11 @@ pub enum Write {
     Live(live::LiveWrite),
     /// A write to accounts, sessions, tokens, ratings (`accounts`).
     Account(accounts::AccountWrite),
+    /// A node's heartbeat: it is alive at `at` (ms since the Unix epoch).
+    Beat {
+        node: String,
+        at: i64,
+    },
     /// Writes that succeed or fail together (a game's end and its ratings); answers the
     /// last one's answer.
     Batch(Vec<Write>),

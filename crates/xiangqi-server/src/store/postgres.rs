@@ -242,6 +242,16 @@ impl PgStore {
         Ok(r.get::<_, Option<i64>>(0).unwrap_or(0))
     }
 
+    /// The last heartbeat of `node`, if it ever beat.
+    pub async fn last_beat(&self, node: &str) -> Result<Option<i64>, StoreError> {
+        let c = self.pool.get().await.map_err(pool_error)?;
+        let r = c
+            .query_opt("SELECT at FROM node_beats WHERE node = $1", &[&node])
+            .await
+            .map_err(read_error)?;
+        Ok(r.map(|r| r.get::<_, i64>(0)))
+    }
+
     /// A game's stored review, or `None`.
     pub async fn load_review(&self, id: i64) -> Result<Option<StoredReview>, StoreError> {
         let c = self.pool.get().await.map_err(pool_error)?;
@@ -768,6 +778,16 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
             )
             .await?;
             Ok(*id)
+        }
+        Write::Beat { node, at } => {
+            exec(
+                tx,
+                "INSERT INTO node_beats (node, at) VALUES ($1, $2) \
+                 ON CONFLICT (node) DO UPDATE SET at = excluded.at",
+                &[node, at],
+            )
+            .await?;
+            Ok(0)
         }
         Write::SaveReview(r) => {
             exec(

@@ -239,6 +239,18 @@ impl SqliteStore {
         self.read(live::unfinished).await
     }
 
+    /// The last heartbeat of `node`, if it ever beat.
+    pub async fn last_beat(&self, node: &str) -> Result<Option<i64>, StoreError> {
+        let node = node.to_owned();
+        self.read(move |c| {
+            c.query_row("SELECT at FROM node_beats WHERE node = ?1", [node], |r| {
+                r.get(0)
+            })
+            .optional()
+        })
+        .await
+    }
+
     /// The schema version of the file (the last migration applied).
     pub async fn schema_version(&self) -> Result<i64, StoreError> {
         self.read(|c| {
@@ -547,6 +559,14 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             )?
             .execute(params![r.game_id, r.moves, r.depth, r.created, r.data])?;
             Ok(r.game_id)
+        }
+        Write::Beat { node, at } => {
+            c.prepare_cached(
+                "INSERT INTO node_beats (node, at) VALUES (?1, ?2) \
+                 ON CONFLICT (node) DO UPDATE SET at = excluded.at",
+            )?
+            .execute(params![node, at])?;
+            Ok(0)
         }
         Write::Live(w) => live::apply(c, w).map(|_| 0),
         Write::Account(w) => accounts::apply(c, w),
