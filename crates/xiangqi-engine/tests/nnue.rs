@@ -1,13 +1,18 @@
-//! NNUE inference: incremental accumulators, symmetry, SIMD against the fallback, the
-//! integer net against the float net, and searching with a network through the options.
+//! NNUE inference: incremental accumulators, symmetry, SIMD against the fallback on the positions
+//! of real games, the integer net against the float net, and searching with a network through
+//! the options.
 
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use xiangqi::{Color, Position};
-use xiangqi_engine::nnue::{Kernel, Nnue};
+use xiangqi_engine::nnue::{Accumulator, Kernel, Nnue};
 use xiangqi_engine::{embedded_net, Engine, Event, Limits, EMBEDDED_NET};
 use xiangqi_nnue::net::{Arch, FloatNet, QuantisedNet, SplitMix};
 use xiangqi_nnue::KingBuckets;
+use xiangqi_record::detect::read_any;
+use xiangqi_record::{GameRecord, MoveNode};
 
 fn net(buckets: KingBuckets, seed: u64) -> (FloatNet, Arc<QuantisedNet>) {
     let f = FloatNet::random(
@@ -123,48 +128,254 @@ fn mirror_images_evaluate_equally_and_colour_flips_as_negated() {
     );
 }
 
-#[test]
-fn simd_equals_the_portable_fallback() {
-    let Some(_) = Nnue::with_kernel(net(KingBuckets::None, 5).1, Kernel::Avx2) else {
-        eprintln!("this processor has no AVX2: only the fallback runs here");
-        return;
+/// Whether this is a CI run (`CI=true`), where a missing prerequisite fails instead of
+/// skipping.
+fn in_ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+/// The shared record set, `$XIANGQI_SHARED/data/records` (by default `<workspace>/../shared`);
+/// `None`, after saying so, when it is missing outside CI. Under CI=true a missing set fails.
+fn shared_records() -> Option<PathBuf> {
+    let shared = match std::env::var_os("XIANGQI_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
     };
-    for buckets in [KingBuckets::None, KingBuckets::Palace] {
-        let (_, q) = net(buckets, 5);
-        let simd = Nnue::with_kernel(q.clone(), Kernel::Avx2).unwrap();
-        let scalar = Nnue::with_kernel(q, Kernel::Scalar).unwrap();
-        let mut rng = SplitMix(6);
-        for _ in 0..4 {
-            let game = random_game(&mut rng, 200);
-            let mut a = simd.accumulator(game[0].board());
-            let mut b = scalar.accumulator(game[0].board());
-            for w in game.windows(2) {
-                let (before, after) = (&w[0], &w[1]);
-                // Recover the move from the two boards.
-                let m = before
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .find(|&m| {
-                        let mut p = before.clone();
-                        p.play_unchecked(m);
-                        p.key() == after.key()
-                    })
-                    .unwrap();
-                let piece = before.piece_at(m.from()).unwrap();
-                let cap = before.piece_at(m.to());
-                let (mut a2, mut b2) = (a.clone(), b.clone());
-                simd.make(&a, &mut a2, after.board(), piece, m.from(), m.to(), cap);
-                scalar.make(&b, &mut b2, after.board(), piece, m.from(), m.to(), cap);
-                assert_eq!(a2, b2);
-                assert_eq!(
-                    simd.evaluate(&a2, after.board(), after.turn()),
-                    scalar.evaluate(&b2, after.board(), after.turn())
-                );
-                (a, b) = (a2, b2);
+    let dir = shared.join("data/records");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        !in_ci(),
+        "the shared record set is not at {} and CI=true: the SIMD test needs its real games \
+         (set XIANGQI_SHARED to the shared directory)",
+        dir.display()
+    );
+    eprintln!(
+        "SKIPPED: the shared record set is not at {} (set XIANGQI_SHARED); under CI=true this \
+         fails",
+        dir.display()
+    );
+    None
+}
+
+/// The directories of the record set whose games the SIMD test replays.
+const RECORD_DIRS: &[&str] = &["pgn-iccs", "pgn-wxf", "pgn-chinese", "xqf"];
+
+/// Every game that reads in [`RECORD_DIRS`], each with its file and number for messages.
+fn real_games(records: &Path) -> Vec<(String, GameRecord)> {
+    let mut out = Vec::new();
+    for dir in RECORD_DIRS {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(records.join(dir))
+            .unwrap_or_else(|e| panic!("{}: {e}", records.join(dir).display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let name = format!("{dir}/{}", f.file_name().unwrap().to_string_lossy());
+            // The record tests check which files and games read; broken games (the bad-move
+            // test files) are left out here.
+            let Ok(all) = read_any(&bytes) else { continue };
+            for (i, g) in all.games.into_iter().enumerate() {
+                if let Ok(g) = g {
+                    out.push((format!("{name} game {}", i + 1), g));
+                }
             }
         }
     }
+    out
+}
+
+/// One network evaluated by both kernels.
+struct Kernels {
+    name: &'static str,
+    net: Arc<QuantisedNet>,
+    simd: Nnue,
+    scalar: Nnue,
+}
+
+/// The AVX2 and the fallback accumulator of each network, kept move by move.
+type Accs = Vec<(Accumulator, Accumulator)>;
+
+/// Replays game records through both kernels and compares them at every position.
+struct Comparison {
+    nets: Vec<Kernels>,
+    distinct: HashSet<u64>,
+    compared: usize,
+}
+
+impl Comparison {
+    fn start(&mut self, pos: &Position, what: &str) -> Accs {
+        let accs = self
+            .nets
+            .iter()
+            .map(|k| {
+                (
+                    k.simd.accumulator(pos.board()),
+                    k.scalar.accumulator(pos.board()),
+                )
+            })
+            .collect();
+        self.check(pos, &accs, what);
+        accs
+    }
+
+    /// Plays `line` from `pos`, each move made incrementally on both kernels' accumulators;
+    /// a variation starts from the position and accumulators before the move it replaces,
+    /// as a search unmakes back to them.
+    fn walk(&mut self, pos: &Position, accs: &Accs, line: &[MoveNode], what: &str) {
+        let (mut pos, mut accs) = (pos.clone(), accs.clone());
+        for (k, node) in line.iter().enumerate() {
+            for v in &node.variations {
+                self.walk(&pos, &accs, v, what);
+            }
+            let m = node.mv;
+            assert!(pos.is_legal(m), "{what}: {m} is illegal in {}", pos.fen());
+            let piece = pos.piece_at(m.from()).unwrap();
+            let mut after = pos.clone();
+            let captured = after.play_unchecked(m);
+            let child: Accs = self
+                .nets
+                .iter()
+                .zip(&accs)
+                .map(|(k, (a, b))| {
+                    let (mut a2, mut b2) = (a.clone(), b.clone());
+                    let board = after.board();
+                    k.simd
+                        .make(a, &mut a2, board, piece, m.from(), m.to(), captured);
+                    k.scalar
+                        .make(b, &mut b2, board, piece, m.from(), m.to(), captured);
+                    (a2, b2)
+                })
+                .collect();
+            self.check(
+                &after,
+                &child,
+                &format!("{what}, after move {} ({m})", k + 1),
+            );
+            (pos, accs) = (after, child);
+        }
+    }
+
+    /// Both kernels' refresh and incremental accumulators are the same, and so are their
+    /// evaluations for either side to move (and the trainer crate's own integer evaluation).
+    fn check(&mut self, pos: &Position, accs: &Accs, what: &str) {
+        let board = pos.board();
+        for (k, (inc_simd, inc_scalar)) in self.nets.iter().zip(accs) {
+            let name = k.name;
+            let full_simd = k.simd.accumulator(board);
+            let full_scalar = k.scalar.accumulator(board);
+            assert_eq!(
+                full_simd,
+                full_scalar,
+                "{name}: refresh, AVX2 against fallback; {what}: {}",
+                pos.fen()
+            );
+            assert_eq!(
+                inc_simd,
+                &full_simd,
+                "{name}: AVX2, incremental against refresh; {what}: {}",
+                pos.fen()
+            );
+            assert_eq!(
+                inc_scalar,
+                &full_scalar,
+                "{name}: fallback, incremental against refresh; {what}: {}",
+                pos.fen()
+            );
+            for turn in Color::ALL {
+                let e = k.scalar.evaluate(&full_scalar, board, turn);
+                let all = [
+                    k.simd.evaluate(&full_simd, board, turn),
+                    k.simd.evaluate(inc_simd, board, turn),
+                    k.scalar.evaluate(inc_scalar, board, turn),
+                ];
+                assert_eq!(
+                    all,
+                    [e; 3],
+                    "{name}: AVX2 refresh, AVX2 incremental, fallback incremental against \
+                     fallback refresh, {turn:?} to move; {what}: {}",
+                    pos.fen()
+                );
+                if turn == pos.turn() {
+                    assert_eq!(k.net.evaluate(board, turn), e, "{name}: {what}");
+                }
+            }
+        }
+        self.distinct.insert(pos.key());
+        self.compared += 1;
+    }
+}
+
+/// Positions of the shared record set's real games the SIMD test must compare at least.
+const MIN_DISTINCT_POSITIONS: usize = 10_000;
+
+/// The AVX2 kernels against the portable fallback, exactly (both are integer arithmetic), at
+/// every position of every game in the shared record set's PGN and XQF files (main lines and
+/// variations): the accumulator from scratch and the evaluation from it; and the incremental
+/// path, each move made on both kernels' accumulators from the previous position's, a
+/// variation going back to the accumulators before the move it replaces (a search's unmake).
+/// With the embedded network (no king buckets) and a random net with palace buckets, whose
+/// general moves refresh a perspective inside `make`. At least 10,000 distinct positions.
+///
+/// Without AVX2 this skips with a message, but under CI=true it fails: CI must run the SIMD
+/// path. Missing shared data likewise skips, and fails under CI=true.
+#[test]
+fn simd_equals_the_portable_fallback_on_the_positions_of_real_games() {
+    if !Kernel::Avx2.is_available() {
+        assert!(
+            !in_ci(),
+            "this processor has no AVX2 and CI=true: the CI machine must have AVX2 so that the \
+             SIMD kernels are tested against the fallback"
+        );
+        eprintln!(
+            "SKIPPED: this processor has no AVX2, so only the fallback runs here; under \
+             CI=true this fails"
+        );
+        return;
+    }
+    let Some(records) = shared_records() else {
+        return;
+    };
+    let games = real_games(&records);
+    let kernels = |name, net: Arc<QuantisedNet>| Kernels {
+        name,
+        simd: Nnue::with_kernel(net.clone(), Kernel::Avx2).unwrap(),
+        scalar: Nnue::with_kernel(net.clone(), Kernel::Scalar).unwrap(),
+        net,
+    };
+    let embedded = embedded_net();
+    assert_eq!(
+        embedded.arch.buckets,
+        KingBuckets::None,
+        "{:?}",
+        embedded.arch
+    );
+    let mut c = Comparison {
+        nets: vec![
+            kernels("the embedded net", embedded),
+            kernels("a random palace-bucket net", net(KingBuckets::Palace, 5).1),
+        ],
+        distinct: HashSet::new(),
+        compared: 0,
+    };
+    for (what, g) in &games {
+        let accs = c.start(&g.start, what);
+        c.walk(&g.start, &accs, &g.moves, what);
+    }
+    eprintln!(
+        "AVX2 and the fallback agree at {} positions ({} distinct) of {} real games, \
+         with 2 nets",
+        c.compared,
+        c.distinct.len(),
+        games.len()
+    );
+    assert!(
+        c.distinct.len() >= MIN_DISTINCT_POSITIONS,
+        "only {} distinct positions in the shared record set's games",
+        c.distinct.len()
+    );
 }
 
 /// The bound docs/NNUE.md states for a randomly initialised 256-neuron net.
