@@ -674,6 +674,12 @@ fn writer_loop(conn: Connection, rx: mpsc::Receiver<(Write, Reply)>) {
 }
 
 /// Applies a group of writes in one transaction; every result is an error if the commit fails.
+///
+/// Each write runs inside its own savepoint (`SAVEPOINT w` ... `RELEASE w`): a write that
+/// fails at any of its statements is rolled back to its savepoint (`ROLLBACK TO w`), which
+/// takes back whatever of it had already run (a `Write::Batch`'s earlier parts included),
+/// and only that write's caller gets the error; the writes before and after it in the group
+/// commit with the one `COMMIT` (tested by `tests::a_bad_write_in_a_group_fails_alone`).
 fn commit_group(conn: &Connection, batch: &[(Write, Reply)]) -> Vec<Result<i64, StoreError>> {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
         return batch
@@ -715,4 +721,128 @@ fn commit_group(conn: &Connection, batch: &[(Write, Reply)]) -> Vec<Result<i64, 
             .collect();
     }
     results
+}
+
+/// `commit_group` called directly with one batch, rather than hoping the scheduler puts a bad
+/// write among good ones (as `concurrent_writes_all_land_and_a_bad_one_fails_alone` in
+/// `tests/store.rs` does). PostgreSQL has no equivalent: it commits every write in its own
+/// transaction (`PgStore::write`), so there is no group for a bad write to spoil; its
+/// "fails alone" is that test and `a_batch_succeeds_or_fails_whole` run on both backends.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Derived, GameRow, Mode};
+
+    fn store_file(name: &str) -> (PathBuf, Connection) {
+        let dir = std::env::temp_dir().join(format!(
+            "xq_commit_group_{name}_{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.sqlite3");
+        let mut conn = open(&path).unwrap();
+        migrate(&mut conn, &path).unwrap();
+        (dir, conn)
+    }
+
+    fn create(conn: &Connection, moves: &[&str]) -> i64 {
+        let w = Write::Create {
+            row: GameRow {
+                mode: Mode::TwoPlayer,
+                start_fen: "start".into(),
+                tags: "{}".into(),
+                plies: moves.len() as i64,
+                ..GameRow::default()
+            },
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            lines: vec![],
+            notes: vec![],
+        };
+        apply(conn, &w).unwrap()
+    }
+
+    fn add(id: i64, ply: i64, uci: &str) -> Write {
+        Write::AddMove {
+            id,
+            ply,
+            uci: uci.into(),
+            updated: 7,
+            derived: Derived::default(),
+        }
+    }
+
+    fn job(w: Write) -> (Write, Reply) {
+        (w, oneshot::channel().0)
+    }
+
+    fn moves(conn: &Connection, id: i64) -> Vec<String> {
+        conn.prepare("SELECT uci FROM moves WHERE game_id = ?1 ORDER BY ply")
+            .unwrap()
+            .query_map([id], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_bad_write_in_a_group_fails_alone() {
+        let (dir, conn) = store_file("mixed");
+        let a = create(&conn, &["h2e2"]);
+        let b = create(&conn, &[]);
+        let c = create(&conn, &["h2e2"]);
+        // The bad write's first statement succeeds (b's first move) and its second fails
+        // (another move at a's ply 0): its savepoint must take back the first as well.
+        let bad = Write::Batch(vec![add(b, 0, "b2e2"), add(a, 0, "c3c4")]);
+        let batch = [job(add(a, 1, "h9g7")), job(bad), job(add(c, 1, "b9c7"))];
+        let results = commit_group(&conn, &batch);
+        assert_eq!(results.len(), 3);
+        assert_eq!(results[0].as_ref().unwrap(), &a);
+        let e = results[1].as_ref().unwrap_err().to_string();
+        assert!(e.contains("another move at ply 0"), "{e}");
+        assert_eq!(results[2].as_ref().unwrap(), &c);
+        assert_eq!(moves(&conn, a), ["h2e2", "h9g7"]);
+        assert_eq!(moves(&conn, c), ["h2e2", "b9c7"]);
+        // Nothing of the bad write: no move of b, b's row untouched.
+        assert!(moves(&conn, b).is_empty());
+        let (plies, updated): (i64, i64) = conn
+            .query_row("SELECT plies, updated FROM games WHERE id = ?1", [b], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((plies, updated), (0, 0));
+        // The group committed (no transaction left open) and the connection goes on: a
+        // read from another connection sees the moves, and the next group commits.
+        assert!(conn.is_autocommit());
+        let other = open(&dir.join("games.sqlite3")).unwrap();
+        let n: i64 = other
+            .query_row("SELECT count(*) FROM moves", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 4);
+        let next = commit_group(&conn, &[job(add(b, 0, "b2e2"))]);
+        assert_eq!(next[0].as_ref().unwrap(), &b);
+        assert_eq!(moves(&conn, b), ["b2e2"]);
+        drop((conn, other));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_write_to_a_missing_game_in_a_group_fails_alone() {
+        let (dir, conn) = store_file("missing");
+        let a = create(&conn, &[]);
+        let batch = [
+            job(add(a, 0, "h2e2")),
+            job(add(999_999, 0, "h2e2")),
+            job(add(a, 1, "h9g7")),
+        ];
+        let results = commit_group(&conn, &batch);
+        assert!(results[0].is_ok() && results[2].is_ok(), "{results:?}");
+        let e = results[1].as_ref().unwrap_err().to_string();
+        assert!(e.contains("FOREIGN KEY"), "{e}");
+        assert_eq!(moves(&conn, a), ["h2e2", "h9g7"]);
+        assert!(moves(&conn, 999_999).is_empty());
+        assert!(conn.is_autocommit());
+        drop(conn);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
