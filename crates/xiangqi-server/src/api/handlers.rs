@@ -301,7 +301,7 @@ pub async fn set_note(
     detached(async move {
         with_game(&app, id, async |l: &mut Loaded| {
             let nags = match b.nags {
-                Some(n) => n,
+                Some(n) => n.iter().map(|n| n.0 as u8).collect(),
                 None => l
                     .notes
                     .get(&path.join(" "))

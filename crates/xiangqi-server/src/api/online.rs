@@ -183,7 +183,8 @@ pub struct OpenChallenge {
     pub token_red: String,
     pub token_black: String,
     /// The creator's side (`color` of the request, drawn when random).
-    #[schema(value_type = super::openapi::SideName)]
+    // (A side's word, `Color::name`.)
+    #[schema(value_type = super::request::Side)]
     pub color: &'static str,
 }
 
@@ -741,26 +742,34 @@ pub struct ChallengeFields {
     opponent: Option<String>,
 }
 
-/// `POST /api/challenge/open` as a form.
+/// `POST /api/challenge/open` as a form (which has no `null`: no field is nullable, so that
+/// the document does not offer `rated=null`, which the parser refuses).
 #[derive(Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct ChallengeForm {
     #[serde(rename = "clock.limit")]
-    #[schema(minimum = 0, maximum = 10_800)]
+    #[schema(minimum = 0, maximum = 10_800, nullable = false)]
     clock_limit: Option<f64>,
     #[serde(rename = "clock.increment")]
-    #[schema(minimum = 0, maximum = 180)]
+    #[schema(minimum = 0, maximum = 180, nullable = false)]
     clock_increment: Option<f64>,
+    #[schema(nullable = false)]
     color: Option<SideWish>,
+    #[schema(nullable = false)]
     fen: Option<String>,
     /// Cut to 40 characters.
+    #[schema(nullable = false)]
     name: Option<String>,
     /// Cut to 40 characters.
+    #[schema(nullable = false)]
     red: Option<String>,
     /// Cut to 40 characters.
+    #[schema(nullable = false)]
     black: Option<String>,
+    #[schema(nullable = false)]
     rated: Option<bool>,
+    #[schema(nullable = false)]
     opponent: Option<String>,
 }
 
@@ -777,20 +786,23 @@ pub struct SeekFields {
     rated: Option<bool>,
 }
 
-/// `POST /api/board/seek` as a form.
+/// `POST /api/board/seek` as a form (no field nullable, as in `ChallengeForm`).
 #[derive(Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct SeekForm {
     #[serde(rename = "clock.limit")]
-    #[schema(minimum = 0, maximum = 10_800)]
+    #[schema(minimum = 0, maximum = 10_800, nullable = false)]
     clock_limit: Option<f64>,
     #[serde(rename = "clock.increment")]
-    #[schema(minimum = 0, maximum = 180)]
+    #[schema(minimum = 0, maximum = 180, nullable = false)]
     clock_increment: Option<f64>,
+    #[schema(nullable = false)]
     color: Option<SideWish>,
     /// Cut to 40 characters.
+    #[schema(nullable = false)]
     name: Option<String>,
+    #[schema(nullable = false)]
     rated: Option<bool>,
 }
 

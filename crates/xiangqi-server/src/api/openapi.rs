@@ -71,9 +71,6 @@ use crate::store::{Mode, Verdict};
     ),
     components(schemas(
         // Named by parameters (whose schemas are not collected on their own).
-        SideName,
-        NotationName,
-        ImportModeName,
         super::online::BoardAction,
         super::online::Offer,
         super::online::Answer,
@@ -294,32 +291,4 @@ impl ToSchema for Verdict {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("Verdict")
     }
-}
-
-/// A side (`red` or `black`; `r`, `b`, `w`, `white` in any case are taken too).
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum SideName {
-    Red,
-    Black,
-}
-
-/// A notation for moves.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum NotationName {
-    Iccs,
-    Wxf,
-    Chinese,
-}
-
-/// The mode of imported games.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
-pub enum ImportModeName {
-    TwoPlayer,
-    Analysis,
 }
