@@ -12,7 +12,8 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::ToSchema;
 use xiangqi::Color;
@@ -377,15 +378,14 @@ pub async fn board_move(
 )]
 pub async fn board_action(
     State(app): AppState,
-    Path((id, what)): Path<(String, String)>,
+    BoardPath((id, what)): BoardPath<(String, BoardAction)>,
     bearer: Bearer,
 ) -> ApiResult<Json<Ok_>> {
-    let action = match what.as_str() {
-        "resign" => Action::Resign,
-        "abort" => Action::Abort,
-        "claim-victory" => Action::ClaimVictory,
-        "claim-draw" => Action::ClaimDraw,
-        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+    let action = match what {
+        BoardAction::Resign => Action::Resign,
+        BoardAction::Abort => Action::Abort,
+        BoardAction::ClaimVictory => Action::ClaimVictory,
+        BoardAction::ClaimDraw => Action::ClaimDraw,
     };
     act(&app, &id, bearer, action).await
 }
@@ -414,19 +414,14 @@ pub async fn board_action(
 )]
 pub async fn board_answer(
     State(app): AppState,
-    Path((id, what, answer)): Path<(String, String, String)>,
+    BoardPath((id, what, answer)): BoardPath<(String, Offer, Answer)>,
     bearer: Bearer,
 ) -> ApiResult<Json<Ok_>> {
-    let yes = match answer.as_str() {
-        "yes" => true,
-        "no" => false,
-        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
-    };
-    let action = match what.as_str() {
-        "draw" => Action::Draw(yes),
-        "takeback" => Action::Takeback(yes),
-        "rematch" => Action::Rematch(yes),
-        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+    let yes = matches!(answer, Answer::Yes);
+    let action = match what {
+        Offer::Draw => Action::Draw(yes),
+        Offer::Takeback => Action::Takeback(yes),
+        Offer::Rematch => Action::Rematch(yes),
     };
     act(&app, &id, bearer, action).await
 }
@@ -826,9 +821,8 @@ pub struct SeeksLine {
 }
 
 /// A seat's action on `/api/board/game/{id}/{action}`.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum BoardAction {
     Resign,
     Abort,
@@ -837,9 +831,8 @@ pub enum BoardAction {
 }
 
 /// What `/api/board/game/{id}/{offer}/{answer}` answers.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Offer {
     Draw,
     Takeback,
@@ -847,10 +840,28 @@ pub enum Offer {
 }
 
 /// `yes` or `no`.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Answer {
     Yes,
     No,
+}
+
+/// A board path whose words say what it does (`T`: the id and those words): a path that
+/// is not one of them is no endpoint (`404`), as the router's own answer.
+pub struct BoardPath<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for BoardPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(t)) => Ok(BoardPath(t)),
+            // The segments are readable text: a word is not one of the path's.
+            Err(e) => match Path::<Vec<String>>::from_request_parts(parts, state).await {
+                Ok(_) => Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+                Err(_) => Err(e.into()),
+            },
+        }
+    }
 }
