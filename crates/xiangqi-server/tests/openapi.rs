@@ -351,3 +351,52 @@ async fn a_blank_body_is_refused_an_empty_one_is_not() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A body's schema in the document is the schema of the struct that parses it (one type for
+/// both), and its fields' limits are the parser's: `level` 20 is taken, 21 refused.
+#[tokio::test]
+async fn a_body_schema_is_the_schema_of_its_parsing_struct() {
+    use utoipa::PartialSchema;
+    use xiangqi_server::api::request;
+    let doc = served_document().await;
+    let schemas = &doc["components"]["schemas"];
+    let of = |s: utoipa::openapi::RefOr<utoipa::openapi::Schema>| serde_json::to_value(s).unwrap();
+    for (path, name, schema) in [
+        ("/api/games", "NewGame", of(request::NewGame::schema())),
+        (
+            "/api/games/{id}/moves",
+            "PlayMove",
+            of(request::PlayMove::schema()),
+        ),
+        (
+            "/api/games/{id}/note",
+            "SetNote",
+            of(request::SetNote::schema()),
+        ),
+    ] {
+        let body = &doc["paths"][path]["post"]["requestBody"]["content"]["application/json"];
+        assert_eq!(
+            body["schema"]["$ref"],
+            format!("#/components/schemas/{name}")
+        );
+        assert_eq!(schemas[name], schema, "{name}");
+    }
+    let level = &schemas["NewGame"]["properties"]["level"]["oneOf"][1]["$ref"];
+    assert_eq!(level, "#/components/schemas/Int0to20");
+    assert_eq!(schemas["Int0to20"]["maximum"], 20);
+    let dir = temp_dir("level");
+    let app = router(Arc::new(App::new(Store::open(&dir).expect("open store"))));
+    for (level, want) in [(20, StatusCode::CREATED), (21, StatusCode::BAD_REQUEST)] {
+        let req = Request::post("/api/games")
+            .header("content-type", "application/json")
+            .body(Body::from(format!(
+                r#"{{"mode": "computer", "level": {level}}}"#
+            )))
+            .expect("request");
+        assert_eq!(
+            app.clone().oneshot(req).await.expect("response").status(),
+            want
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

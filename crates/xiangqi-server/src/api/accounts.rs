@@ -590,7 +590,8 @@ pub struct ProfileGame {
     pub speed: Speed,
     pub rated: bool,
     /// The profile's side.
-    #[schema(value_type = super::openapi::SideName)]
+    // (A side's word, `Color::name`.)
+    #[schema(value_type = super::request::Side)]
     pub color: &'static str,
     pub opponent: String,
     /// `win`, `draw`, `loss`, `aborted` or `playing`.

@@ -328,10 +328,9 @@ pub struct ImportReply {
 }
 
 /// `POST /api/games/{id}/moves`: the move answer, or (a move with `at` before the end) the
-/// game. Documents the two shapes; the handler answers one of them.
+/// game.
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
-#[allow(dead_code)]
 pub enum MoveOrGame {
     Move(MoveReply),
     Game(GameJson),

@@ -3,14 +3,14 @@
 
 use std::sync::Arc;
 
-use axum::extract::State;
+use axum::extract::{State, WebSocketUpgrade};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use xiangqi::notation::Notation;
 use xiangqi::Position;
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorBody};
 use super::game_json::{
     BoardJson, Deleted, DrawReply, FenJson, GameJson, GameList, Health, ImportReply, MoveOrGame,
     MoveReply, Summary,
@@ -39,6 +39,26 @@ pub async fn health() -> Json<Health> {
         ok: true,
         version: env!("CARGO_PKG_VERSION"),
     })
+}
+
+/// Live engine analysis over a WebSocket (the session is `engine::analysis`'s).
+///
+/// Send `{"type": "go", "id", "fen", "moves", "multipv", "movetime_ms"}` or
+/// `{"type": "stop"}`; the server sends `info`, `bestmove` and `error` messages (docs/API.md).
+/// A request that is not a WebSocket upgrade is refused with `400` (or `426` when the
+/// connection cannot be upgraded).
+#[utoipa::path(
+    get,
+    path = "/api/analysis",
+    tag = "analysis",
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol"),
+        (status = 400, description = "Not a WebSocket upgrade request", body = ErrorBody),
+        (status = 426, description = "The connection cannot be upgraded", body = ErrorBody),
+    )
+)]
+pub async fn analysis(state: AppState, ws: WebSocketUpgrade) -> Response {
+    crate::engine::analysis::ws_handler(state, ws).await
 }
 
 /// `GET /api/position?fen=...`: checks a position and lists its legal moves.
@@ -203,7 +223,7 @@ pub async fn post_move(
     State(app): AppState,
     GameId(id): GameId,
     Body(b): Body<req::PlayMove>,
-) -> ApiResult<Response> {
+) -> ApiResult<Json<MoveOrGame>> {
     let r = MoveRequest {
         text: b.mv.ok_or_else(|| req::missing("move"))?.0,
         claimed_ply: b.ply.map(|n| n.0),
@@ -212,8 +232,8 @@ pub async fn post_move(
     detached(async move {
         with_game(&app, id, async |l: &mut Loaded| {
             Ok(match moves::human_move(&app.store, l, &r).await? {
-                Moved::Played => Json(MoveReply::of(l)).into_response(),
-                Moved::Branched => Json(GameJson::of(l)).into_response(),
+                Moved::Played => Json(MoveOrGame::Move(MoveReply::of(l))),
+                Moved::Branched => Json(MoveOrGame::Game(GameJson::of(l))),
             })
         })
         .await
@@ -301,7 +321,7 @@ pub async fn set_note(
     detached(async move {
         with_game(&app, id, async |l: &mut Loaded| {
             let nags = match b.nags {
-                Some(n) => n,
+                Some(n) => n.iter().map(|n| n.0 as u8).collect(),
                 None => l
                     .notes
                     .get(&path.join(" "))

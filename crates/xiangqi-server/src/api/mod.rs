@@ -26,7 +26,6 @@ use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 pub use error::ApiError;
 
-use crate::engine::analysis;
 use crate::App;
 
 /// The largest request body most endpoints take.
@@ -238,7 +237,7 @@ fn api_routes() -> Routes {
         .post("/api/games/{id}/review", handlers::start_review)
         .get("/api/games/{id}/review", handlers::get_review)
         .delete("/api/games/{id}/review", handlers::cancel_review)
-        .get("/api/analysis", analysis::ws_handler)
+        .get("/api/analysis", handlers::analysis)
         .post("/api/challenge/open", online::open_challenge)
         .get("/api/board/game/stream/{id}", online::game_stream)
         .get("/api/board/game/{id}", online::game_full)

@@ -12,7 +12,8 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::ToSchema;
 use xiangqi::Color;
@@ -183,7 +184,8 @@ pub struct OpenChallenge {
     pub token_red: String,
     pub token_black: String,
     /// The creator's side (`color` of the request, drawn when random).
-    #[schema(value_type = super::openapi::SideName)]
+    // (A side's word, `Color::name`.)
+    #[schema(value_type = super::request::Side)]
     pub color: &'static str,
 }
 
@@ -376,15 +378,14 @@ pub async fn board_move(
 )]
 pub async fn board_action(
     State(app): AppState,
-    Path((id, what)): Path<(String, String)>,
+    BoardPath((id, what)): BoardPath<(String, BoardAction)>,
     bearer: Bearer,
 ) -> ApiResult<Json<Ok_>> {
-    let action = match what.as_str() {
-        "resign" => Action::Resign,
-        "abort" => Action::Abort,
-        "claim-victory" => Action::ClaimVictory,
-        "claim-draw" => Action::ClaimDraw,
-        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+    let action = match what {
+        BoardAction::Resign => Action::Resign,
+        BoardAction::Abort => Action::Abort,
+        BoardAction::ClaimVictory => Action::ClaimVictory,
+        BoardAction::ClaimDraw => Action::ClaimDraw,
     };
     act(&app, &id, bearer, action).await
 }
@@ -413,19 +414,14 @@ pub async fn board_action(
 )]
 pub async fn board_answer(
     State(app): AppState,
-    Path((id, what, answer)): Path<(String, String, String)>,
+    BoardPath((id, what, answer)): BoardPath<(String, Offer, Answer)>,
     bearer: Bearer,
 ) -> ApiResult<Json<Ok_>> {
-    let yes = match answer.as_str() {
-        "yes" => true,
-        "no" => false,
-        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
-    };
-    let action = match what.as_str() {
-        "draw" => Action::Draw(yes),
-        "takeback" => Action::Takeback(yes),
-        "rematch" => Action::Rematch(yes),
-        _ => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+    let yes = matches!(answer, Answer::Yes);
+    let action = match what {
+        Offer::Draw => Action::Draw(yes),
+        Offer::Takeback => Action::Takeback(yes),
+        Offer::Rematch => Action::Rematch(yes),
     };
     act(&app, &id, bearer, action).await
 }
@@ -741,26 +737,34 @@ pub struct ChallengeFields {
     opponent: Option<String>,
 }
 
-/// `POST /api/challenge/open` as a form.
+/// `POST /api/challenge/open` as a form (which has no `null`: no field is nullable, so that
+/// the document does not offer `rated=null`, which the parser refuses).
 #[derive(Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct ChallengeForm {
     #[serde(rename = "clock.limit")]
-    #[schema(minimum = 0, maximum = 10_800)]
+    #[schema(minimum = 0, maximum = 10_800, nullable = false)]
     clock_limit: Option<f64>,
     #[serde(rename = "clock.increment")]
-    #[schema(minimum = 0, maximum = 180)]
+    #[schema(minimum = 0, maximum = 180, nullable = false)]
     clock_increment: Option<f64>,
+    #[schema(nullable = false)]
     color: Option<SideWish>,
+    #[schema(nullable = false)]
     fen: Option<String>,
     /// Cut to 40 characters.
+    #[schema(nullable = false)]
     name: Option<String>,
     /// Cut to 40 characters.
+    #[schema(nullable = false)]
     red: Option<String>,
     /// Cut to 40 characters.
+    #[schema(nullable = false)]
     black: Option<String>,
+    #[schema(nullable = false)]
     rated: Option<bool>,
+    #[schema(nullable = false)]
     opponent: Option<String>,
 }
 
@@ -777,20 +781,23 @@ pub struct SeekFields {
     rated: Option<bool>,
 }
 
-/// `POST /api/board/seek` as a form.
+/// `POST /api/board/seek` as a form (no field nullable, as in `ChallengeForm`).
 #[derive(Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct SeekForm {
     #[serde(rename = "clock.limit")]
-    #[schema(minimum = 0, maximum = 10_800)]
+    #[schema(minimum = 0, maximum = 10_800, nullable = false)]
     clock_limit: Option<f64>,
     #[serde(rename = "clock.increment")]
-    #[schema(minimum = 0, maximum = 180)]
+    #[schema(minimum = 0, maximum = 180, nullable = false)]
     clock_increment: Option<f64>,
+    #[schema(nullable = false)]
     color: Option<SideWish>,
     /// Cut to 40 characters.
+    #[schema(nullable = false)]
     name: Option<String>,
+    #[schema(nullable = false)]
     rated: Option<bool>,
 }
 
@@ -814,9 +821,8 @@ pub struct SeeksLine {
 }
 
 /// A seat's action on `/api/board/game/{id}/{action}`.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum BoardAction {
     Resign,
     Abort,
@@ -825,9 +831,8 @@ pub enum BoardAction {
 }
 
 /// What `/api/board/game/{id}/{offer}/{answer}` answers.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Offer {
     Draw,
     Takeback,
@@ -835,10 +840,28 @@ pub enum Offer {
 }
 
 /// `yes` or `no`.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Answer {
     Yes,
     No,
+}
+
+/// A board path whose words say what it does (`T`: the id and those words): a path that
+/// is not one of them is no endpoint (`404`), as the router's own answer.
+pub struct BoardPath<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for BoardPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(t)) => Ok(BoardPath(t)),
+            // The segments are readable text: a word is not one of the path's.
+            Err(e) => match Path::<Vec<String>>::from_request_parts(parts, state).await {
+                Ok(_) => Err(ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")),
+                Err(_) => Err(e.into()),
+            },
+        }
+    }
 }

@@ -48,7 +48,7 @@ use crate::store::{Mode, Verdict};
         super::handlers::get_review,
         super::handlers::cancel_review,
         super::handlers::import,
-        analysis,
+        super::handlers::analysis,
         super::online::open_challenge,
         super::online::game_stream,
         super::online::game_full,
@@ -71,9 +71,6 @@ use crate::store::{Mode, Verdict};
     ),
     components(schemas(
         // Named by parameters (whose schemas are not collected on their own).
-        SideName,
-        NotationName,
-        ImportModeName,
         super::online::BoardAction,
         super::online::Offer,
         super::online::Answer,
@@ -119,25 +116,6 @@ pub async fn serve() -> Response {
     )
         .into_response()
 }
-
-/// Live engine analysis over a WebSocket (the handler is `engine::analysis::ws_handler`).
-///
-/// Send `{"type": "go", "id", "fen", "moves", "multipv", "movetime_ms"}` or
-/// `{"type": "stop"}`; the server sends `info`, `bestmove` and `error` messages (docs/API.md).
-/// A request that is not a WebSocket upgrade is refused with `400` (or `426` when the
-/// connection cannot be upgraded).
-#[utoipa::path(
-    get,
-    path = "/api/analysis",
-    tag = "analysis",
-    responses(
-        (status = 101, description = "Switching to the WebSocket protocol"),
-        (status = 400, description = "Not a WebSocket upgrade request", body = super::error::ErrorBody),
-        (status = 426, description = "The connection cannot be upgraded", body = super::error::ErrorBody),
-    )
-)]
-#[allow(dead_code)] // documents the route; the router calls the engine's handler
-async fn analysis() {}
 
 /// The seat token of a live game: `Authorization: Bearer TOKEN`.
 struct SeatToken;
@@ -294,32 +272,4 @@ impl ToSchema for Verdict {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("Verdict")
     }
-}
-
-/// A side (`red` or `black`; `r`, `b`, `w`, `white` in any case are taken too).
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum SideName {
-    Red,
-    Black,
-}
-
-/// A notation for moves.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum NotationName {
-    Iccs,
-    Wxf,
-    Chinese,
-}
-
-/// The mode of imported games.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
-pub enum ImportModeName {
-    TwoPlayer,
-    Analysis,
 }

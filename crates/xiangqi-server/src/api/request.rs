@@ -17,9 +17,6 @@ use super::error::ApiError;
 use crate::games::parse_color;
 use crate::store::Mode;
 
-// The names the schemas give the strings the field types take (docs only).
-use super::openapi::{ImportModeName, NotationName, SideName};
-
 // ---------------------------------------------------------------------------------------
 // Extractors
 
@@ -300,7 +297,50 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
 }
 
 // ---------------------------------------------------------------------------------------
-// Field types: each reads a JSON value and says what it must be when it is not.
+// Field types: each reads a JSON value and says what it must be when it is not, and its
+// schema (`PartialSchema`, `ToSchema`) says the same to the OpenAPI document, so that the
+// request structs below are both the parser and the document.
+
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::PartialSchema;
+
+/// Implements `ToSchema` with `name` and `PartialSchema` with `schema`.
+macro_rules! schema {
+    ($t:ty, $name:expr, $schema:expr) => {
+        impl PartialSchema for $t {
+            fn schema() -> RefOr<Schema> {
+                $schema
+            }
+        }
+        impl ToSchema for $t {
+            fn name() -> std::borrow::Cow<'static, str> {
+                $name.into()
+            }
+        }
+    };
+}
+
+/// A string schema.
+fn string_schema() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::String)
+}
+
+/// A string that is one of `words`.
+fn words_schema(words: &[&str], description: &str) -> RefOr<Schema> {
+    string_schema()
+        .enum_values(Some(words.iter().copied()))
+        .description(Some(description))
+        .into()
+}
+
+/// An array of strings, at most `max` long (none: any length).
+fn strings_schema(max: Option<usize>) -> RefOr<Schema> {
+    ArrayBuilder::new()
+        .items(string_schema())
+        .max_items(max)
+        .into()
+}
 
 fn value<'de, D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
     Value::deserialize(d)
@@ -322,8 +362,28 @@ impl<'de> Deserialize<'de> for Text {
     }
 }
 
+// A string.
+schema!(Text, "Text", string_schema().into());
+
 /// A whole number from `MIN` to `MAX`.
 pub struct Int<const MIN: i64, const MAX: i64>(pub i64);
+
+/// An integer from `MIN` to `MAX`.
+impl<const MIN: i64, const MAX: i64> PartialSchema for Int<MIN, MAX> {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(MIN))
+            .maximum(Some(MAX))
+            .into()
+    }
+}
+
+impl<const MIN: i64, const MAX: i64> ToSchema for Int<MIN, MAX> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        format!("Int{MIN}to{MAX}").into()
+    }
+}
 
 impl<'de, const MIN: i64, const MAX: i64> Deserialize<'de> for Int<MIN, MAX> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -362,6 +422,15 @@ impl<'de> Deserialize<'de> for Side {
     }
 }
 
+schema!(
+    Side,
+    "Side",
+    words_schema(
+        &["red", "black"],
+        "A side (`red` or `black`; `r`, `b`, `w`, `white` in any case are taken too)"
+    )
+);
+
 /// A game mode: `computer`, `two-player` or `analysis`.
 pub struct GameMode(pub Mode);
 
@@ -370,6 +439,8 @@ impl<'de> Deserialize<'de> for GameMode {
         choice(d, Mode::parse, "computer, two-player or analysis").map(GameMode)
     }
 }
+
+schema!(GameMode, "Mode", Mode::schema());
 
 /// The mode of imported games: `two-player` or `analysis`.
 pub struct ImportMode(pub Mode);
@@ -380,6 +451,12 @@ impl<'de> Deserialize<'de> for ImportMode {
         choice(d, parse, "two-player or analysis").map(ImportMode)
     }
 }
+
+schema!(
+    ImportMode,
+    "ImportMode",
+    words_schema(&["two-player", "analysis"], "The mode of imported games")
+);
 
 /// A player's name: at most 100 characters.
 pub struct Name(pub String);
@@ -393,6 +470,8 @@ impl<'de> Deserialize<'de> for Name {
         Ok(Name(s))
     }
 }
+
+schema!(Name, "Name", string_schema().max_length(Some(100)).into());
 
 /// A list of strings, at most `max` long, `expecting` what it must be.
 struct Strings {
@@ -435,6 +514,12 @@ impl<'de> Deserialize<'de> for MoveList {
     }
 }
 
+schema!(
+    MoveList,
+    "MoveList",
+    strings_schema(Some(crate::games::create::MAX_MOVES))
+);
+
 /// A whole line in coordinates (as a game's `lines[].uci`).
 pub struct Line(pub Vec<String>);
 
@@ -447,6 +532,8 @@ impl<'de> Deserialize<'de> for Line {
         .map(Line)
     }
 }
+
+schema!(Line, "Line", strings_schema(None));
 
 /// A whole number from 0 to `MAX`, in a query parameter.
 pub struct Count<const MAX: i64>(pub i64);
@@ -464,6 +551,22 @@ impl<'de, const MAX: i64> Deserialize<'de> for Count<MAX> {
     }
 }
 
+impl<const MAX: i64> PartialSchema for Count<MAX> {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(0))
+            .maximum(Some(MAX))
+            .into()
+    }
+}
+
+impl<const MAX: i64> ToSchema for Count<MAX> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        format!("Count{MAX}").into()
+    }
+}
+
 /// A notation for moves: `iccs`, `wxf` or `chinese`.
 pub struct NotationParam(pub Notation);
 
@@ -472,6 +575,12 @@ impl<'de> Deserialize<'de> for NotationParam {
         choice(d, Notation::from_format_tag, "iccs, wxf or chinese").map(NotationParam)
     }
 }
+
+schema!(
+    NotationParam,
+    "Notation",
+    words_schema(&["iccs", "wxf", "chinese"], "A notation for moves")
+);
 
 /// A required field that was absent or `null`.
 pub fn missing(name: &str) -> ApiError {
@@ -489,23 +598,16 @@ pub type Ply = Int<0, 1_000_000>;
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// Default `two-player`.
-    #[schema(value_type = Option<Mode>)]
     pub mode: Option<GameMode>,
     /// The human's side in computer mode (default `red`).
-    #[schema(value_type = Option<SideName>)]
     pub human: Option<Side>,
     /// The engine's Skill Level in computer mode (default 3).
-    #[schema(value_type = Option<i64>, minimum = 0, maximum = 20)]
     pub level: Option<Int<0, 20>>,
     /// The start position.
-    #[schema(value_type = Option<String>)]
     pub fen: Option<Text>,
     /// Moves already played, in any notation.
-    #[schema(value_type = Option<Vec<String>>, max_items = 2000)]
     pub moves: Option<MoveList>,
-    #[schema(value_type = Option<String>, max_length = 100)]
     pub red: Option<Name>,
-    #[schema(value_type = Option<String>, max_length = 100)]
     pub black: Option<Name>,
 }
 
@@ -514,14 +616,14 @@ pub struct NewGame {
 #[serde(deny_unknown_fields)]
 pub struct PlayMove {
     /// The move in any notation. Required (`null` counts as missing).
+    // (An `Option` so that `null` gets the message of a missing field; the document has it
+    // required and not nullable, as the handler takes it.)
     #[serde(rename = "move")]
-    #[schema(value_type = String, required)]
+    #[schema(required, nullable = false)]
     pub mv: Option<Text>,
     /// The number of moves the client believes were played (`409` if not).
-    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
     /// Analysis games: play after the first `at` main-line moves.
-    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub at: Option<Ply>,
 }
 
@@ -530,9 +632,8 @@ pub struct PlayMove {
 #[serde(deny_unknown_fields)]
 pub struct Promote {
     /// A stored alternative line, whole, in coordinates. Required (`null` counts as missing).
-    #[schema(value_type = Vec<String>, required)]
+    #[schema(required, nullable = false)]
     pub line: Option<Line>,
-    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
 }
 
@@ -542,23 +643,19 @@ pub struct Promote {
 pub struct SetNote {
     /// The move the note is on: the moves from the start position to it, in coordinates, of
     /// the main line or of a line; `[]` for a comment before the first move. Required.
-    #[schema(value_type = Vec<String>, required)]
+    #[schema(required, nullable = false)]
     pub path: Option<Line>,
     /// The comment (at most 20,000 characters); `""` or absent removes it.
-    #[schema(value_type = Option<String>)]
     pub comment: Option<String>,
     /// NAG numbers (`1` is `!`, `2` is `?`, ...); absent keeps those the move has.
-    #[schema(value_type = Option<Vec<u8>>)]
-    pub nags: Option<Vec<u8>>,
+    pub nags: Option<Vec<Int<0, 255>>>,
 }
 
 /// `POST /api/games/{id}/computer-move`
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ComputerMove {
-    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
-    #[schema(value_type = Option<i64>, minimum = 10, maximum = 10_000)]
     pub movetime_ms: Option<Int<10, 10_000>>,
 }
 
@@ -567,7 +664,6 @@ pub struct ComputerMove {
 #[serde(deny_unknown_fields)]
 pub struct StartReview {
     /// The search depth of every position (default 10).
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 16)]
     pub depth: Option<Int<1, 16>>,
 }
 
@@ -576,9 +672,7 @@ pub struct StartReview {
 #[serde(deny_unknown_fields)]
 pub struct Takeback {
     /// Default 1.
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 10_000)]
     pub plies: Option<Int<1, 10_000>>,
-    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1_000_000)]
     pub ply: Option<Ply>,
 }
 
@@ -586,7 +680,6 @@ pub struct Takeback {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SideOf {
-    #[schema(value_type = Option<SideName>)]
     pub side: Option<Side>,
 }
 
@@ -596,7 +689,7 @@ pub struct SideOf {
 #[into_params(parameter_in = Query)]
 pub struct PositionQuery {
     /// The position to check.
-    #[param(value_type = String)]
+    #[param(inline)]
     pub fen: Text,
 }
 
@@ -606,9 +699,9 @@ pub struct PositionQuery {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Default 50.
-    #[param(value_type = Option<i64>, minimum = 0, maximum = 500)]
+    #[param(inline)]
     pub limit: Option<Count<500>>,
-    #[param(value_type = Option<i64>, minimum = 0, maximum = 4_611_686_018_427_387_903_i64)]
+    #[param(inline)]
     pub offset: Option<Count<{ i64::MAX / 2 }>>,
 }
 
@@ -618,10 +711,10 @@ pub struct ListQuery {
 #[into_params(parameter_in = Query)]
 pub struct PgnQuery {
     /// The moves' notation (default `iccs`).
-    #[param(value_type = Option<NotationName>)]
+    #[param(inline)]
     pub notation: Option<NotationParam>,
     /// Anything but `0` or `false` adds `Content-Disposition: attachment`.
-    #[param(value_type = Option<String>)]
+    #[param(inline)]
     pub download: Option<Text>,
 }
 
@@ -631,6 +724,8 @@ pub struct PgnQuery {
 #[into_params(parameter_in = Query)]
 pub struct FenQuery {
     /// After this many moves, at most the game's length (default: now).
+    // (Read as text, not `Count`: the handler checks it against the game's length and names
+    // that range in its message, which no type knows; so the schema is given here.)
     #[param(value_type = Option<i64>, minimum = 0)]
     pub ply: Option<Text>,
 }
@@ -641,7 +736,7 @@ pub struct FenQuery {
 #[into_params(parameter_in = Query)]
 pub struct ImportQuery {
     /// The imported games' mode (default `analysis`).
-    #[param(value_type = Option<ImportModeName>)]
+    #[param(inline)]
     pub mode: Option<ImportMode>,
 }
 
