@@ -13,7 +13,7 @@ mod pg;
 
 use xiangqi_server::accounts::rating::{self, Speed};
 use xiangqi_server::store::accounts::AccountWrite;
-use xiangqi_server::store::live::{LiveChange, LiveRow, LiveWrite};
+use xiangqi_server::store::live::{LiveChange, LiveEnd, LiveRow, LiveWrite};
 use xiangqi_server::store::migrations::MIGRATIONS;
 use xiangqi_server::store::{
     Declared, Derived, GameRow, Mode, Note, Store, StoreError, StoredReview, Verdict, Write,
@@ -148,6 +148,7 @@ both!(
     a_batch_succeeds_or_fails_whole,
     notes_are_set_replaced_removed_and_go_with_their_game,
     a_review_is_kept_replaced_and_goes_with_its_game,
+    every_live_end_round_trips_and_an_unknown_one_is_corrupt,
 );
 
 fn row(mode: Mode, updated: i64) -> GameRow {
@@ -442,7 +443,7 @@ fn live_row(id: &str) -> LiveRow {
         names: ["Red".into(), "Black".into()],
         keys: ["a".repeat(64), "b".repeat(64)],
         times: Some([180_000, 180_000, 0, 0]),
-        declared: String::new(),
+        declared: None,
         status: "created".into(),
         winner: String::new(),
         rematch: String::new(),
@@ -460,7 +461,7 @@ fn change(status: &str, times: Option<[u64; 4]>) -> LiveChange {
     LiveChange {
         updated: 5,
         times,
-        declared: String::new(),
+        declared: None,
         status: status.into(),
         winner: String::new(),
     }
@@ -526,7 +527,7 @@ async fn live_games_round_trip(db: &Db) {
         change: LiveChange {
             updated: 9,
             times: Some([1, 0, 3, 4]),
-            declared: "flag-black".into(),
+            declared: Some(LiveEnd::Flagged(xiangqi::Color::Black)),
             status: "outoftime".into(),
             winner: "red".into(),
         },
@@ -542,7 +543,7 @@ async fn live_games_round_trip(db: &Db) {
     let (r, _) = s.load_live("Lgame0000001").await.unwrap().unwrap();
     assert_eq!(
         (
-            r.declared.as_str(),
+            LiveEnd::text(r.declared),
             r.status.as_str(),
             r.winner.as_str(),
             r.rematch.as_str(),
@@ -624,6 +625,47 @@ async fn writes_survive_reopening_and_migrations_run_once(db: &Db) {
         db.count("SELECT count(*) FROM schema_migrations").await,
         MIGRATIONS.len() as i64
     );
+}
+
+async fn every_live_end_round_trips_and_an_unknown_one_is_corrupt(db: &Db) {
+    let s = db.store().await;
+    s.write(Write::Live(live_create("Lends0000001")))
+        .await
+        .unwrap();
+    for end in LiveEnd::ALL.map(Some).into_iter().chain([None]) {
+        let ch = LiveChange {
+            declared: end,
+            ..change("started", Some([1, 2, 0, 0]))
+        };
+        s.write(Write::Live(LiveWrite::Update {
+            id: "Lends0000001".into(),
+            change: ch,
+        }))
+        .await
+        .unwrap();
+        let (r, _) = s.load_live("Lends0000001").await.unwrap().unwrap();
+        assert_eq!(r.declared, end);
+        assert_eq!(LiveEnd::parse(LiveEnd::text(end)), Ok(end));
+    }
+    // The texts are the ones earlier versions stored.
+    assert_eq!(
+        LiveEnd::ALL.map(LiveEnd::as_str),
+        [
+            "aborted",
+            "claim-red",
+            "claim-black",
+            "claim-draw",
+            "resign-red",
+            "resign-black",
+            "draw",
+            "flag-red",
+            "flag-black"
+        ]
+    );
+    db.sql("UPDATE live_games SET declared = 'resign-blue' WHERE id = 'Lends0000001'")
+        .await;
+    let e = s.load_live("Lends0000001").await.unwrap_err().to_string();
+    assert!(e.contains("resign-blue"), "{e}");
 }
 
 async fn a_newer_schema_is_refused(db: &Db) {
@@ -849,7 +891,7 @@ async fn a_rated_game_is_rated_once_with_its_history(db: &Db) {
         change: LiveChange {
             updated: 9,
             times: None,
-            declared: "resign-black".into(),
+            declared: Some(LiveEnd::Resigned(xiangqi::Color::Black)),
             status: "resign".into(),
             winner: "red".into(),
         },

@@ -32,7 +32,7 @@ use super::lobby::{Lobby, Seek, SideWish, MAX_SEEKS};
 use super::token::{self, RandomError, Token};
 use crate::accounts::rating::Speed;
 use crate::store::accounts::{AccountWrite, SeatsRow};
-use crate::store::live::{LiveChange, LiveRow, LiveWrite};
+use crate::store::live::{LiveChange, LiveEnd, LiveRow, LiveWrite};
 use crate::store::{Store, StoreError, Write};
 
 /// The hex SHA-256 of a seat token: what the store keeps, compared in constant time.
@@ -242,21 +242,19 @@ pub fn clean_name(name: Option<&str>, default: &str) -> String {
     }
 }
 
-fn declared_of(live: &LiveGame) -> String {
+fn declared_of(live: &LiveGame) -> Option<LiveEnd> {
     use xiangqi::game::Detail;
-    match live.end() {
-        None => String::new(),
-        Some(End::Aborted) => "aborted".into(),
-        Some(End::Claimed { winner: Some(w) }) => format!("claim-{}", w.name()),
-        Some(End::Claimed { winner: None }) => "claim-draw".into(),
-        Some(End::Ruled(r)) => match r.detail {
-            Detail::Resignation { loser } => format!("resign-{}", loser.name()),
-            Detail::Agreement => "draw".into(),
+    match live.end()? {
+        End::Aborted => Some(LiveEnd::Aborted),
+        End::Claimed { winner } => Some(LiveEnd::Claimed(*winner)),
+        End::Ruled(r) => match r.detail {
+            Detail::Resignation { loser } => Some(LiveEnd::Resigned(loser)),
+            Detail::Agreement => Some(LiveEnd::Agreed),
             // Replayed by `Game::flag`, which also finds whether it is a draw.
-            Detail::Time { loser } => format!("flag-{}", loser.name()),
-            Detail::TimeNoMate { flagged } => format!("flag-{}", flagged.name()),
+            Detail::Time { loser } => Some(LiveEnd::Flagged(loser)),
+            Detail::TimeNoMate { flagged } => Some(LiveEnd::Flagged(flagged)),
             // The moves themselves end the game: nothing to keep beyond them.
-            _ => String::new(),
+            _ => None,
         },
     }
 }
@@ -294,29 +292,14 @@ fn restore(row: &LiveRow, moves: &[String], now: u64, charge: u64) -> Result<Liv
     let start = Position::from_fen(&row.start_fen).map_err(|e| corrupt(e.to_string()))?;
     let mut game =
         Game::replay(start, Rules::default(), moves).map_err(|e| corrupt(e.to_string()))?;
-    let side = |s: &str| match s {
-        "red" => Ok(Color::Red),
-        "black" => Ok(Color::Black),
-        _ => Err(corrupt(format!("declared end '{}'", row.declared))),
-    };
     let mut end = None;
-    match row
-        .declared
-        .split_once('-')
-        .unwrap_or((row.declared.as_str(), ""))
-    {
-        ("", _) => {}
-        ("aborted", _) => end = Some(End::Aborted),
-        ("claim", "draw") => end = Some(End::Claimed { winner: None }),
-        ("claim", w) => {
-            end = Some(End::Claimed {
-                winner: Some(side(w)?),
-            })
-        }
-        ("resign", w) => game.resign(side(w)?),
-        ("draw", _) => game.agree_draw(),
-        ("flag", w) => game.flag(side(w)?),
-        _ => return Err(corrupt(format!("declared end '{}'", row.declared))),
+    match row.declared {
+        None => {}
+        Some(LiveEnd::Aborted) => end = Some(End::Aborted),
+        Some(LiveEnd::Claimed(winner)) => end = Some(End::Claimed { winner }),
+        Some(LiveEnd::Resigned(loser)) => game.resign(loser),
+        Some(LiveEnd::Agreed) => game.agree_draw(),
+        Some(LiveEnd::Flagged(side)) => game.flag(side),
     }
     let tc = row
         .clock

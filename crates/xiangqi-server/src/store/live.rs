@@ -3,6 +3,72 @@
 //! clocks are stored with every change, so a restart brings them back.
 
 use rusqlite::{params, Connection, OptionalExtension};
+use xiangqi::Color;
+
+/// How a live game's players (or its clock) ended it, as its row keeps it; an end the moves
+/// themselves reach (mate, stalemate, a repetition ruling) is not stored: the moves give it.
+/// Stored as text ("aborted", "claim-red", "claim-draw", "resign-black", "draw", "flag-red"),
+/// the same on SQLite and PostgreSQL, read back by [`LiveEnd::parse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LiveEnd {
+    /// Aborted before both sides had moved.
+    Aborted,
+    /// A side claimed the game after its opponent left (`None`: claimed as a draw).
+    Claimed(Option<Color>),
+    /// This side resigned.
+    Resigned(Color),
+    /// Drawn by agreement.
+    Agreed,
+    /// This side's flag fell (whether that loses or draws, the position decides).
+    Flagged(Color),
+}
+
+impl LiveEnd {
+    /// Every end, for tests and documentation.
+    pub const ALL: [LiveEnd; 9] = [
+        LiveEnd::Aborted,
+        LiveEnd::Claimed(Some(Color::Red)),
+        LiveEnd::Claimed(Some(Color::Black)),
+        LiveEnd::Claimed(None),
+        LiveEnd::Resigned(Color::Red),
+        LiveEnd::Resigned(Color::Black),
+        LiveEnd::Agreed,
+        LiveEnd::Flagged(Color::Red),
+        LiveEnd::Flagged(Color::Black),
+    ];
+
+    /// The stored text.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LiveEnd::Aborted => "aborted",
+            LiveEnd::Claimed(Some(Color::Red)) => "claim-red",
+            LiveEnd::Claimed(Some(Color::Black)) => "claim-black",
+            LiveEnd::Claimed(None) => "claim-draw",
+            LiveEnd::Resigned(Color::Red) => "resign-red",
+            LiveEnd::Resigned(Color::Black) => "resign-black",
+            LiveEnd::Agreed => "draw",
+            LiveEnd::Flagged(Color::Red) => "flag-red",
+            LiveEnd::Flagged(Color::Black) => "flag-black",
+        }
+    }
+
+    /// The end a stored text names (`""`: none); `Err` names a text no version wrote.
+    pub fn parse(s: &str) -> Result<Option<LiveEnd>, String> {
+        if s.is_empty() {
+            return Ok(None);
+        }
+        LiveEnd::ALL
+            .into_iter()
+            .find(|e| e.as_str() == s)
+            .map(Some)
+            .ok_or_else(|| format!("declared end '{s}' is none this server knows"))
+    }
+
+    /// The stored text of an optional end.
+    pub fn text(end: Option<LiveEnd>) -> &'static str {
+        end.map_or("", LiveEnd::as_str)
+    }
+}
 
 /// A live game's stored row.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -18,7 +84,7 @@ pub struct LiveRow {
     pub keys: [String; 2],
     /// The clocks after the last change: `[red, black, red quota, black quota]`.
     pub times: Option<[u64; 4]>,
-    pub declared: String,
+    pub declared: Option<LiveEnd>,
     pub status: String,
     pub winner: String,
     pub rematch: String,
@@ -29,7 +95,7 @@ pub struct LiveRow {
 pub struct LiveChange {
     pub updated: i64,
     pub times: Option<[u64; 4]>,
-    pub declared: String,
+    pub declared: Option<LiveEnd>,
     pub status: String,
     pub winner: String,
 }
@@ -93,7 +159,7 @@ fn update_row(c: &Connection, id: &str, ch: &LiveChange) -> rusqlite::Result<()>
             id,
             ch.updated,
             times_text(ch.times),
-            ch.declared,
+            LiveEnd::text(ch.declared),
             ch.status,
             ch.winner
         ])?;
@@ -124,7 +190,7 @@ pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
                 row.keys[0],
                 row.keys[1],
                 times_text(row.times),
-                row.declared,
+                LiveEnd::text(row.declared),
                 row.status,
                 row.winner,
                 row.rematch
@@ -185,7 +251,7 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<LiveRow> {
         keys: [r.get(8)?, r.get(9)?],
         times: parse_times(&times)
             .ok_or_else(|| corrupt(10, format!("a live game's clocks '{times}'")))?,
-        declared: r.get(11)?,
+        declared: LiveEnd::parse(&r.get::<_, String>(11)?).map_err(|e| corrupt(11, e))?,
         status: r.get(12)?,
         winner: r.get(13)?,
         rematch: r.get(14)?,

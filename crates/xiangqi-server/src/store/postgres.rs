@@ -494,7 +494,12 @@ fn live_row_of(r: &Row) -> Result<LiveRow, StoreError> {
         keys: [get(r, 8)?, get(r, 9)?],
         times: parse_times(&times)
             .ok_or_else(|| StoreError::Corrupt(format!("a live game's clocks '{times}'")))?,
-        declared: get(r, 11)?,
+        declared: super::live::LiveEnd::parse(&get::<String>(r, 11)?).map_err(|e| {
+            StoreError::Corrupt(format!(
+                "live game {}: {e}",
+                get::<String>(r, 0).unwrap_or_default()
+            ))
+        })?,
         status: get(r, 12)?,
         winner: get(r, 13)?,
         rematch: get(r, 14)?,
@@ -832,7 +837,7 @@ async fn update_live(
             &id,
             &ch.updated,
             &times_text(ch.times),
-            &ch.declared,
+            &super::live::LiveEnd::text(ch.declared),
             &ch.status,
             &ch.winner,
         ],
@@ -865,7 +870,7 @@ async fn apply_live(tx: &Transaction<'_>, w: &LiveWrite) -> Result<(), StoreErro
                     &row.keys[0],
                     &row.keys[1],
                     &times_text(row.times),
-                    &row.declared,
+                    &super::live::LiveEnd::text(row.declared),
                     &row.status,
                     &row.winner,
                     &row.rematch,

@@ -734,10 +734,8 @@ mod tests {
     use crate::store::{Derived, GameRow, Mode};
 
     fn store_file(name: &str) -> (PathBuf, Connection) {
-        let dir = std::env::temp_dir().join(format!(
-            "xq_commit_group_{name}_{}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("xq_commit_group_{name}_{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.sqlite3");
