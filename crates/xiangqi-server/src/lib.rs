@@ -3,22 +3,24 @@
 //!
 //! `xiangqi serve` (and `xiangqi` alone) starts it; its options are [`ServeArgs`].
 //!
-//! The layers, from the outside in:
+//! The layers, from the outside in; a module uses only the layers below its own, never one
+//! above or beside it (`tests/layers.rs` reads the sources and fails on any such import):
+//! - `app`: the shared state (`App`) the handlers get.
 //! - `api`: the HTTP layer. `api/request.rs` reads every request (typed extractors, one
 //!   mapping of malformed input to an error), `api/error.rs` is the one error type,
 //!   `api/game_json.rs` makes the JSON of a game (and of every other answer),
 //!   `api/handlers.rs` the endpoints.
-//! - `games`: the game operations, knowing nothing of HTTP; `games/moves.rs` is how a move
-//!   is validated and stored.
-//! - `store`: what is kept of a game and the writes that change it (`store/postgres.rs` keeps
-//!   it in PostgreSQL with `--database`, migrations in `migrations/`); `store/sqlite.rs` keeps
-//!   it in SQLite.
-//! - `accounts`: registration, log-in, sessions, personal API tokens and Glicko-2 ratings
-//!   (`api/accounts.rs` is their HTTP, `store/accounts.rs` their SQL).
-//! - `online`: live games between people, seats, clocks, the lobby.
-//! - `lines`: a game's alternative lines <-> a record's move tree.
-//! - `engine`: the computer's moves from a pool of engines, and the live analysis WebSocket.
-//! - `app`: the shared state (`App`) the handlers get.
+//! - `online`: live games between people, seats, clocks, the lobby, the cluster.
+//! - `games` and, beside it, `accounts`: the game operations, knowing nothing of HTTP
+//!   (`games/moves.rs` is how a move is validated and stored); registration, log-in,
+//!   sessions and personal API tokens (`api/accounts.rs` is their HTTP, `store/accounts.rs`
+//!   their SQL).
+//! - `lines` (a game's alternative lines <-> a record's move tree; moves in coordinates) and
+//!   `engine` (the computer's moves from a pool of engines, the live analysis WebSocket).
+//! - `store`: what is kept and the writes that change it (`store/sqlite.rs` in SQLite,
+//!   `store/postgres.rs` in PostgreSQL with `--database`, migrations in `migrations/`).
+//! - `rating`: Glicko-2 ratings, pure arithmetic (the store rates a game in the transaction
+//!   that stores its end, so it sits below the store).
 
 #![forbid(unsafe_code)]
 
@@ -29,6 +31,7 @@ pub mod engine;
 pub mod games;
 pub mod lines;
 pub mod online;
+pub mod rating;
 pub mod store;
 
 use std::io::Write as _;

@@ -13,10 +13,7 @@ use crate::store::Note;
 
 /// A line as stored: moves in coordinates separated by spaces.
 pub fn line_text(line: &[Move]) -> String {
-    line.iter()
-        .map(|&m| crate::games::uci(m))
-        .collect::<Vec<_>>()
-        .join(" ")
+    line.iter().map(|&m| uci(m)).collect::<Vec<_>>().join(" ")
 }
 
 /// Reads stored alternative lines. A line is kept up to its first move that is not legal (a
@@ -206,4 +203,15 @@ pub fn attach_notes(
         .get("")
         .map(|n| n.text.clone())
         .filter(|t| !t.is_empty())
+}
+
+/// A move in coordinates (`h2e2`), without the formatting machinery (this is on the hot path).
+pub fn uci(m: Move) -> String {
+    let (a, b) = (m.from(), m.to());
+    let mut s = String::with_capacity(4);
+    s.push(a.file().char());
+    s.push(a.rank().char());
+    s.push(b.file().char());
+    s.push(b.rank().char());
+    s
 }

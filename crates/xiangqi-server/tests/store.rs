@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 mod pg;
 
-use xiangqi_server::accounts::rating::{self, Speed};
+use xiangqi_server::rating::{self, Speed};
 use xiangqi_server::store::accounts::AccountWrite;
 use xiangqi_server::store::live::{LiveChange, LiveEnd, LiveRow, LiveWrite};
 use xiangqi_server::store::migrations::MIGRATIONS;

@@ -14,8 +14,6 @@
 //!   SHA-256. It acts as `Authorization: Bearer` for the seats its account holds.
 //! - Log-in attempts are limited per account (failures) and per client address (attempts).
 
-pub mod rating;
-
 use std::collections::HashMap;
 use std::fmt;
 use std::net::IpAddr;
@@ -342,7 +340,7 @@ impl Accounts {
         let h = hash(password.to_owned()).await?;
         let id = self
             .store
-            .create_user(&name, &key, &h, crate::games::now())
+            .create_user(&name, &key, &h, crate::store::now())
             .await?
             .ok_or(AccountError::NameTaken)?;
         self.new_session(id, name).await
@@ -381,7 +379,7 @@ impl Accounts {
     async fn new_session(&self, user_id: i64, name: String) -> Result<NewSession, AccountError> {
         let secret = random_hex(32)?;
         let csrf = random_hex(16)?;
-        let now = crate::games::now();
+        let now = crate::store::now();
         self.store
             .account(AccountWrite::CreateSession {
                 key: key_of(&secret),
@@ -403,7 +401,7 @@ impl Accounts {
     pub async fn session(&self, secret: &str) -> Result<Option<SessionRow>, AccountError> {
         Ok(self
             .store
-            .session(&key_of(secret), crate::games::now())
+            .session(&key_of(secret), crate::store::now())
             .await?)
     }
 
@@ -479,7 +477,7 @@ impl Accounts {
                 } else {
                     label
                 },
-                created: crate::games::now(),
+                created: crate::store::now(),
             })
             .await?;
         Ok((id, token))

@@ -17,8 +17,8 @@ use utoipa::ToSchema;
 use super::error::ApiError;
 use super::online::Ok_;
 use super::request::Fields;
-use crate::accounts::rating::{Rating, Speed, START};
 use crate::accounts::{AccountError, NewSession, SESSION_MS, TOKEN_PREFIX};
+use crate::rating::{Rating, Speed, START};
 use crate::store::accounts::RatingRow;
 use crate::App;
 

@@ -74,7 +74,7 @@ use crate::store::{Mode, Verdict};
         super::online::BoardAction,
         super::online::Offer,
         super::online::Answer,
-        crate::accounts::rating::Speed,
+        crate::rating::Speed,
     )),
     modifiers(&SeatToken, &Pages, &OptionalBodies, &NonEmptyClock),
     tags(

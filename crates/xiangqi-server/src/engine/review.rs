@@ -394,7 +394,7 @@ async fn run(
         return Ok(false);
     }
     let review = core::assemble(&start, &moves, &evals);
-    let created = crate::games::now();
+    let created = crate::store::now();
     let json = review_json(&start, &review, depth, created);
     let data = serde_json::to_string(&json).map_err(|e| e.to_string())?;
     app.store

@@ -20,7 +20,6 @@ pub use error::{GameError, ImportFailure};
 pub use memory::{detached, Games};
 
 use std::collections::BTreeMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use xiangqi::{Color, Game, Move, Position};
 
@@ -63,22 +62,8 @@ impl Ending {
 
 pub type GameResult<T> = Result<T, GameError>;
 
-pub fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// A move in coordinates (`h2e2`), without the formatting machinery (this is on the hot path).
-pub fn uci(m: Move) -> String {
-    let (a, b) = (m.from(), m.to());
-    let mut s = String::with_capacity(4);
-    s.push(a.file().char());
-    s.push(a.rank().char());
-    s.push(b.file().char());
-    s.push(b.rank().char());
-    s
-}
+pub use crate::lines::uci;
+pub use crate::store::now;
 
 /// The legal moves of `pos` in coordinates, sorted.
 pub fn legal_moves(pos: &Position) -> Vec<String> {

@@ -30,7 +30,7 @@ use super::events::{self, Event};
 use super::live::{End, LiveGame, Refusal, Status};
 use super::lobby::{Lobby, Seek, SideWish, MAX_SEEKS};
 use super::token::{self, RandomError, Token};
-use crate::accounts::rating::Speed;
+use crate::rating::Speed;
 use crate::store::accounts::{AccountWrite, SeatsRow};
 use crate::store::live::{LiveChange, LiveEnd, LiveRow, LiveWrite};
 use crate::store::{Store, StoreError, Write};
@@ -1412,7 +1412,7 @@ impl Hub {
                     p.user = Some(u.name.clone());
                     if let Some((r, rd)) = u.before {
                         p.rating = Some(r.round() as i64);
-                        p.provisional = Some(rd > crate::accounts::rating::PROVISIONAL_RD);
+                        p.provisional = Some(rd > crate::rating::PROVISIONAL_RD);
                     }
                     p.rating_diff = u.diff.map(|d| d.round() as i64);
                 }

@@ -8,7 +8,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::accounts::rating::{self, Rating, Speed};
+use crate::rating::{self, Rating, Speed};
 
 /// An account as the store has it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -28,7 +28,7 @@ use accounts::{
 };
 use live::LiveRow;
 
-use crate::accounts::rating::{Rating, Speed};
+use crate::rating::{Rating, Speed};
 
 /// Where the games are kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -572,3 +572,10 @@ impl fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
+
+/// The wall clock in ms since 1970, as the store keeps times.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

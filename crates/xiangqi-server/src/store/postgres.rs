@@ -214,7 +214,7 @@ impl PgStore {
                 })?;
             tx.execute(
                 "INSERT INTO schema_migrations (version, name, applied) VALUES ($1, $2, $3)",
-                &[&m.version, &m.name, &crate::games::now()],
+                &[&m.version, &m.name, &crate::store::now()],
             )
             .await
             .map_err(failed)?;

@@ -21,7 +21,7 @@ use super::accounts::{
 use super::live::{self, LiveRow};
 use super::migrations::MIGRATIONS;
 use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, StoredReview, Verdict, Write};
-use crate::accounts::rating::{Rating, Speed};
+use crate::rating::{Rating, Speed};
 
 /// The most writes committed in one transaction.
 const MAX_GROUP: usize = 1024;
@@ -101,7 +101,7 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
             })?;
         tx.execute(
             "INSERT INTO schema_migrations (version, name, applied) VALUES (?1, ?2, ?3)",
-            params![m.version, m.name, crate::games::now()],
+            params![m.version, m.name, crate::store::now()],
         )
         .map_err(failed("record a migration of"))?;
         tx.commit().map_err(failed("commit a migration of"))?;

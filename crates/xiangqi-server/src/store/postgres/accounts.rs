@@ -5,7 +5,7 @@ use deadpool_postgres::Transaction;
 use tokio_postgres::Row;
 
 use super::{exec, get, pg_error, read_error, snapshot, PgStore};
-use crate::accounts::rating::{self, Rating, Speed};
+use crate::rating::{self, Rating, Speed};
 use crate::store::accounts::{
     AccountWrite, Counts, HistoryRow, LeaderRow, ProfileRow, RatingRow, RecentGame, SeatUser,
     SeatsRow, SessionRow, TokenRow, UserRow, RECENT,
