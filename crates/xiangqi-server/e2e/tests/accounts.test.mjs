@@ -199,3 +199,40 @@ test('register, log in, play a rated game, see the profile and the leaderboard',
     await a.cleanup();
   }
 });
+
+// A record's tags and comments carry the same whole payloads: the header above the move list,
+// every tag in its details, the comments in the list and the comment box show them as text.
+test('a record whose tags and comments are XSS payloads shows them as text', async () => {
+  const IMG = '<img src=x onerror=alert(1)>', SCR = '"><script>alert(1)</script>';
+  const pgn = `[Event "${SCR.replace(/"/g, '\\"')}"]\n[Site "${IMG}"]\n[Red "${IMG}"]\n[Black "${SCR.replace(/"/g, '\\"')}"]\n[Result "*"]\n\n`
+    + `1. h2e2 {${IMG}} h9g7 {${SCR}} *\n`;
+  const a = await launch();
+  try {
+    const page = await a.context.newPage();
+    const errors = [], dialogs = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('dialog', (d) => { dialogs.push(`${d.type()}:${d.message()}`); d.dismiss(); });
+    await page.goto(BASE + '/');
+    await page.evaluate(() => alert('probe'));
+    assert.deepEqual(dialogs, ['alert:probe']);
+    dialogs.length = 0;
+    await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+    await page.click('#btn-import');
+    await page.fill('#imp-text', pgn);
+    await page.click('#imp-go');
+    await expectCount(page, '#movelist .mv', 2);
+    await expectCount(page, '#movelist li.comment', 2);
+    await expectText(page, '#record-tags .tag-title', new RegExp(SCR.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    await expectText(page, '#record-tags .tag-players', new RegExp(IMG.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    await page.click('#record-tags summary');
+    await expectText(page, '#record-tags dd[data-tag="Site"]', IMG);
+    await expectText(page, '#record-tags dd[data-tag="Black"]', SCR);
+    const texts = await page.evaluate(() => [...document.querySelectorAll('#movelist li.comment')].map((e) => e.textContent));
+    assert.ok(texts.some((t) => t.includes(IMG)) && texts.some((t) => t.includes(SCR)), JSON.stringify(texts));
+    await shot(page, 'accounts-06-payload-record');
+    await harmless(page, dialogs, IMG, SCR);
+    assert.deepEqual(errors, []);
+  } finally {
+    await a.cleanup();
+  }
+});
