@@ -1402,12 +1402,7 @@ impl Hub {
                 }
             }
             None => {
-                // Write-behind (deliberately wrong): the move is answered before its commit.
-                let store = self.store.clone();
-                tokio::spawn(async move {
-                    tokio::time::sleep(Duration::from_millis(300)).await;
-                    let _ = store.write(Write::Live(w)).await;
-                });
+                self.store.write(Write::Live(w)).await?;
             }
         }
         Ok(())
