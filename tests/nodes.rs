@@ -129,6 +129,15 @@ struct Database {
 }
 
 impl Database {
+    /// The SQLite file in the data folder, whatever `XIANGQI_TEST_POSTGRES` says.
+    fn sqlite() -> Database {
+        Database {
+            url: None,
+            admin: String::new(),
+            name: String::new(),
+        }
+    }
+
     fn new(test: &str) -> Database {
         let Some(admin) = std::env::var("XIANGQI_TEST_POSTGRES")
             .ok()
@@ -184,11 +193,15 @@ fn psql(url: &str, sql: &str) {
 }
 
 impl Node {
-    fn start(data: &Path, db: &Database, redis: &str) -> Node {
+    /// A node of the Redis at `redis`, or a single server without one.
+    fn start(data: &Path, db: &Database, redis: Option<&str>) -> Node {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_xiangqi"));
-        cmd.args(["serve", "--port", "0", "--no-rate-limits", "--redis", redis])
+        cmd.args(["serve", "--port", "0", "--no-rate-limits"])
             .arg("--data")
             .arg(data);
+        if let Some(r) = redis {
+            cmd.args(["--redis", r]);
+        }
         if let Some(url) = &db.url {
             cmd.args(["--database", url]);
         }
@@ -222,6 +235,61 @@ impl Drop for Node {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// An HTTP request; its status and body, or why there was no answer.
+fn try_request(
+    port: u16,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: Option<&Value>,
+) -> Result<(u16, String), String> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .map_err(|e| e.to_string())?;
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !body.is_empty() {
+        req.push_str("Content-Type: application/json\r\n");
+    }
+    if let Some(t) = bearer {
+        req.push_str(&format!("Authorization: Bearer {t}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(&body);
+    s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").ok_or("no HTTP answer")?;
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or("no status")?;
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    Ok((status, body))
+}
+
+fn try_post(
+    port: u16,
+    path: &str,
+    bearer: Option<&str>,
+    body: Option<&Value>,
+) -> Result<(u16, Value), String> {
+    let (st, b) = try_request(port, "POST", path, bearer, body)?;
+    Ok((st, serde_json::from_str(&b).unwrap_or(Value::String(b))))
 }
 
 fn request(
@@ -427,14 +495,181 @@ fn open_game(port: u16, limit: u64) -> Game {
     }
 }
 
+/// A long legal game, so both seats' moves can be sent one after the other without waiting
+/// for anything but the answers.
+const LINE: [&str; 23] = [
+    "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "a9b9", "a0b0", "b7b3", "c3c4", "h7h3",
+    "g3g4", "g6g5", "g4g5", "g7f5", "g5f5", "c6c5", "c4c5", "c7b5", "c5b5", "b9a9", "a3a4",
+];
+
+/// What a move sent while the server was being killed got.
+#[derive(Debug, Clone, PartialEq)]
+enum Answer {
+    Ok,
+    /// Another status, with its body.
+    Other(u16, String),
+    /// No answer: the connection was refused or reset.
+    None(String),
+}
+
+/// The moves sent to the games of [`send_flat_out`], in order: each game's id and tokens, and
+/// what each of its moves (from the first) got.
+struct Flight {
+    games: Vec<(Game, Vec<Answer>)>,
+}
+
+/// A seeded random number: `XIANGQI_TEST_SEED`, else the clock's (printed, to run again).
+fn seed() -> u64 {
+    let seed = std::env::var("XIANGQI_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+        });
+    eprintln!("seed {seed} (XIANGQI_TEST_SEED={seed} runs this again)");
+    seed
+}
+
+/// A number in `lo..hi` from `seed` (splitmix64).
+fn pick(seed: u64, lo: u64, hi: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    lo + (z ^ (z >> 31)) % (hi - lo)
+}
+
+/// On a thread, opens games with a clock on `open` and plays [`LINE`] in each as fast as the
+/// answers come, Red's moves through `red` and Black's through `black`, until a move gets
+/// anything but 200 (the server killed); then returns what every move got.
+fn send_flat_out(open: u16, red: u16, black: u16) -> std::thread::JoinHandle<Flight> {
+    std::thread::spawn(move || {
+        let mut f = Flight { games: Vec::new() };
+        loop {
+            let Ok((200, v)) = try_post(
+                open,
+                "/api/challenge/open",
+                None,
+                Some(&json!({"clock": {"limit": 300, "increment": 0}})),
+            ) else {
+                return f;
+            };
+            let g = Game {
+                id: v["id"].as_str().unwrap_or_default().to_owned(),
+                red: v["tokenRed"].as_str().unwrap_or_default().to_owned(),
+                black: v["tokenBlack"].as_str().unwrap_or_default().to_owned(),
+            };
+            let mut answers = Vec::new();
+            for (ply, mv) in LINE.iter().enumerate() {
+                let (port, token) = if ply.is_multiple_of(2) {
+                    (red, &g.red)
+                } else {
+                    (black, &g.black)
+                };
+                let a = match try_post(
+                    port,
+                    &format!("/api/board/game/{}/move/{mv}", g.id),
+                    Some(token),
+                    None,
+                ) {
+                    Ok((200, _)) => Answer::Ok,
+                    Ok((st, v)) => Answer::Other(st, v.to_string()),
+                    Err(e) => Answer::None(e),
+                };
+                let stop = a != Answer::Ok;
+                answers.push(a);
+                if stop {
+                    f.games.push((g, answers));
+                    return f;
+                }
+            }
+            f.games.push((g, answers));
+        }
+    })
+}
+
+/// The game's record through `port`, trying again for `secs` seconds while it is not 200
+/// (a take-over under way).
+fn record(port: u16, id: &str, secs: u64) -> Value {
+    let t = Instant::now();
+    loop {
+        match try_request(port, "GET", &format!("/api/board/game/{id}"), None, None) {
+            Ok((200, b)) => return serde_json::from_str(&b).expect("a game as JSON"),
+            r if t.elapsed() < Duration::from_secs(secs) => {
+                let _ = r;
+                std::thread::sleep(Duration::from_millis(100))
+            }
+            r => panic!("game {id} on port {port}: {r:?}"),
+        }
+    }
+}
+
+/// Every move answered 200 is in its game, in order; a move with no answer (or another
+/// answer) is wholly there, at its ply, or absent; the next move then plays on, through
+/// `port`. Returns how many moves were answered 200 and how many had no answer.
+fn check_flight(f: &Flight, port: u16) -> (usize, usize) {
+    let (mut ok, mut unanswered) = (0, 0);
+    for (g, answers) in &f.games {
+        let confirmed = answers.iter().take_while(|a| **a == Answer::Ok).count();
+        ok += confirmed;
+        let v = record(port, &g.id, 30);
+        let moves = moves_of(&v).unwrap_or_default();
+        let got: Vec<&str> = moves.split_whitespace().collect();
+        let left = &answers[confirmed..];
+        assert!(
+            got.len() >= confirmed && got[..confirmed] == LINE[..confirmed],
+            "game {}: every move answered 200 is there, in order: {confirmed} confirmed, \
+             got '{moves}'",
+            g.id
+        );
+        match left.first() {
+            None => assert_eq!(got.len(), confirmed, "game {}: '{moves}'", g.id),
+            Some(a) => {
+                unanswered += 1;
+                eprintln!(
+                    "game {}: ply {confirmed} ({}) got {a:?}; after the restart it is {}",
+                    g.id,
+                    LINE[confirmed],
+                    if got.len() > confirmed {
+                        "there"
+                    } else {
+                        "absent"
+                    }
+                );
+                assert!(
+                    got.len() <= confirmed + 1 && got[..] == LINE[..got.len()],
+                    "game {}: the move in flight is wholly there or absent: {confirmed} \
+                     confirmed, got '{moves}'",
+                    g.id
+                );
+                // The game plays on from what is there.
+                if got.len() < LINE.len() {
+                    assert_eq!(v["state"]["status"], "started", "{v}");
+                    let token = if got.len().is_multiple_of(2) {
+                        &g.red
+                    } else {
+                        &g.black
+                    };
+                    play(port, &g.id, token, LINE[got.len()], 20);
+                    let after = moves_of(&record(port, &g.id, 10)).unwrap_or_default();
+                    assert_eq!(after, LINE[..=got.len()].join(" "), "game {}", g.id);
+                }
+            }
+        }
+    }
+    (ok, unanswered)
+}
+
 #[test]
 fn killing_the_clocks_owner_loses_no_move_and_at_most_a_second() {
     let Some(bin) = redis_server() else { return };
     let redis = Redis::start(&bin, free_port());
     let data = scratch("kill");
     let db = Database::new("kill");
-    let mut a = Node::start(&data, &db, &redis.url());
-    let b = Node::start(&data, &db, &redis.url());
+    let mut a = Node::start(&data, &db, Some(&redis.url()));
+    let b = Node::start(&data, &db, Some(&redis.url()));
     // Created on A: A owns it and runs its clock.
     let g = open_game(a.port, 120);
     let red_a = Stream::game(a.port, &g.id, Some(&g.red));
@@ -461,7 +696,10 @@ fn killing_the_clocks_owner_loses_no_move_and_at_most_a_second() {
     }
     // Black to move, its clock running on A since the last move was confirmed.
     let before = btime(&last);
-    std::thread::sleep(Duration::from_millis(2_500));
+    // Meanwhile other games of A's are played flat out, Red through A and Black through B,
+    // and A is killed at a random moment of that, with moves in flight.
+    let flight = send_flat_out(a.port, a.port, b.port);
+    std::thread::sleep(Duration::from_millis(pick(seed(), 1_500, 3_000)));
     let killed = Instant::now();
     a.kill();
     let thought = killed.duration_since(confirmed).as_millis() as i64;
@@ -513,6 +751,36 @@ fn killing_the_clocks_owner_loses_no_move_and_at_most_a_second() {
     assert_eq!(st, 200);
     let v: Value = serde_json::from_str(&v).unwrap();
     assert_eq!(moves_of(&v).unwrap(), line.join(" "));
+    // The games played flat out: B has them all, with every confirmed move.
+    let flight = flight.join().unwrap();
+    let (ok, unanswered) = check_flight(&flight, b.port);
+    eprintln!(
+        "{} games played flat out, {ok} moves answered 200, {unanswered} in flight at the kill",
+        flight.games.len()
+    );
+    assert!(ok > 0, "moves were played before the kill");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn killing_a_single_server_while_moves_fly_loses_no_answered_move() {
+    let data = scratch("single");
+    let db = Database::sqlite();
+    let mut a = Node::start(&data, &db, None);
+    // Games played flat out on one server (SQLite, no Redis), killed at a random moment.
+    let flight = send_flat_out(a.port, a.port, a.port);
+    std::thread::sleep(Duration::from_millis(pick(seed(), 300, 2_000)));
+    a.kill();
+    let flight = flight.join().unwrap();
+    // Started again on the same data folder, it has every confirmed move.
+    let b = Node::start(&data, &db, None);
+    let (ok, unanswered) = check_flight(&flight, b.port);
+    eprintln!(
+        "{} games played flat out, {ok} moves answered 200, {unanswered} in flight at the kill",
+        flight.games.len()
+    );
+    assert!(ok > 0, "moves were played before the kill");
+    drop(b);
     let _ = std::fs::remove_dir_all(&data);
 }
 
@@ -522,8 +790,8 @@ fn a_restart_of_redis_mid_game_and_the_game_goes_on() {
     let mut redis = Redis::start(&bin, free_port());
     let data = scratch("redis");
     let db = Database::new("redis");
-    let a = Node::start(&data, &db, &redis.url());
-    let b = Node::start(&data, &db, &redis.url());
+    let a = Node::start(&data, &db, Some(&redis.url()));
+    let b = Node::start(&data, &db, Some(&redis.url()));
 
     // The lobby is shared: a seek on A is listed on B and taken there.
     let lobby_b = Stream::open(b.port, "/api/lobby/stream", None);
