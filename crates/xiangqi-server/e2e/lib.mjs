@@ -131,3 +131,28 @@ export async function expectGame(id, check, opts) {
     return data;
   }, opts);
 }
+
+// Nothing of a payload became markup or ran: no dialog opened, no <img src=x>, no script
+// element of a payload's, and each payload given is in the page as text.
+export async function harmless(page, dialogs, ...shown) {
+  assert.deepEqual(dialogs, [], 'no alert ran');
+  const { imgs, scripts, text } = await page.evaluate(() => ({
+    imgs: document.querySelectorAll('img[src="x"], img[onerror]').length,
+    scripts: [...document.querySelectorAll('script')].filter((e) => /alert/.test(e.textContent)).length,
+    text: document.body.textContent,
+  }));
+  assert.equal(imgs, 0, 'no element made from a name');
+  assert.equal(scripts, 0, 'no script made from a name');
+  for (const p of shown) assert.ok(text.includes(p), `the page shows ${p} as text`);
+}
+
+// Records every dialog a page opens (and dismisses it), proven first by a deliberate alert: an
+// empty record later means no script of a page's content opened one.
+export async function dialogRecorder(page) {
+  const dialogs = [];
+  page.on('dialog', (d) => { dialogs.push(`${d.type()}:${d.message()}`); d.dismiss(); });
+  await page.evaluate(() => alert('probe'));
+  assert.deepEqual(dialogs, ['alert:probe']);
+  dialogs.length = 0;
+  return dialogs;
+}

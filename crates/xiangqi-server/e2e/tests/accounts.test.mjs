@@ -8,7 +8,9 @@
 // message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, shot, BASE, api, eventually, expectText, expectCount } from '../lib.mjs';
+import {
+  launch, shot, BASE, api, eventually, expectText, expectCount, harmless,
+} from '../lib.mjs';
 
 const stamp = Date.now().toString(36).slice(-5);
 // Distinct per run, whole payloads of 30 characters (a username's most).
@@ -46,20 +48,6 @@ async function asBot(token, path) {
 async function click(page, from, to) {
   await page.click(`rect.hit[data-sq="${from}"]`);
   await page.click(`rect.hit[data-sq="${to}"]`);
-}
-
-// Nothing of a payload became markup or ran: no dialog opened, no <img src=x>, no script
-// element of a payload's, and each payload given is in the page as text.
-async function harmless(page, dialogs, ...shown) {
-  assert.deepEqual(dialogs, [], 'no alert ran');
-  const { imgs, scripts, text } = await page.evaluate(() => ({
-    imgs: document.querySelectorAll('img[src="x"], img[onerror]').length,
-    scripts: [...document.querySelectorAll('script')].filter((e) => /alert/.test(e.textContent)).length,
-    text: document.body.textContent,
-  }));
-  assert.equal(imgs, 0, 'no element made from a name');
-  assert.equal(scripts, 0, 'no script made from a name');
-  for (const p of shown) assert.ok(text.includes(p), `the page shows ${p} as text`);
 }
 
 test('register, log in, play a rated game, see the profile and the leaderboard', async () => {

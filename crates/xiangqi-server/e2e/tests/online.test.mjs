@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   launch, shot, BASE, api, eventually, expectText, expectValue, expectCount, expectAttribute,
+  harmless, dialogRecorder,
 } from '../lib.mjs';
 
 // Seconds on a clock's face: "2:59" -> 179, "0:09.5" -> 9.5.
@@ -270,6 +271,56 @@ test('the lobby: one creates a seek, another joins it, both land in the same gam
     assert.deepEqual(errors, []);
   } finally {
     await a.cleanup(); await b.cleanup();
+  }
+});
+
+// Guests' names are free text anyone can type: whole XSS payloads as a seek's name and the
+// taker's name are text in the lobby, on both players' pages and on a spectator's, and no
+// script of theirs runs (each page's dialog recorder, proven by a deliberate alert, sees none).
+test('guest names that are XSS payloads are text in the lobby and the live game', async () => {
+  const IMG = '<img src=x onerror=alert(1)>', SCR = '"><script>alert(1)</script>';
+  const a = await launch(), b = await launch(), c = await launch();
+  try {
+    const seeker = await a.context.newPage();
+    const joiner = await b.context.newPage();
+    const errors = [], dialogs = new Map();
+    for (const p of [seeker, joiner]) {
+      p.on('pageerror', (e) => errors.push(e.message));
+      await p.goto(BASE + '/');
+      dialogs.set(p, await dialogRecorder(p));
+      await p.waitForSelector('#dlg-new[open]');
+      await p.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+      await p.click('#btn-lobby');
+      await p.waitForSelector('#dlg-lobby[open]');
+    }
+    await seeker.fill('#lobby-name', IMG);
+    await seeker.click('[data-testid="create-seek"]');
+    await expectHidden(seeker, '[data-testid="seek-waiting"]', false);
+    await expectText(joiner, '#lobby-seeks tr[data-testid="seek"] .title', IMG);
+    await harmless(joiner, dialogs.get(joiner), IMG);
+    await harmless(seeker, dialogs.get(seeker), IMG);
+    await joiner.fill('#lobby-name', SCR);
+    await joiner.click('[data-testid="seek-join"]');
+    await seeker.waitForURL(/\/live\/[0-9A-Za-z]{8}#seat=/);
+    await joiner.waitForURL(/\/live\/[0-9A-Za-z]{8}#seat=/);
+    const id = liveId(seeker);
+    const names = async (p) => [
+      await p.textContent('[data-testid="name-red"]'), await p.textContent('[data-testid="name-black"]'),
+    ].sort();
+    const watcher = await c.context.newPage();
+    watcher.on('pageerror', (e) => errors.push(e.message));
+    await watcher.goto(BASE + '/live/' + id);
+    dialogs.set(watcher, await dialogRecorder(watcher));
+    for (const p of [seeker, joiner, watcher]) {
+      await eventually(async () => assert.deepEqual(await names(p), [IMG, SCR].sort()));
+      await harmless(p, dialogs.get(p), IMG, SCR);
+      // The tab's title names the players: set as text, so the payloads are there verbatim.
+      assert.ok((await p.title()).includes(IMG), 'the title: ' + (await p.title()));
+    }
+    await shot(watcher, 'online-08b-payload-names');
+    assert.deepEqual(errors, []);
+  } finally {
+    await a.cleanup(); await b.cleanup(); await c.cleanup();
   }
 });
 
