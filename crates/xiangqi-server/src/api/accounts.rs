@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 
 use super::error::ApiError;
 use super::online::Ok_;
-use super::request::Fields;
+use super::request::{missing, Credentials, JsonOrForm, PasswordChange, TokenFields};
 use crate::accounts::{AccountError, NewSession, SESSION_MS, TOKEN_PREFIX};
 use crate::rating::{Rating, Speed, START};
 use crate::store::accounts::RatingRow;
@@ -248,15 +248,10 @@ fn session_response(app: &App, headers: &HeaderMap, s: NewSession) -> Response {
     res
 }
 
-fn credentials(f: &Fields) -> ApiResult<(String, String)> {
-    f.only(&["username", "password"])?;
-    let u = f
-        .text("username")?
-        .ok_or_else(|| ApiError::bad("field 'username' is missing").field("username"))?;
-    let p = f
-        .text("password")?
-        .ok_or_else(|| ApiError::bad("field 'password' is missing").field("password"))?;
-    Ok((u.to_owned(), p.to_owned()))
+fn credentials(c: Credentials) -> ApiResult<(String, String)> {
+    let u = c.username.ok_or_else(|| missing("username"))?;
+    let p = c.password.ok_or_else(|| missing("password"))?;
+    Ok((u, p))
 }
 
 fn check_origin(headers: &HeaderMap) -> ApiResult<()> {
@@ -288,10 +283,10 @@ pub async fn register(
     State(app): AppState,
     Client(ip): Client,
     headers: HeaderMap,
-    f: Fields,
+    JsonOrForm(c): JsonOrForm<Credentials>,
 ) -> ApiResult<Response> {
     check_origin(&headers)?;
-    let (u, p) = credentials(&f)?;
+    let (u, p) = credentials(c)?;
     let s = app.accounts.register(&u, &p, ip).await?;
     Ok(session_response(&app, &headers, s))
 }
@@ -317,10 +312,10 @@ pub async fn login(
     State(app): AppState,
     Client(ip): Client,
     headers: HeaderMap,
-    f: Fields,
+    JsonOrForm(c): JsonOrForm<Credentials>,
 ) -> ApiResult<Response> {
     check_origin(&headers)?;
-    let (u, p) = credentials(&f)?;
+    let (u, p) = credentials(c)?;
     let s = app.accounts.login(&u, &p, ip).await?;
     Ok(session_response(&app, &headers, s))
 }
@@ -445,17 +440,15 @@ pub async fn password(
     Client(ip): Client,
     headers: HeaderMap,
     v: Viewer,
-    f: Fields,
+    JsonOrForm(f): JsonOrForm<PasswordChange>,
 ) -> ApiResult<Response> {
     let (u, _) = session_of(v)?;
-    f.only(&["current", "new"])?;
-    let current = f
-        .text("current")?
-        .ok_or_else(|| ApiError::bad("field 'current' is missing").field("current"))?;
-    let new = f
-        .text("new")?
-        .ok_or_else(|| ApiError::bad("field 'new' is missing").field("new"))?;
-    let s = app.accounts.change_password(u.id, current, new, ip).await?;
+    let current = f.current.ok_or_else(|| missing("current"))?;
+    let new = f.new.ok_or_else(|| missing("new"))?;
+    let s = app
+        .accounts
+        .change_password(u.id, &current, &new, ip)
+        .await?;
     Ok(session_response(&app, &headers, s))
 }
 
@@ -523,11 +516,14 @@ pub struct NewToken {
         (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
 )]
-pub async fn create_token(State(app): AppState, v: Viewer, f: Fields) -> ApiResult<Json<NewToken>> {
+pub async fn create_token(
+    State(app): AppState,
+    v: Viewer,
+    JsonOrForm(f): JsonOrForm<TokenFields>,
+) -> ApiResult<Json<NewToken>> {
     let (u, _) = session_of(v)?;
-    f.only(&["label"])?;
-    let label = f.text("label")?.unwrap_or("");
-    let (id, token) = app.accounts.create_token(u.id, label).await?;
+    let label = f.label.unwrap_or_default();
+    let (id, token) = app.accounts.create_token(u.id, &label).await?;
     let label = app
         .accounts
         .tokens(u.id)
@@ -753,39 +749,4 @@ pub async fn leaderboard(
             })
             .collect(),
     }))
-}
-
-// ---------------------------------------------------------------------------------------
-// What the documentation says of the bodies.
-
-/// A username and a password.
-#[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct Credentials {
-    /// 2 to 30 characters, no control characters; unique regardless of case.
-    username: String,
-    /// 8 to 256 characters.
-    #[schema(min_length = 8, max_length = 256)]
-    password: String,
-}
-
-/// `POST /api/account/password`.
-#[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct PasswordChange {
-    /// The password now.
-    current: String,
-    /// 8 to 256 characters.
-    new: String,
-}
-
-/// `POST /api/account/tokens`.
-#[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct TokenFields {
-    /// What the token is for (at most 60 characters, after trimming).
-    label: Option<String>,
 }

@@ -20,7 +20,7 @@ use xiangqi::Color;
 
 use super::accounts::Viewer;
 use super::error::ApiError;
-use super::request::Fields;
+use super::request::{AcceptFields, ChallengeFields, ClockFields, JsonOrForm, SeekFields, Wish};
 use crate::online::clock::TimeControl;
 use crate::online::events::Event;
 use crate::online::hub::{
@@ -126,13 +126,12 @@ fn seeker(v: &Viewer) -> Option<Seeker> {
     })
 }
 
-fn time_control(f: &Fields) -> ApiResult<Option<TimeControl>> {
-    let limit = f.number("clock.limit")?;
-    let inc = f.number("clock.increment")?;
-    if limit.is_none() && inc.is_none() {
+fn time_control(clock: Option<&ClockFields>) -> ApiResult<Option<TimeControl>> {
+    let Some(c) = clock else { return Ok(None) };
+    if c.limit.is_none() && c.increment.is_none() {
         return Ok(None);
     }
-    TimeControl::from_seconds(limit.unwrap_or(0.0), inc.unwrap_or(0.0))
+    TimeControl::from_seconds(c.limit.unwrap_or(0.0), c.increment.unwrap_or(0.0))
         .map(Some)
         .map_err(|m| {
             let field = if m.starts_with("clock.increment") {
@@ -144,16 +143,8 @@ fn time_control(f: &Fields) -> ApiResult<Option<TimeControl>> {
         })
 }
 
-fn side_wish(f: &Fields) -> ApiResult<SideWish> {
-    match f.text("color")? {
-        None => Ok(SideWish::Random),
-        Some(s) => SideWish::parse(s).ok_or_else(|| {
-            ApiError::bad(format!(
-                "field 'color' must be red, black or random, not '{s}'"
-            ))
-            .field("color")
-        }),
-    }
+fn side_wish(color: Option<Wish>) -> SideWish {
+    color.map_or(SideWish::Random, |Wish(w)| w)
 }
 
 fn random_side() -> Result<Color, ApiError> {
@@ -202,7 +193,7 @@ fn page(id: &str, token: Option<&str>) -> String {
     post,
     path = "/api/challenge/open",
     tag = "board",
-    request_body(content((Option<ChallengeFields> = "application/json"), (Option<ChallengeForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    request_body(content((Option<ChallengeFields> = "application/json"), (Option<ChallengeFields> = "application/x-www-form-urlencoded")), description = "All fields optional"),
     security((), ("session" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "The game, its pages and its seats' tokens", body = OpenChallenge),
@@ -218,21 +209,15 @@ fn page(id: &str, token: Option<&str>) -> String {
 pub async fn open_challenge(
     State(app): AppState,
     v: Viewer,
-    f: Fields,
+    JsonOrForm(f): JsonOrForm<ChallengeFields>,
 ) -> ApiResult<Json<OpenChallenge>> {
-    f.only(&[
-        "clock.limit",
-        "clock.increment",
-        "color",
-        "fen",
-        "name",
-        "red",
-        "black",
-        "rated",
-        "opponent",
-    ])?;
-    let rated = f.flag("rated")?.unwrap_or(false);
-    let opponent = match f.text("opponent")?.map(str::trim).filter(|s| !s.is_empty()) {
+    let rated = f.rated.unwrap_or(false);
+    let opponent = match f
+        .opponent
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None => None,
         Some(o) => {
             let u = app
@@ -266,16 +251,16 @@ pub async fn open_challenge(
             return Err(ApiError::bad("you cannot challenge yourself").field("opponent"));
         }
     }
-    let tc = time_control(&f)?;
-    let color = match side_wish(&f)? {
+    let tc = time_control(f.clock.as_ref())?;
+    let color = match side_wish(f.color) {
         SideWish::Red => Color::Red,
         SideWish::Black => Color::Black,
         SideWish::Random => random_side()?,
     };
-    let name = clean_name(f.text("name")?, "");
+    let name = clean_name(f.name.as_deref(), "");
     let mut names = [
-        clean_name(f.text("red")?, "Red"),
-        clean_name(f.text("black")?, "Black"),
+        clean_name(f.red.as_deref(), "Red"),
+        clean_name(f.black.as_deref(), "Black"),
     ];
     if !name.is_empty() {
         names[color.index()] = name;
@@ -293,7 +278,7 @@ pub async fn open_challenge(
         .hub
         .create(NewLive {
             tc,
-            fen: f.text("fen")?.map(str::to_owned),
+            fen: f.fen,
             names,
             seats: Some(NewSeats { users, rated }),
         })
@@ -606,7 +591,7 @@ pub struct GameStart {
     post,
     path = "/api/board/seek",
     tag = "lobby",
-    request_body(content((Option<SeekFields> = "application/json"), (Option<SeekForm> = "application/x-www-form-urlencoded")), description = "All fields optional"),
+    request_body(content((Option<SeekFields> = "application/json"), (Option<SeekFields> = "application/x-www-form-urlencoded")), description = "All fields optional"),
     security((), ("session" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "Newline-delimited JSON: `seek` with its id, keep-alive blank lines while it waits, then `gameStart` when taken", body = GameStart, content_type = "application/x-ndjson"),
@@ -618,12 +603,15 @@ pub struct GameStart {
         (status = 503, description = "Too many live games or seeks open, or the database cannot be reached now (nothing was stored); try again later", body = super::error::ErrorBody),
     )
 )]
-pub async fn seek(State(app): AppState, v: Viewer, f: Fields) -> ApiResult<Response> {
-    f.only(&["clock.limit", "clock.increment", "color", "name", "rated"])?;
-    let tc = time_control(&f)?;
-    let color = side_wish(&f)?;
-    let rated = f.flag("rated")?.unwrap_or(false);
-    let name = clean_name(f.text("name")?, "Anonymous");
+pub async fn seek(
+    State(app): AppState,
+    v: Viewer,
+    JsonOrForm(f): JsonOrForm<SeekFields>,
+) -> ApiResult<Response> {
+    let tc = time_control(f.clock.as_ref())?;
+    let color = side_wish(f.color);
+    let rated = f.rated.unwrap_or(false);
+    let name = clean_name(f.name.as_deref(), "Anonymous");
     let (seek, grant, guard) = app.hub.seek(name, tc, color, seeker(&v), rated).await?;
     let first = format!("{}\n", serde_json::json!({"type": "seek", "id": seek.id}));
     let mut tick = tokio::time::interval(KEEP_ALIVE);
@@ -683,10 +671,9 @@ pub async fn accept_seek(
     State(app): AppState,
     Path(id): Path<String>,
     v: Viewer,
-    f: Fields,
+    JsonOrForm(f): JsonOrForm<AcceptFields>,
 ) -> ApiResult<Json<GameStart>> {
-    f.only(&["name"])?;
-    let name = clean_name(f.text("name")?, "Anonymous");
+    let name = clean_name(f.name.as_deref(), "Anonymous");
     let g = app.hub.accept(&id, name, seeker(&v)).await?;
     Ok(Json(GameStart {
         kind: "gameStart",
@@ -697,127 +684,14 @@ pub async fn accept_seek(
     }))
 }
 
-// ---------------------------------------------------------------------------------------
-// What the documentation says of the bodies that `Fields` reads (the handlers read them by
-// name, with `Fields::only` naming the fields each takes).
-
-/// A clock: seconds. Not empty (`minProperties` is set in `openapi::NonEmptyClock`).
+/// A line of the lobby's stream: `{"type": "seeks", "seeks": [...]}`.
+// (The hub writes the line; tests/online.rs checks that it is this struct's serialization.)
 #[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct ClockFields {
-    /// The initial time, at most 3 hours.
-    #[schema(minimum = 0, maximum = 10_800)]
-    limit: Option<f64>,
-    /// The increment, at most 180 s.
-    #[schema(minimum = 0, maximum = 180)]
-    increment: Option<f64>,
-}
-
-/// `POST /api/challenge/open` as JSON (`"clock.limit"` as a field name works too).
-#[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct ChallengeFields {
-    /// Neither limit nor increment: no clock.
-    clock: Option<ClockFields>,
-    /// The creator's side (drawn when random).
-    color: Option<SideWish>,
-    /// The start position.
-    fen: Option<String>,
-    /// The creator's name (cut to 40 characters).
-    name: Option<String>,
-    /// Cut to 40 characters.
-    red: Option<String>,
-    /// Cut to 40 characters.
-    black: Option<String>,
-    /// Rated: needs an account (session or API token) and `opponent`.
-    rated: Option<bool>,
-    /// The opponent's account: its seat is theirs (their API token acts for it).
-    opponent: Option<String>,
-}
-
-/// `POST /api/challenge/open` as a form (which has no `null`: no field is nullable, so that
-/// the document does not offer `rated=null`, which the parser refuses).
-#[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct ChallengeForm {
-    #[serde(rename = "clock.limit")]
-    #[schema(minimum = 0, maximum = 10_800, nullable = false)]
-    clock_limit: Option<f64>,
-    #[serde(rename = "clock.increment")]
-    #[schema(minimum = 0, maximum = 180, nullable = false)]
-    clock_increment: Option<f64>,
-    #[schema(nullable = false)]
-    color: Option<SideWish>,
-    #[schema(nullable = false)]
-    fen: Option<String>,
-    /// Cut to 40 characters.
-    #[schema(nullable = false)]
-    name: Option<String>,
-    /// Cut to 40 characters.
-    #[schema(nullable = false)]
-    red: Option<String>,
-    /// Cut to 40 characters.
-    #[schema(nullable = false)]
-    black: Option<String>,
-    #[schema(nullable = false)]
-    rated: Option<bool>,
-    #[schema(nullable = false)]
-    opponent: Option<String>,
-}
-
-/// `POST /api/board/seek` as JSON.
-#[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct SeekFields {
-    clock: Option<ClockFields>,
-    color: Option<SideWish>,
-    /// Cut to 40 characters (an account's seek shows its username).
-    name: Option<String>,
-    /// Rated: needs an account, and only accounts can take it.
-    rated: Option<bool>,
-}
-
-/// `POST /api/board/seek` as a form (no field nullable, as in `ChallengeForm`).
-#[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct SeekForm {
-    #[serde(rename = "clock.limit")]
-    #[schema(minimum = 0, maximum = 10_800, nullable = false)]
-    clock_limit: Option<f64>,
-    #[serde(rename = "clock.increment")]
-    #[schema(minimum = 0, maximum = 180, nullable = false)]
-    clock_increment: Option<f64>,
-    #[schema(nullable = false)]
-    color: Option<SideWish>,
-    /// Cut to 40 characters.
-    #[schema(nullable = false)]
-    name: Option<String>,
-    #[schema(nullable = false)]
-    rated: Option<bool>,
-}
-
-/// `POST /api/board/seek/{id}/accept`.
-#[derive(Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct AcceptFields {
-    /// Cut to 40 characters.
-    name: Option<String>,
-}
-
-/// A line of the lobby's stream.
-#[derive(ToSchema)]
-#[allow(dead_code)]
 pub struct SeeksLine {
     /// `seeks`.
-    #[schema(rename = "type")]
-    kind: String,
-    seeks: Vec<Seek>,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub seeks: Vec<Seek>,
 }
 
 /// A seat's action on `/api/board/game/{id}/{action}`.

@@ -76,7 +76,7 @@ use crate::store::{Mode, Verdict};
         super::online::Answer,
         crate::rating::Speed,
     )),
-    modifiers(&SeatToken, &Pages, &OptionalBodies, &NonEmptyClock),
+    modifiers(&SeatToken, &Pages, &OptionalBodies, &NonEmptyClock, &FormBodies),
     tags(
         (name = "games", description = "Stored games (computer, two-player, analysis)"),
         (name = "analysis", description = "Live engine analysis"),
@@ -178,18 +178,144 @@ fn is_null(s: &utoipa::openapi::RefOr<utoipa::openapi::Schema>) -> bool {
     matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null))
 }
 
-/// `{"clock": {}}` is refused: the clock object needs a field. (utoipa 5.5 writes its
-/// `min_properties` attribute as `maxProperties`, so it is set here.)
+/// `{"clock": {}}` is refused: the clock object needs a field; and it has no others. (utoipa
+/// 5.5 writes its `min_properties` attribute as `maxProperties`, so it is set here; the
+/// struct is read by hand, without serde's `deny_unknown_fields` for utoipa to see.)
 struct NonEmptyClock;
 
 impl Modify for NonEmptyClock {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::schema::Schema;
+        use utoipa::openapi::schema::{AdditionalProperties, Schema};
         use utoipa::openapi::RefOr;
         let schemas = doc.components.as_mut().map(|c| &mut c.schemas);
         if let Some(RefOr::T(Schema::Object(o))) = schemas.and_then(|s| s.get_mut("ClockFields")) {
             o.min_properties = Some(1);
+            o.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
         }
+    }
+}
+
+/// A form-encoded body is the same struct as its JSON one (`request::JsonOrForm` reads
+/// both), seen as a form has it: an object field's fields by their dotted names
+/// (`clock.limit`), and nothing `null` (a form has none). Where that differs from the JSON
+/// schema `X`, the form's content refers to `XForm` (`ChallengeFields`: `ChallengeForm`),
+/// made here from `X`.
+struct FormBodies;
+
+const FORM: &str = "application/x-www-form-urlencoded";
+
+impl Modify for FormBodies {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::Schema;
+        use utoipa::openapi::{Ref, RefOr};
+        let Some(components) = doc.components.as_mut() else {
+            return;
+        };
+        let mut made = Vec::new();
+        for item in doc.paths.paths.values_mut() {
+            let ops = [&mut item.get, &mut item.post, &mut item.delete];
+            for op in ops.into_iter().flatten() {
+                let Some(body) = op.request_body.as_mut() else {
+                    continue;
+                };
+                let Some(content) = body.content.get_mut(FORM) else {
+                    continue;
+                };
+                let Some(RefOr::Ref(r)) = &content.schema else {
+                    continue;
+                };
+                let name = r.ref_location.rsplit('/').next().unwrap_or_default();
+                let Some(RefOr::T(Schema::Object(o))) = components.schemas.get(name) else {
+                    continue;
+                };
+                let form = form_object(o, &components.schemas);
+                if form == *o {
+                    continue;
+                }
+                let form_name = match name.strip_suffix("Fields") {
+                    Some(stem) => format!("{stem}Form"),
+                    None => format!("{name}Form"),
+                };
+                content.schema = Some(RefOr::Ref(Ref::from_schema_name(form_name.clone())));
+                made.push((form_name, form));
+            }
+        }
+        for (name, form) in made {
+            components
+                .schemas
+                .insert(name, RefOr::T(Schema::Object(form)));
+        }
+    }
+}
+
+/// An object schema as a form has it: see [`FormBodies`].
+fn form_object(
+    o: &utoipa::openapi::schema::Object,
+    schemas: &std::collections::BTreeMap<String, utoipa::openapi::RefOr<utoipa::openapi::Schema>>,
+) -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::Schema;
+    use utoipa::openapi::RefOr;
+    let mut form = o.clone();
+    form.properties.clear();
+    for (name, prop) in &o.properties {
+        let prop = not_null(prop);
+        let inner = match &prop {
+            RefOr::Ref(r) => {
+                match schemas.get(r.ref_location.rsplit('/').next().unwrap_or_default()) {
+                    Some(RefOr::T(Schema::Object(inner))) if !inner.properties.is_empty() => {
+                        Some(inner)
+                    }
+                    _ => None,
+                }
+            }
+            RefOr::T(Schema::Object(inner)) if !inner.properties.is_empty() => Some(inner),
+            _ => None,
+        };
+        match inner {
+            Some(inner) => {
+                for (sub, p) in &inner.properties {
+                    form.properties.insert(format!("{name}.{sub}"), not_null(p));
+                }
+            }
+            None => {
+                form.properties.insert(name.clone(), prop);
+            }
+        }
+    }
+    form
+}
+
+/// A schema without its `null`: `T` of "`T` or `null`" (`oneOf`), a type without `"null"`.
+fn not_null(
+    s: &utoipa::openapi::RefOr<utoipa::openapi::Schema>,
+) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    use utoipa::openapi::schema::Schema;
+    use utoipa::openapi::RefOr;
+    match s {
+        RefOr::T(Schema::OneOf(one)) => {
+            let rest: Vec<_> = one.items.iter().filter(|s| !is_null(s)).cloned().collect();
+            match <[_; 1]>::try_from(rest) {
+                Ok([only]) => only,
+                Err(_) => s.clone(),
+            }
+        }
+        RefOr::T(Schema::Object(o)) => match &o.schema_type {
+            SchemaType::Array(types) if types.contains(&Type::Null) => {
+                let rest: Vec<Type> = types
+                    .iter()
+                    .filter(|t| **t != Type::Null)
+                    .cloned()
+                    .collect();
+                let mut o = o.clone();
+                o.schema_type = match <[_; 1]>::try_from(rest) {
+                    Ok([only]) => SchemaType::Type(only),
+                    Err(rest) => SchemaType::Array(rest),
+                };
+                RefOr::T(Schema::Object(o))
+            }
+            _ => s.clone(),
+        },
+        _ => s.clone(),
     }
 }
 

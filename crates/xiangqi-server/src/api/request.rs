@@ -6,7 +6,10 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
-use serde::de::{DeserializeOwned, Deserializer, Error as _, SeqAccess, Visitor};
+use serde::de::{
+    DeserializeOwned, Deserializer, Error as _, IntoDeserializer, MapAccess, SeqAccess, Unexpected,
+    Visitor,
+};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
@@ -15,6 +18,7 @@ use xiangqi::Color;
 
 use super::error::ApiError;
 use crate::games::parse_color;
+use crate::online::lobby::SideWish;
 use crate::store::Mode;
 
 // ---------------------------------------------------------------------------------------
@@ -68,13 +72,14 @@ impl<S: Send + Sync> FromRequestParts<S> for GameId {
     }
 }
 
-/// A body of named fields, JSON or form-encoded (`application/x-www-form-urlencoded`, as
-/// lichess's API takes them). A nested JSON object is flattened to dotted names
-/// (`{"clock": {"limit": 60}}` is `clock.limit`); form values are strings (the second field
-/// says the body was a form: there, and only there, a number may be written as text).
-pub struct Fields(pub Map<String, Value>, pub bool);
+/// A body of named fields read as `T`, JSON or form-encoded (`application/x-www-form-urlencoded`,
+/// as lichess's API takes them). A dotted name is a field of an object: the form's
+/// `clock.limit=60` is the JSON `{"clock": {"limit": 60}}` (a JSON body may use the dotted
+/// name too). A form's values are text: there, and only there, a number or a `true`/`false`
+/// may be written as text (the field types read them with [`number`] and [`flag`]).
+pub struct JsonOrForm<T>(pub T);
 
-impl<S: Send + Sync> FromRequest<S> for Fields {
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonOrForm<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
@@ -92,80 +97,59 @@ impl<S: Send + Sync> FromRequest<S> for Fields {
                     "the request body is blank: send no body, or fields",
                 ));
             }
-            return form_object(text).map(|m| Fields(m, true));
+            let fields = form_fields(text)?;
+            return read(FormValue::Group(fields), Source::Body).map(JsonOrForm);
         }
         let mut out = Map::new();
         for (k, v) in body_object(&body)? {
-            match v {
-                // (An empty object stays a value of its own, so it is refused, not dropped.)
-                Value::Object(inner) if !inner.is_empty() => {
-                    for (k2, v2) in inner {
-                        out.insert(format!("{k}.{k2}"), v2);
+            match k.split_once('.') {
+                Some((head, rest)) => match out
+                    .entry(head.to_owned())
+                    .or_insert_with(|| Value::Object(Map::new()))
+                {
+                    Value::Object(inner) => {
+                        inner.insert(rest.to_owned(), v);
                     }
-                }
-                v => {
-                    out.insert(k, v);
-                }
+                    _ => return Err(conflict(&k, head)),
+                },
+                None => match (out.get_mut(&k), v) {
+                    // (`"clock.limit"` came first: `"clock"` adds to it.)
+                    (Some(Value::Object(inner)), Value::Object(more)) => inner.extend(more),
+                    (Some(_), _) => return Err(conflict(&k, &k)),
+                    (None, v) => {
+                        out.insert(k, v);
+                    }
+                },
             }
         }
-        Ok(Fields(out, false))
+        from_value(Value::Object(out), Source::Body).map(JsonOrForm)
     }
 }
 
-impl Fields {
-    /// Refuses a field not in `known`, naming it.
-    pub fn only(&self, known: &[&str]) -> Result<(), ApiError> {
-        match self.0.keys().find(|k| !known.contains(&k.as_str())) {
-            Some(k) => Err(ApiError::bad(format!(
-                "unknown field '{k}' (expected one of: {})",
-                known.join(", ")
-            ))
-            .field(k.clone())),
-            None => Ok(()),
-        }
-    }
-
-    /// A number (JSON number, or a form's text of one), if given.
-    pub fn number(&self, name: &str) -> Result<Option<f64>, ApiError> {
-        let bad = || ApiError::bad(format!("field '{name}' must be a number")).field(name);
-        match self.0.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => n.as_f64().map(Some).ok_or_else(bad),
-            Some(Value::String(_)) if !self.1 => Err(bad()),
-            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
-            Some(Value::String(s)) => s.trim().parse().map(Some).map_err(|_| bad()),
-            Some(_) => Err(bad()),
-        }
-    }
-
-    /// A boolean (JSON `true`/`false`, or a form's text `true`/`false`), if given.
-    pub fn flag(&self, name: &str) -> Result<Option<bool>, ApiError> {
-        let bad = || ApiError::bad(format!("field '{name}' must be true or false")).field(name);
-        match self.0.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(Value::String(s)) if self.1 => match s.trim() {
-                "true" => Ok(Some(true)),
-                "false" => Ok(Some(false)),
-                "" => Ok(None),
-                _ => Err(bad()),
-            },
-            Some(_) => Err(bad()),
-        }
-    }
-
-    /// A string, if given.
-    pub fn text(&self, name: &str) -> Result<Option<&str>, ApiError> {
-        match self.0.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(ApiError::bad(format!("field '{name}' must be a string")).field(name)),
-        }
-    }
+/// A dotted field given with a field of its first name that is not an object.
+fn conflict(name: &str, head: &str) -> ApiError {
+    ApiError::bad(format!(
+        "field '{name}' and field '{head}' cannot both be given unless '{head}' is an object"
+    ))
+    .field(name)
 }
 
-fn form_object(text: &str) -> Result<Map<String, Value>, ApiError> {
-    let mut out = Map::new();
+/// A form's value: a field's text, or the fields of a dotted name's first part.
+enum FormValue {
+    Text(String),
+    Group(Vec<(String, FormValue)>),
+}
+
+/// The form's fields, the dotted ones grouped by their first name (`clock.limit=60` is
+/// `clock` of `limit`); of a repeated name, the last.
+fn form_fields(text: &str) -> Result<Vec<(String, FormValue)>, ApiError> {
+    fn put(fields: &mut Vec<(String, FormValue)>, k: &str, v: FormValue) {
+        match fields.iter_mut().find(|(name, _)| name == k) {
+            Some(slot) => slot.1 = v,
+            None => fields.push((k.to_owned(), v)),
+        }
+    }
+    let mut out: Vec<(String, FormValue)> = Vec::new();
     for part in text.trim().split('&').filter(|p| !p.is_empty()) {
         let (k, v) = part.split_once('=').unwrap_or((part, ""));
         let k =
@@ -176,9 +160,85 @@ fn form_object(text: &str) -> Result<Map<String, Value>, ApiError> {
             ))
             .field(k.clone())
         })?;
-        out.insert(k, Value::String(v));
+        let Some((head, rest)) = k.split_once('.') else {
+            if matches!(
+                out.iter().find(|(name, _)| *name == k),
+                Some((_, FormValue::Group(_)))
+            ) {
+                return Err(conflict(&k, &k));
+            }
+            put(&mut out, &k, FormValue::Text(v));
+            continue;
+        };
+        match out.iter_mut().find(|(name, _)| name == head) {
+            Some((_, FormValue::Group(inner))) => put(inner, rest, FormValue::Text(v)),
+            Some((_, FormValue::Text(_))) => return Err(conflict(&k, head)),
+            None => out.push((
+                head.to_owned(),
+                FormValue::Group(vec![(rest.to_owned(), FormValue::Text(v))]),
+            )),
+        }
     }
     Ok(out)
+}
+
+/// A form's values as serde reads them: text is a string, except where a number or a
+/// boolean is asked for (by [`number`] and [`flag`]): there it is read as one (blank: none).
+impl<'de> Deserializer<'de> for FormValue {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        match self {
+            FormValue::Text(s) => v.visit_string(s),
+            FormValue::Group(fields) => {
+                let mut map = serde::de::value::MapDeserializer::new(fields.into_iter());
+                let out = v.visit_map(&mut map)?;
+                map.end()?;
+                Ok(out)
+            }
+        }
+    }
+
+    // A form has no `null`: a field given is some value.
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        v.visit_some(self)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        match &self {
+            FormValue::Text(s) if s.trim().is_empty() => v.visit_none(),
+            FormValue::Text(s) => match s.trim().parse::<f64>() {
+                Ok(n) => v.visit_f64(n),
+                Err(_) => Err(Self::Error::invalid_type(Unexpected::Str(s), &v)),
+            },
+            FormValue::Group(_) => Err(Self::Error::invalid_type(Unexpected::Map, &v)),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        match &self {
+            FormValue::Text(s) => match s.trim() {
+                "true" => v.visit_bool(true),
+                "false" => v.visit_bool(false),
+                "" => v.visit_none(),
+                _ => Err(Self::Error::invalid_type(Unexpected::Str(s), &v)),
+            },
+            FormValue::Group(_) => Err(Self::Error::invalid_type(Unexpected::Map, &v)),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 char str string bytes byte_buf unit
+        unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de> IntoDeserializer<'de, serde::de::value::Error> for FormValue {
+    type Deserializer = FormValue;
+
+    fn into_deserializer(self) -> FormValue {
+        self
+    }
 }
 
 /// Parses a JSON object body; an empty body (no bytes) is an empty object. A blank one
@@ -234,15 +294,24 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Reads `T` from a JSON object; the one place a deserialization error becomes an API error.
+/// Reads `T` from a JSON object.
+fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiError> {
+    read(v, source)
+}
+
+/// Reads `T` from a JSON object or a form; the one place a deserialization error becomes an
+/// API error.
 ///
 /// serde's own messages (an unknown or missing field) are reworded; the field types below
 /// say what they must be ("must be a string"), and the path of the error names the field
-/// (`field 'ply' must be ...`, `query parameter 'limit' must be ...`) or the list element
-/// (`moves[3] must be a string`, with its `index`).
-fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiError> {
+/// (`field 'ply' must be ...`, `field 'clock.limit' must be ...`, `query parameter 'limit'
+/// must be ...`) or the list element (`moves[3] must be a string`, with its `index`).
+fn read<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+    source: Source,
+) -> Result<T, ApiError> {
     use serde_path_to_error::Segment;
-    let err = match serde_path_to_error::deserialize::<_, T>(v) {
+    let err = match serde_path_to_error::deserialize::<_, T>(d) {
         Ok(t) => return Ok(t),
         Err(e) => e,
     };
@@ -251,9 +320,13 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
         Source::Body => ("field", "unknown field"),
         Source::Query => ("query parameter", "unknown query parameter"),
     };
+    // The dotted name of the object the error is in (`clock.`; none at the top).
+    let within =
+        |segments: &[Segment]| -> String { segments.iter().map(|s| format!("{s}.")).collect() };
+    let segments: Vec<Segment> = err.path().iter().cloned().collect();
     // serde writes "unknown field `NAME`, expected one of `a`, `b`" (or "expected `a` or `b`",
     // or "there are no fields"): the client's NAME may hold anything, the known names are ours
-    // and hold no backquote, so the list is read from the end.
+    // and hold no backquote, so the list is read from the end. The path ends with NAME.
     if let Some(rest) = msg.strip_prefix("unknown field `") {
         let (name, expected) = match rest.rfind("`, expected ") {
             Some(k) => (&rest[..k], &rest[k..]),
@@ -262,7 +335,14 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
                 "",
             ),
         };
-        let expected: Vec<&str> = expected.split('`').skip(2).step_by(2).collect();
+        let prefix = within(&segments[..segments.len().saturating_sub(1)]);
+        let name = format!("{prefix}{name}");
+        let expected: Vec<String> = expected
+            .split('`')
+            .skip(2)
+            .step_by(2)
+            .map(|e| format!("{prefix}{e}"))
+            .collect();
         let expected = expected.join(", ");
         let a = ApiError::bad(format!(
             "{unknown_noun} '{name}' (expected one of: {expected})"
@@ -272,8 +352,10 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
             Source::Query => a,
         });
     }
+    // (Here the path is the object's that misses it.)
     if let Some(rest) = msg.strip_prefix("missing field `") {
         let name = rest.strip_suffix('`').unwrap_or(rest);
+        let name = format!("{}{name}", within(&segments));
         let a = ApiError::bad(format!("{noun} '{name}' is missing"));
         return Err(match source {
             Source::Body => a.field(name),
@@ -287,7 +369,7 @@ fn from_value<T: DeserializeOwned>(v: Value, source: Source) -> Result<T, ApiErr
         _ => msg,
     };
     let path = err.path().to_string();
-    match err.path().iter().next_back() {
+    match segments.last() {
         Some(Segment::Seq { index }) => Err(ApiError::bad(format!("{path} {what}")).index(*index)),
         _ => match source {
             Source::Body => Err(ApiError::bad(format!("{noun} '{path}' {what}")).field(path)),
@@ -582,6 +664,68 @@ schema!(
     words_schema(&["iccs", "wxf", "chinese"], "A notation for moves")
 );
 
+/// A number, if given (`null`: none): a JSON number, or a form's text of one (blank: none).
+/// A field's `deserialize_with` (with `default`).
+pub fn number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    struct Number;
+    impl<'de> Visitor<'de> for Number {
+        type Value = Option<f64>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a number")
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Option<f64>, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<f64>, D::Error> {
+            d.deserialize_f64(Number)
+        }
+        fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Option<f64>, E> {
+            Ok(Some(n))
+        }
+        fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Option<f64>, E> {
+            Ok(Some(n as f64))
+        }
+        fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Option<f64>, E> {
+            Ok(Some(n as f64))
+        }
+    }
+    d.deserialize_option(Number)
+}
+
+/// `true` or `false`, if given (`null`: none): JSON's, or a form's text of one (blank: none).
+/// A field's `deserialize_with` (with `default`).
+pub fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    struct Flag;
+    impl<'de> Visitor<'de> for Flag {
+        type Value = Option<bool>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("true or false")
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Option<bool>, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<bool>, D::Error> {
+            d.deserialize_bool(Flag)
+        }
+        fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<Option<bool>, E> {
+            Ok(Some(b))
+        }
+    }
+    d.deserialize_option(Flag)
+}
+
+/// The side a player wants: `red`, `black` or `random`.
+pub struct Wish(pub SideWish);
+
+impl<'de> Deserialize<'de> for Wish {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Wish, D::Error> {
+        let s = string(d)?;
+        SideWish::parse(&s)
+            .map(Wish)
+            .ok_or_else(|| D::Error::custom(format!("must be red, black or random, not '{s}'")))
+    }
+}
+
 /// A required field that was absent or `null`.
 pub fn missing(name: &str) -> ApiError {
     ApiError::bad(format!("field '{name}' is missing")).field(name)
@@ -749,4 +893,148 @@ impl<S: Send + Sync> FromRequest<S> for RawBody {
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
         Ok(RawBody(Bytes::from_request(req, state).await?))
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Bodies of named fields, JSON or form-encoded ([`JsonOrForm`]). A form's field names are
+// the dotted ones (`clock.limit`); the document's form schemas are made from these
+// (`openapi::FormBodies`).
+
+/// A clock, in seconds: `limit` and `increment`. Not empty (`{"clock": {}}` is refused;
+/// `minProperties` and `additionalProperties` are set in `openapi::NonEmptyClock`).
+// (Read by hand, not derived: an empty object is refused, which no attribute says.)
+#[derive(ToSchema)]
+pub struct ClockFields {
+    /// The initial time, at most 3 hours.
+    #[schema(minimum = 0, maximum = 10_800)]
+    pub limit: Option<f64>,
+    /// The increment, at most 180 s.
+    #[schema(minimum = 0, maximum = 180)]
+    pub increment: Option<f64>,
+}
+
+impl<'de> Deserialize<'de> for ClockFields {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ClockFields, D::Error> {
+        struct Seconds(Option<f64>);
+        impl<'de> Deserialize<'de> for Seconds {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Seconds, D::Error> {
+                number(d).map(Seconds)
+            }
+        }
+        struct Clock;
+        impl<'de> Visitor<'de> for Clock {
+            type Value = ClockFields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of limit and increment")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<ClockFields, A::Error> {
+                // (A key not one of these is refused as it is read, so the error's path
+                // ends with it, as a derived struct's does.)
+                #[derive(Deserialize)]
+                #[serde(field_identifier, rename_all = "lowercase")]
+                enum Field {
+                    Limit,
+                    Increment,
+                }
+                let mut c = ClockFields {
+                    limit: None,
+                    increment: None,
+                };
+                let mut empty = true;
+                while let Some(k) = m.next_key::<Field>()? {
+                    empty = false;
+                    let Seconds(n) = m.next_value()?;
+                    match k {
+                        Field::Limit => c.limit = n,
+                        Field::Increment => c.increment = n,
+                    }
+                }
+                if empty {
+                    return Err(A::Error::custom(
+                        "is an empty object: give clock.limit or clock.increment, or no clock",
+                    ));
+                }
+                Ok(c)
+            }
+        }
+        d.deserialize_map(Clock)
+    }
+}
+
+/// `POST /api/challenge/open` (`clock` as an object, or the dotted `clock.limit`).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeFields {
+    /// Neither limit nor increment: no clock.
+    pub clock: Option<ClockFields>,
+    /// The creator's side (drawn when random).
+    #[schema(value_type = Option<SideWish>)]
+    pub color: Option<Wish>,
+    /// The start position.
+    pub fen: Option<String>,
+    /// The creator's name (cut to 40 characters).
+    pub name: Option<String>,
+    /// Cut to 40 characters.
+    pub red: Option<String>,
+    /// Cut to 40 characters.
+    pub black: Option<String>,
+    /// Rated: needs an account (session or API token) and `opponent`.
+    #[serde(default, deserialize_with = "flag")]
+    pub rated: Option<bool>,
+    /// The opponent's account: its seat is theirs (their API token acts for it).
+    pub opponent: Option<String>,
+}
+
+/// `POST /api/board/seek`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeekFields {
+    pub clock: Option<ClockFields>,
+    #[schema(value_type = Option<SideWish>)]
+    pub color: Option<Wish>,
+    /// Cut to 40 characters (an account's seek shows its username).
+    pub name: Option<String>,
+    /// Rated: needs an account, and only accounts can take it.
+    #[serde(default, deserialize_with = "flag")]
+    pub rated: Option<bool>,
+}
+
+/// `POST /api/board/seek/{id}/accept`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptFields {
+    /// Cut to 40 characters.
+    pub name: Option<String>,
+}
+
+/// A username and a password (both required; `null` counts as missing).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// 2 to 30 characters, no control characters; unique regardless of case.
+    #[schema(required, nullable = false)]
+    pub username: Option<String>,
+    /// 8 to 256 characters.
+    #[schema(required, nullable = false, min_length = 8, max_length = 256)]
+    pub password: Option<String>,
+}
+
+/// `POST /api/account/password` (both required; `null` counts as missing).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    /// The password now.
+    #[schema(required, nullable = false)]
+    pub current: Option<String>,
+    /// 8 to 256 characters.
+    #[schema(required, nullable = false)]
+    pub new: Option<String>,
+}
+
+/// `POST /api/account/tokens`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenFields {
+    /// What the token is for (at most 60 characters, after trimming).
+    pub label: Option<String>,
 }
