@@ -26,7 +26,7 @@ use crate::online::events::Event;
 use crate::online::hub::{
     clean_name, Action, Credential, Hub, Msg, NewLive, NewSeats, OnlineError, Seeker, KEEP_ALIVE,
 };
-use crate::online::lobby::{Seek, SideWish};
+use crate::online::lobby::{SeeksLine, SideWish};
 use crate::App;
 
 type AppState = State<Arc<App>>;
@@ -682,16 +682,6 @@ pub async fn accept_seek(
         token: g.token.as_str().to_owned(),
         id: g.id,
     }))
-}
-
-/// A line of the lobby's stream: `{"type": "seeks", "seeks": [...]}`.
-// (The hub writes the line; tests/online.rs checks that it is this struct's serialization.)
-#[derive(Serialize, ToSchema)]
-pub struct SeeksLine {
-    /// `seeks`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub seeks: Vec<Seek>,
 }
 
 /// A seat's action on `/api/board/game/{id}/{action}`.

@@ -51,6 +51,31 @@ pub struct Seek {
     pub tc: Option<TimeControl>,
 }
 
+/// A line of the lobby's stream, `{"type": "seeks", "seeks": [...]}`: what the hub writes and
+/// what the OpenAPI document describes.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SeeksLine<'a> {
+    /// `seeks`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The open seeks, oldest first.
+    pub seeks: &'a [Seek],
+}
+
+impl SeeksLine<'_> {
+    /// The line as the stream sends it, ending in a newline.
+    pub fn line(seeks: &[Seek]) -> String {
+        let line = SeeksLine {
+            kind: "seeks",
+            seeks,
+        };
+        // A struct of strings, numbers and booleans: serializing it cannot fail.
+        let mut s = serde_json::to_string(&line).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
 /// The open seeks, oldest first.
 #[derive(Debug, Default)]
 pub struct Lobby {

@@ -277,7 +277,6 @@ impl Hub {
         let node = cluster
             .as_ref()
             .map_or_else(|| "local".to_owned(), |c| c.node.clone());
-        let empty = serde_json::json!({ "type": "seeks", "seeks": [] });
         Hub {
             store,
             epoch: Instant::now(),
@@ -289,7 +288,7 @@ impl Hub {
             cluster,
             node,
             taking: Mutex::new(HashMap::new()),
-            shared_lobby: Mutex::new(format!("{empty}\n").into()),
+            shared_lobby: Mutex::new(crate::online::lobby::SeeksLine::line(&[]).into()),
             said: AtomicU64::new(0),
             suspects: Mutex::new(Vec::new()),
             last_run: Mutex::new(None),

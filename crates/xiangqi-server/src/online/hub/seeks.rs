@@ -12,7 +12,7 @@ use super::error::{unavailable, OnlineError};
 use super::{color_of, lock, wall_ms, Hub, NewLive, NewSeats, SeatGrant, Seeker};
 use crate::online::clock::TimeControl;
 use crate::online::cluster::{Op, Payload, Remote, Wire, EVENTS, SEEKS};
-use crate::online::lobby::{Seek, SideWish, MAX_SEEKS};
+use crate::online::lobby::{Seek, SeeksLine, SideWish, MAX_SEEKS};
 use crate::online::token::{self, RandomError, Token};
 use crate::rating::Speed;
 use crate::store::live::LiveWrite;
@@ -72,8 +72,7 @@ impl Hub {
             return lock(&self.shared_lobby).clone();
         }
         let l = lock(&self.lobby);
-        let v = serde_json::json!({ "type": "seeks", "seeks": l.list() });
-        format!("{v}\n").into()
+        SeeksLine::line(l.list()).into()
     }
 
     pub(super) fn lobby_changed(&self) {
@@ -101,8 +100,7 @@ impl Hub {
             .collect();
         seeks.sort_by(|a, b| (a.at, &a.id).cmp(&(b.at, &b.id)));
         let list: Vec<Seek> = seeks.iter().map(SharedSeek::seek).collect();
-        let v = serde_json::json!({ "type": "seeks", "seeks": list });
-        let line: Arc<str> = format!("{v}\n").into();
+        let line: Arc<str> = SeeksLine::line(&list).into();
         let changed = {
             let mut l = lock(&self.shared_lobby);
             let changed = **l != *line;
