@@ -1038,3 +1038,195 @@ pub struct TokenFields {
     /// What the token is for (at most 60 characters, after trimming).
     pub label: Option<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    //! The form reader ([`JsonOrForm`]): the same struct from a JSON body and from a form,
+    //! and each way a body can be wrong named in its answer.
+    use super::*;
+
+    const FORM: &str = "application/x-www-form-urlencoded";
+    const JSON: &str = "application/json";
+
+    async fn read_as<T: DeserializeOwned>(kind: &str, body: &str) -> Result<T, ApiError> {
+        let req = Request::builder()
+            .method("POST")
+            .uri("/")
+            .header("content-type", kind)
+            .body(axum::body::Body::from(body.to_owned()))
+            .expect("request");
+        JsonOrForm::<T>::from_request(req, &()).await.map(|f| f.0)
+    }
+
+    /// The seek's fields, comparable.
+    fn seek(
+        s: &SeekFields,
+    ) -> (
+        Option<(Option<f64>, Option<f64>)>,
+        Option<SideWish>,
+        Option<String>,
+        Option<bool>,
+    ) {
+        (
+            s.clock.as_ref().map(|c| (c.limit, c.increment)),
+            s.color.as_ref().map(|w| w.0),
+            s.name.clone(),
+            s.rated,
+        )
+    }
+
+    /// The refusal's message and the field it names.
+    async fn refusal<T: DeserializeOwned>(kind: &str, body: &str) -> (String, Option<String>) {
+        match read_as::<T>(kind, body).await {
+            Ok(_) => panic!("{kind} body {body:?} was taken"),
+            Err(e) => {
+                assert_eq!(e.status, axum::http::StatusCode::BAD_REQUEST, "{body:?}");
+                (e.body.error.clone(), e.body.field.clone())
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_form_and_json_read_as_the_same_struct() {
+        let want = (
+            Some((Some(60.0), Some(2.0))),
+            Some(SideWish::Red),
+            Some("A b!".to_owned()),
+            Some(true),
+        );
+        let form = "clock.limit=60&clock.increment=2&color=red&rated=true&name=A+b%21";
+        for (kind, body) in [
+            (FORM, form),
+            // Form fields in any order, and spaces about numbers.
+            (
+                FORM,
+                "name=A%20b!&rated=true&clock.increment=+2+&color=red&clock.limit=60",
+            ),
+            (
+                JSON,
+                r#"{"clock": {"limit": 60, "increment": 2}, "color": "red", "rated": true, "name": "A b!"}"#,
+            ),
+            // A JSON body may use the dotted names too, or mix them with the object.
+            (
+                JSON,
+                r#"{"clock.limit": 60, "clock.increment": 2, "color": "red", "rated": true, "name": "A b!"}"#,
+            ),
+            (
+                JSON,
+                r#"{"clock.limit": 60, "clock": {"increment": 2}, "color": "red", "rated": true, "name": "A b!"}"#,
+            ),
+            (
+                JSON,
+                r#"{"clock": {"increment": 2}, "clock.limit": 60, "color": "red", "rated": true, "name": "A b!"}"#,
+            ),
+        ] {
+            let got = read_as::<SeekFields>(kind, body).await.unwrap_or_else(|e| {
+                panic!("{kind} {body:?}: {}", e.body.error);
+            });
+            assert_eq!(seek(&got), want, "{kind} {body:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn no_body_and_no_fields_are_all_absent() {
+        for (kind, body) in [(FORM, ""), (JSON, ""), (JSON, "{}"), (FORM, "&&")] {
+            let got = read_as::<SeekFields>(kind, body).await.expect("taken");
+            assert_eq!(seek(&got), (None, None, None, None), "{kind} {body:?}");
+        }
+        // A blank number in a form is no number: the clock is there, without a limit.
+        let got = read_as::<SeekFields>(FORM, "clock.limit=&clock.increment=3")
+            .await
+            .expect("taken");
+        assert_eq!(seek(&got).0, Some((None, Some(3.0))));
+    }
+
+    #[tokio::test]
+    async fn of_a_repeated_form_field_the_last_counts() {
+        let got = read_as::<SeekFields>(FORM, "name=a&clock.limit=1&name=b&clock.limit=90")
+            .await
+            .expect("taken");
+        assert_eq!(got.name.as_deref(), Some("b"));
+        assert_eq!(seek(&got).0, Some((Some(90.0), None)));
+    }
+
+    #[tokio::test]
+    async fn numbers_and_flags_are_text_only_in_a_form() {
+        let (msg, field) = refusal::<SeekFields>(JSON, r#"{"clock": {"limit": "60"}}"#).await;
+        assert_eq!(field.as_deref(), Some("clock.limit"), "{msg}");
+        assert!(
+            msg.contains("clock.limit") && msg.contains("number"),
+            "{msg}"
+        );
+        let (msg, field) = refusal::<SeekFields>(JSON, r#"{"rated": "true"}"#).await;
+        assert_eq!(field.as_deref(), Some("rated"), "{msg}");
+        let (msg, field) = refusal::<SeekFields>(FORM, "rated=yes").await;
+        assert_eq!(field.as_deref(), Some("rated"), "{msg}");
+        assert!(msg.contains("true or false"), "{msg}");
+        let (msg, field) = refusal::<SeekFields>(FORM, "clock.limit=sixty").await;
+        assert_eq!(field.as_deref(), Some("clock.limit"), "{msg}");
+        assert!(msg.contains("number"), "{msg}");
+    }
+
+    #[tokio::test]
+    async fn a_dotted_name_beside_a_field_that_is_not_an_object_is_refused() {
+        for (kind, body, named) in [
+            (FORM, "clock=5&clock.limit=60", "clock.limit"),
+            (FORM, "clock.limit=60&clock=5", "clock"),
+            (JSON, r#"{"clock": 5, "clock.limit": 60}"#, "clock.limit"),
+            // (A JSON object's names are read in sorted order: the dotted one comes second.)
+            (JSON, r#"{"clock.limit": 60, "clock": 5}"#, "clock.limit"),
+        ] {
+            let (msg, field) = refusal::<SeekFields>(kind, body).await;
+            assert_eq!(field.as_deref(), Some(named), "{kind} {body:?}: {msg}");
+            assert!(msg.contains("cannot both be given"), "{msg}");
+        }
+    }
+
+    #[tokio::test]
+    async fn unknown_names_and_an_empty_clock_are_refused_by_name() {
+        let (msg, field) = refusal::<SeekFields>(FORM, "colour=red").await;
+        assert_eq!(field.as_deref(), Some("colour"), "{msg}");
+        assert!(msg.contains("unknown field 'colour'"), "{msg}");
+        let (msg, field) = refusal::<SeekFields>(FORM, "clock.lmit=60").await;
+        assert_eq!(field.as_deref(), Some("clock.lmit"), "{msg}");
+        let (msg, field) = refusal::<SeekFields>(JSON, r#"{"clock": {}}"#).await;
+        assert_eq!(field.as_deref(), Some("clock"), "{msg}");
+        assert!(msg.contains("empty object"), "{msg}");
+        let (msg, field) = refusal::<SeekFields>(FORM, "color=green").await;
+        assert_eq!(field.as_deref(), Some("color"), "{msg}");
+        assert!(msg.contains("red, black or random"), "{msg}");
+    }
+
+    #[tokio::test]
+    async fn bad_encodings_and_blank_bodies_are_refused() {
+        let (msg, field) = refusal::<SeekFields>(FORM, "name=%ZZ").await;
+        assert_eq!(field.as_deref(), Some("name"), "{msg}");
+        assert!(msg.contains("percent-encoded"), "{msg}");
+        let (msg, field) = refusal::<SeekFields>(FORM, "name=%FF%FE").await;
+        assert_eq!(field.as_deref(), Some("name"), "{msg}");
+        let (msg, _) = refusal::<SeekFields>(FORM, "na%G1me=x").await;
+        assert!(msg.contains("bad form field name"), "{msg}");
+        let (msg, _) = refusal::<SeekFields>(FORM, "   ").await;
+        assert!(msg.contains("blank"), "{msg}");
+        let (msg, _) = refusal::<SeekFields>(JSON, "   ").await;
+        assert!(msg.contains("not valid JSON"), "{msg}");
+        let (msg, _) = refusal::<SeekFields>(JSON, "[1]").await;
+        assert!(msg.contains("must be a JSON object"), "{msg}");
+    }
+
+    #[tokio::test]
+    async fn required_fields_are_missing_when_absent_or_null() {
+        let got = read_as::<Credentials>(FORM, "username=li&password=p%40ss+word")
+            .await
+            .expect("taken");
+        assert_eq!(got.username.as_deref(), Some("li"));
+        assert_eq!(got.password.as_deref(), Some("p@ss word"));
+        // The struct takes the absence; the handler answers it with [`missing`].
+        let got = read_as::<Credentials>(JSON, r#"{"username": null}"#)
+            .await
+            .expect("taken");
+        assert!(got.username.is_none() && got.password.is_none());
+        let (msg, field) = refusal::<Credentials>(JSON, r#"{"username": 5}"#).await;
+        assert_eq!(field.as_deref(), Some("username"), "{msg}");
+    }
+}
