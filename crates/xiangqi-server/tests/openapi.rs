@@ -400,3 +400,117 @@ async fn a_body_schema_is_the_schema_of_its_parsing_struct() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The bodies that may come as JSON or as a form (`JsonOrForm`): the JSON schema is the
+/// parsing struct's, and the form's is the same struct seen as a form has it — an object
+/// field as its dotted names, nothing `null` — and a form written from that schema's names
+/// is taken by the server.
+#[tokio::test]
+async fn a_form_body_is_its_parsing_struct_seen_as_a_form() {
+    use utoipa::PartialSchema;
+    use xiangqi_server::api::request;
+    let doc = served_document().await;
+    let schemas = &doc["components"]["schemas"];
+    let of = |s: utoipa::openapi::RefOr<utoipa::openapi::Schema>| serde_json::to_value(s).unwrap();
+    let form_type = "application/x-www-form-urlencoded";
+    for (path, name, schema, form) in [
+        (
+            "/api/challenge/open",
+            "ChallengeFields",
+            of(request::ChallengeFields::schema()),
+            "ChallengeForm",
+        ),
+        (
+            "/api/board/seek",
+            "SeekFields",
+            of(request::SeekFields::schema()),
+            "SeekForm",
+        ),
+        (
+            "/api/board/seek/{id}/accept",
+            "AcceptFields",
+            of(request::AcceptFields::schema()),
+            "AcceptForm",
+        ),
+        (
+            "/api/account/register",
+            "Credentials",
+            of(request::Credentials::schema()),
+            "Credentials",
+        ),
+        (
+            "/api/account/login",
+            "Credentials",
+            of(request::Credentials::schema()),
+            "Credentials",
+        ),
+        (
+            "/api/account/password",
+            "PasswordChange",
+            of(request::PasswordChange::schema()),
+            "PasswordChange",
+        ),
+        (
+            "/api/account/tokens",
+            "TokenFields",
+            of(request::TokenFields::schema()),
+            "TokenForm",
+        ),
+    ] {
+        let content = &doc["paths"][path]["post"]["requestBody"]["content"];
+        let json = &content["application/json"]["schema"];
+        let refers = |s: &Value, to: &str| {
+            s["$ref"] == format!("#/components/schemas/{to}")
+                || s["oneOf"].as_array().is_some_and(|o| {
+                    o.iter()
+                        .any(|s| s["$ref"] == format!("#/components/schemas/{to}"))
+                })
+        };
+        assert!(refers(json, name), "{path}: {json}");
+        assert_eq!(schemas[name], schema, "{name}");
+        assert!(
+            refers(&content[form_type]["schema"], form),
+            "{path}: {content}"
+        );
+        let props = schemas[form]["properties"].as_object().expect("properties");
+        for (field, p) in props {
+            assert!(
+                !p.to_string().contains("\"null\""),
+                "{form}.{field} may be null: {p}"
+            );
+            assert!(
+                !schemas[name]["properties"][field].is_null() || field.contains('.'),
+                "{form}.{field}"
+            );
+        }
+    }
+    let seek: Vec<&String> = schemas["SeekForm"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(
+        seek,
+        ["clock.increment", "clock.limit", "color", "name", "rated"]
+    );
+    // The form the document describes is taken.
+    let dir = temp_dir("forms");
+    let app = router(Arc::new(App::new(Store::open(&dir).expect("open store"))));
+    let req = Request::post("/api/challenge/open")
+        .header("content-type", form_type)
+        .body(Body::from(
+            "clock.limit=300&clock.increment=5&color=black&name=Li+Na&rated=false",
+        ))
+        .expect("request");
+    let res = app.clone().oneshot(req).await.expect("response");
+    let status = res.status();
+    let body = axum::body::to_bytes(res.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    assert!(
+        status.is_success(),
+        "{status} {}",
+        String::from_utf8_lossy(&body)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
