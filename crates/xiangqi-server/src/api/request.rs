@@ -1058,15 +1058,15 @@ mod tests {
         JsonOrForm::<T>::from_request(req, &()).await.map(|f| f.0)
     }
 
-    /// The seek's fields, comparable.
-    fn seek(
-        s: &SeekFields,
-    ) -> (
+    /// A seek's fields, comparable: the clock's limit and increment, side, name, rated.
+    type SeekSeen = (
         Option<(Option<f64>, Option<f64>)>,
         Option<SideWish>,
         Option<String>,
         Option<bool>,
-    ) {
+    );
+
+    fn seek(s: &SeekFields) -> SeekSeen {
         (
             s.clock.as_ref().map(|c| (c.limit, c.increment)),
             s.color.as_ref().map(|w| w.0),
