@@ -242,7 +242,7 @@ async fn bad_requests_get_json_errors_that_name_the_problem() {
     );
     assert_error(
         &post(&app, &mv, json!({"move": "x".repeat(100)})).await,
-        StatusCode::BAD_REQUEST,
+        StatusCode::UNPROCESSABLE_ENTITY,
         "too long",
     );
     let r = post(&app, &mv, json!({"move": "h2e2", "ply": 3})).await;
@@ -336,12 +336,18 @@ async fn bad_requests_get_json_errors_that_name_the_problem() {
     );
     assert_error(
         &get(&app, &format!("/api/games/{id}/fen?ply=5")).await,
+        StatusCode::CONFLICT,
+        "'ply'",
+    );
+    // Past the game's end is the game's state (409); a text that is no number is malformed.
+    assert_error(
+        &get(&app, &format!("/api/games/{id}/fen?ply=-1")).await,
         StatusCode::BAD_REQUEST,
         "'ply'",
     );
     assert_error(
         &post(&app, &format!("/api/games/{id}/takeback"), json!({})).await,
-        StatusCode::BAD_REQUEST,
+        StatusCode::CONFLICT,
         "cannot take back",
     );
     assert_error(
@@ -785,7 +791,7 @@ async fn a_binary_upload_is_named_without_garbage() {
     .await;
     assert_error(
         &r,
-        StatusCode::BAD_REQUEST,
+        StatusCode::UNPROCESSABLE_ENTITY,
         "(12000 characters) is too long to be a move",
     );
     assert!(r.json["error"].as_str().unwrap().len() < 80, "{}", r.text);
@@ -974,6 +980,15 @@ async fn analysis_keeps_the_replaced_line_as_a_variation() {
         json!({"mode": "analysis", "moves": ["h2e2", "h9g7", "h0g2"]}),
     )
     .await;
+    // `at` past the main line's end is the game's state: 409, naming the field.
+    let r = post(
+        &app,
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "b9c7", "at": 9, "ply": 3}),
+    )
+    .await;
+    assert_error(&r, StatusCode::CONFLICT, "at most the number of moves (3)");
+    assert_eq!(r.json["field"], "at");
     // Step back to after move 1 and play another move: the old line stays as a variation.
     let r = post(
         &app,
@@ -1122,7 +1137,7 @@ async fn analysis_keeps_the_replaced_line_as_a_variation() {
             json!({"move": "b9c7", "at": 1}),
         )
         .await,
-        StatusCode::BAD_REQUEST,
+        StatusCode::CONFLICT,
         "for analysis games",
     );
 }

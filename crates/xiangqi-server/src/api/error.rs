@@ -105,15 +105,17 @@ impl From<GameError> for ApiError {
                 a.body.ply = Some(have);
                 a
             }
+            // What the game's state (its moves, its lines, its mode) does not allow.
             GameError::ComputersTurn
             | GameError::NoSuchLine
             | GameError::NoSuchMove { .. }
-            | GameError::NoLegalMove => ApiError::new(StatusCode::CONFLICT, msg),
-            GameError::EmptyMove
-            | GameError::MoveTooLong(_)
             | GameError::TakebackTooMany { .. }
-            | GameError::CommentTooLong(_)
-            | GameError::BadRecord(_) => ApiError::bad(msg),
+            | GameError::NoLegalMove => ApiError::new(StatusCode::CONFLICT, msg),
+            // A text that reads as no move, as an illegal one does.
+            GameError::EmptyMove | GameError::MoveTooLong(_) => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, msg)
+            }
+            GameError::CommentTooLong(_) | GameError::BadRecord(_) => ApiError::bad(msg),
             GameError::IllegalMove { text, fen, .. } => {
                 let mut a = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, msg);
                 a.body.mv = Some(text);
@@ -122,7 +124,7 @@ impl From<GameError> for ApiError {
             }
             GameError::AtIndex { index, error } => ApiError::from(*error).index(index),
             GameError::BranchOutsideAnalysis | GameError::BranchTooFar { .. } => {
-                ApiError::bad(msg).field("at")
+                ApiError::new(StatusCode::CONFLICT, msg).field("at")
             }
             GameError::BadFen { fen, .. } => {
                 let mut a = ApiError::bad(msg);

@@ -92,7 +92,7 @@ pub async fn position(Query(q): Query<req::PositionQuery>) -> ApiResult<Json<Boa
     responses(
         (status = 201, description = "The new game", body = GameJson),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
-        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`, or what its moves or mode do not allow)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 422, description = "A move that is not legal or not understood in the position", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
@@ -212,7 +212,7 @@ pub async fn delete_game(State(app): AppState, GameId(id): GameId) -> ApiResult<
         (status = 200, description = "The move and where the game stands (with `at` before the end: the game)", body = MoveOrGame),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
-        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`, or what its moves or mode do not allow)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 422, description = "A move that is not legal or not understood in the position", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
@@ -266,7 +266,7 @@ async fn change(app: Arc<App>, id: i64, change: Change) -> ApiResult<Json<GameJs
         (status = 200, description = "The game, the line now its main line", body = GameJson),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
-        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`, or what its moves or mode do not allow)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
         (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
@@ -354,7 +354,7 @@ pub async fn set_note(
         (status = 200, description = "The engine's move and where the game stands", body = MoveReply),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
-        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`, or what its moves or mode do not allow)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
         (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
@@ -400,7 +400,7 @@ pub async fn computer_move(
         (status = 200, description = "The game after the takeback", body = GameJson),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
-        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`, or what its moves or mode do not allow)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
         (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
@@ -429,7 +429,7 @@ pub async fn takeback(
         (status = 200, description = "The game, now over", body = GameJson),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
-        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`, or what its moves or mode do not allow)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
         (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
@@ -457,7 +457,7 @@ pub async fn resign(
         (status = 200, description = "Whether the draw was accepted (then the game too)", body = DrawReply),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
-        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`)", body = super::error::ErrorBody),
+        (status = 409, description = "The game is not in the state the request assumes (over, the computer's turn, another number of moves than `ply`, or what its moves or mode do not allow)", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
         (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
@@ -552,6 +552,7 @@ pub async fn export_pgn(
         (status = 200, description = "The position after `ply` moves", body = FenJson),
         (status = 400, description = "Malformed input: bad JSON, an unknown field, a wrong type, a bad FEN or id", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 409, description = "`ply` is past the game's end", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store or the engine), never of the input", body = super::error::ErrorBody),
         (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
     )
@@ -570,10 +571,21 @@ pub async fn export_fen(
                     .ok()
                     .filter(|&p| p <= len)
                     .ok_or_else(|| {
-                        ApiError::bad(format!(
-                    "query parameter 'ply' must be a whole number from 0 to {len}, got '{}'",
-                    s.0
-                ))
+                        // (A number past the game's end is the game's state: 409.)
+                        let digits = !s.0.is_empty() && s.0.bytes().all(|b| b.is_ascii_digit());
+                        let status = if digits {
+                            StatusCode::CONFLICT
+                        } else {
+                            StatusCode::BAD_REQUEST
+                        };
+                        ApiError::new(
+                            status,
+                            format!(
+                                "query parameter 'ply' must be a whole number from 0 to {len}, got '{}'",
+                                s.0
+                            ),
+                        )
+                        .field("ply")
                     })?
             }
         };

@@ -790,6 +790,7 @@ pub struct SetNote {
     #[schema(required, nullable = false)]
     pub path: Option<Line>,
     /// The comment (at most 20,000 characters); `""` or absent removes it.
+    #[schema(max_length = 20_000)]
     pub comment: Option<String>,
     /// NAG numbers (`1` is `!`, `2` is `?`, ...); absent keeps those the move has.
     pub nags: Option<Vec<Int<0, 255>>>,
