@@ -8,6 +8,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::sql;
 use crate::rating::{self, Rating, Speed};
 
 /// An account as the store has it.
@@ -170,21 +171,19 @@ pub enum AccountWrite {
 }
 
 fn get_rating(c: &Connection, user: i64, speed: Speed) -> rusqlite::Result<(Rating, i64)> {
-    Ok(c.prepare_cached(
-        "SELECT rating, rd, vol, games FROM ratings WHERE user_id = ?1 AND speed = ?2",
-    )?
-    .query_row(params![user, speed.as_str()], |r| {
-        Ok((
-            Rating {
-                rating: r.get(0)?,
-                rd: r.get(1)?,
-                vol: r.get(2)?,
-            },
-            r.get(3)?,
-        ))
-    })
-    .optional()?
-    .unwrap_or((Rating::default(), 0)))
+    Ok(c.prepare_cached(sql::RATING_GET.sqlite)?
+        .query_row(params![user, speed.as_str()], |r| {
+            Ok((
+                Rating {
+                    rating: r.get(0)?,
+                    rd: r.get(1)?,
+                    vol: r.get(2)?,
+                },
+                r.get(3)?,
+            ))
+        })
+        .optional()?
+        .unwrap_or((Rating::default(), 0)))
 }
 
 pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
@@ -194,20 +193,18 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
             name_key,
             password_hash,
             created,
-        } => {
-            c.prepare_cached(
-                "INSERT INTO users (name, name_key, password_hash, created) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![name, name_key, password_hash, created])?;
-            Ok(c.last_insert_rowid())
-        }
+        } => c
+            .prepare_cached(sql::USER_INSERT.sqlite)?
+            .query_row(params![name, name_key, password_hash, created], |r| {
+                r.get(0)
+            }),
         AccountWrite::SetPassword {
             user_id,
             password_hash,
         } => {
-            c.prepare_cached("UPDATE users SET password_hash = ?2 WHERE id = ?1")?
+            c.prepare_cached(sql::USER_SET_PASSWORD.sqlite)?
                 .execute(params![user_id, password_hash])?;
-            c.prepare_cached("DELETE FROM sessions WHERE user_id = ?1")?
+            c.prepare_cached(sql::SESSIONS_DELETE_USER.sqlite)?
                 .execute([user_id])?;
             Ok(*user_id)
         }
@@ -218,34 +215,28 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
             created,
             expires,
         } => {
-            c.prepare_cached(
-                "INSERT INTO sessions (key, user_id, csrf, created, expires) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![key, user_id, csrf, created, expires])?;
+            c.prepare_cached(sql::SESSION_INSERT.sqlite)?
+                .execute(params![key, user_id, csrf, created, expires])?;
             // Sessions past their end are removed as new ones come.
-            c.prepare_cached("DELETE FROM sessions WHERE expires < ?1")?
+            c.prepare_cached(sql::SESSIONS_DELETE_EXPIRED.sqlite)?
                 .execute([created])?;
             Ok(*user_id)
         }
         AccountWrite::DeleteSession { key } => Ok(c
-            .prepare_cached("DELETE FROM sessions WHERE key = ?1")?
+            .prepare_cached(sql::SESSION_DELETE.sqlite)?
             .execute([key])? as i64),
         AccountWrite::CreateToken {
             user_id,
             key,
             label,
             created,
-        } => {
-            c.prepare_cached(
-                "INSERT INTO api_tokens (user_id, key, label, created) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![user_id, key, label, created])?;
-            Ok(c.last_insert_rowid())
+        } => c
+            .prepare_cached(sql::TOKEN_INSERT.sqlite)?
+            .query_row(params![user_id, key, label, created], |r| r.get(0)),
+        AccountWrite::RevokeToken { user_id, id } => {
+            Ok(c.prepare_cached(sql::TOKEN_DELETE.sqlite)?
+                .execute(params![id, user_id])? as i64)
         }
-        AccountWrite::RevokeToken { user_id, id } => Ok(c
-            .prepare_cached("DELETE FROM api_tokens WHERE id = ?1 AND user_id = ?2")?
-            .execute(params![id, user_id])?
-            as i64),
         AccountWrite::Seats {
             game_id,
             users,
@@ -259,21 +250,18 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
                 }
             };
             let (r, b) = (before(users[0])?, before(users[1])?);
-            c.prepare_cached(
-                "INSERT INTO live_seats (game_id, red_user, black_user, rated, speed, red_rating, \
-                 red_rd, black_rating, black_rd) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            )?
-            .execute(params![
-                game_id,
-                users[0],
-                users[1],
-                i64::from(*rated),
-                speed.as_str(),
-                r.map(|x| x.rating),
-                r.map(|x| x.rd),
-                b.map(|x| x.rating),
-                b.map(|x| x.rd)
-            ])?;
+            c.prepare_cached(sql::SEATS_INSERT.sqlite)?
+                .execute(params![
+                    game_id,
+                    users[0],
+                    users[1],
+                    i64::from(*rated),
+                    speed.as_str(),
+                    r.map(|x| x.rating),
+                    r.map(|x| x.rd),
+                    b.map(|x| x.rating),
+                    b.map(|x| x.rd)
+                ])?;
             Ok(0)
         }
         AccountWrite::Rate {
@@ -282,10 +270,7 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
             at,
         } => {
             let row = c
-                .prepare_cached(
-                    "SELECT red_user, black_user, speed FROM live_seats \
-                     WHERE game_id = ?1 AND rated = 1 AND rated_at IS NULL",
-                )?
+                .prepare_cached(sql::SEATS_TO_RATE.sqlite)?
                 .query_row([game_id], |r| {
                     Ok((
                         r.get::<_, Option<i64>>(0)?,
@@ -309,14 +294,7 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
             let nr = rating::update(rr, &[(br, *score_red)], rating::TAU);
             let nb = rating::update(br, &[(rr, 1.0 - score_red)], rating::TAU);
             for (user, new, games) in [(red, nr, rn), (black, nb, bn)] {
-                c.prepare_cached(
-                    "INSERT INTO ratings (user_id, speed, rating, rd, vol, games, updated) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
-                     ON CONFLICT (user_id, speed) DO UPDATE SET rating = excluded.rating, \
-                     rd = excluded.rd, vol = excluded.vol, games = excluded.games, \
-                     updated = excluded.updated",
-                )?
-                .execute(params![
+                c.prepare_cached(sql::RATING_PUT.sqlite)?.execute(params![
                     user,
                     speed.as_str(),
                     new.rating,
@@ -325,24 +303,17 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
                     games + 1,
                     at
                 ])?;
-                c.prepare_cached(
-                    "INSERT INTO rating_history (user_id, game_id, speed, at, rating, rd) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )?
-                .execute(params![
-                    user,
-                    game_id,
-                    speed.as_str(),
-                    at,
-                    new.rating,
-                    new.rd
-                ])?;
+                c.prepare_cached(sql::RATING_HISTORY_INSERT.sqlite)?
+                    .execute(params![
+                        user,
+                        game_id,
+                        speed.as_str(),
+                        at,
+                        new.rating,
+                        new.rd
+                    ])?;
             }
-            c.prepare_cached(
-                "UPDATE live_seats SET rated_at = ?2, red_diff = ?3, black_diff = ?4 \
-                 WHERE game_id = ?1",
-            )?
-            .execute(params![
+            c.prepare_cached(sql::SEATS_RATED.sqlite)?.execute(params![
                 game_id,
                 at,
                 nr.rating - rr.rating,

@@ -5,6 +5,8 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use xiangqi::Color;
 
+use super::sql;
+
 /// How a live game's players (or its clock) ended it, as its row keeps it; an end the moves
 /// themselves reach (mate, stalemate, a repetition ruling) is not stored: the moves give it.
 /// Stored as text ("aborted", "claim-red", "claim-draw", "resign-black", "draw", "flag-red"),
@@ -150,19 +152,14 @@ pub(super) fn parse_times(s: &str) -> Option<Option<[u64; 4]>> {
 }
 
 fn update_row(c: &Connection, id: &str, ch: &LiveChange) -> rusqlite::Result<()> {
-    let n = c
-        .prepare_cached(
-            "UPDATE live_games SET updated = ?2, clock = ?3, declared = ?4, status = ?5, \
-             winner = ?6 WHERE id = ?1",
-        )?
-        .execute(params![
-            id,
-            ch.updated,
-            times_text(ch.times),
-            LiveEnd::text(ch.declared),
-            ch.status,
-            ch.winner
-        ])?;
+    let n = c.prepare_cached(sql::LIVE_UPDATE.sqlite)?.execute(params![
+        id,
+        ch.updated,
+        times_text(ch.times),
+        LiveEnd::text(ch.declared),
+        ch.status,
+        ch.winner
+    ])?;
     if n == 0 {
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }
@@ -172,13 +169,7 @@ fn update_row(c: &Connection, id: &str, ch: &LiveChange) -> rusqlite::Result<()>
 pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
     match w {
         LiveWrite::Create { row, moves } => {
-            c.prepare_cached(
-                "INSERT INTO live_games (id, created, updated, start_fen, clock_initial, \
-                 clock_increment, red_name, black_name, red_key, black_key, clock, declared, \
-                 status, winner, rematch) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            )?
-            .execute(params![
+            c.prepare_cached(sql::LIVE_INSERT.sqlite)?.execute(params![
                 row.id,
                 row.created,
                 row.updated,
@@ -195,12 +186,7 @@ pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
                 row.winner,
                 row.rematch
             ])?;
-            let mut st =
-                c.prepare_cached("INSERT INTO live_moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?;
-            for (i, m) in moves.iter().enumerate() {
-                st.execute(params![row.id, i as i64, m])?;
-            }
-            Ok(())
+            super::sqlite::insert_moves(c, sql::LIVE_MOVE_INSERT, &row.id, moves)
         }
         LiveWrite::Move {
             id,
@@ -208,17 +194,17 @@ pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
             uci,
             change,
         } => {
-            super::sqlite::insert_move(c, "live_moves", id, *ply, uci)?;
+            super::sqlite::insert_move(c, sql::LIVE_MOVE_PUT, id, *ply, uci)?;
             update_row(c, id, change)
         }
         LiveWrite::Truncate { id, ply, change } => {
-            c.prepare_cached("DELETE FROM live_moves WHERE game_id = ?1 AND ply >= ?2")?
+            c.prepare_cached(sql::LIVE_MOVES_DELETE_FROM.sqlite)?
                 .execute(params![id, ply])?;
             update_row(c, id, change)
         }
         LiveWrite::Update { id, change } => update_row(c, id, change),
         LiveWrite::Rematch { id, rematch } => {
-            c.prepare_cached("UPDATE live_games SET rematch = ?2 WHERE id = ?1")?
+            c.prepare_cached(sql::LIVE_REMATCH.sqlite)?
                 .execute(params![id, rematch])?;
             Ok(())
         }

@@ -20,6 +20,7 @@ use super::accounts::{
 };
 use super::live::{self, LiveRow};
 use super::migrations::MIGRATIONS;
+use super::sql::{self, Sql};
 use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, StoredReview, Verdict, Write};
 use crate::rating::{Rating, Speed};
 
@@ -403,31 +404,24 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             lines,
             notes,
         } => {
-            c.prepare_cached(
-                "INSERT INTO games (created, updated, mode, human, level, start_fen, tags, \
-                 declared, declared_ply, result, reason, plies) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            )?
-            .execute(params![
-                row.created,
-                row.updated,
-                row.mode.as_str(),
-                color_text(row.human),
-                row.level,
-                row.start_fen,
-                row.tags,
-                declared_text(row.declared),
-                row.declared_ply,
-                verdict_text(row.result),
-                row.reason,
-                moves.len() as i64
-            ])?;
-            let id = c.last_insert_rowid();
-            let mut st =
-                c.prepare_cached("INSERT INTO moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?;
-            for (i, m) in moves.iter().enumerate() {
-                st.execute(params![id, i as i64, m])?;
-            }
+            let id: i64 = c.prepare_cached(sql::GAME_INSERT.sqlite)?.query_row(
+                params![
+                    row.created,
+                    row.updated,
+                    row.mode.as_str(),
+                    color_text(row.human),
+                    row.level,
+                    row.start_fen,
+                    row.tags,
+                    declared_text(row.declared),
+                    row.declared_ply,
+                    verdict_text(row.result),
+                    row.reason,
+                    moves.len() as i64
+                ],
+                |r| r.get(0),
+            )?;
+            insert_moves(c, sql::MOVE_INSERT, &id, moves)?;
             insert_lines(c, id, lines)?;
             for (path, note) in notes {
                 set_note(c, id, path, note)?;
@@ -441,7 +435,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             updated,
         } => {
             let n = c
-                .prepare_cached("UPDATE games SET updated = ?2 WHERE id = ?1")?
+                .prepare_cached(sql::GAME_TOUCH.sqlite)?
                 .execute(params![id, updated])?;
             if n == 0 {
                 return Err(rusqlite::Error::QueryReturnedNoRows);
@@ -451,10 +445,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
         }
         Write::SetLines { row, moves, lines } => {
             let n = c
-                .prepare_cached(
-                    "UPDATE games SET updated = ?2, plies = ?3, result = ?4, reason = ?5, \
-                     declared = ?6, declared_ply = ?7 WHERE id = ?1",
-                )?
+                .prepare_cached(sql::GAME_SET_LINES.sqlite)?
                 .execute(params![
                     row.id,
                     row.updated,
@@ -467,14 +458,10 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             if n == 0 {
                 return Err(rusqlite::Error::QueryReturnedNoRows);
             }
-            c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
+            c.prepare_cached(sql::MOVES_DELETE.sqlite)?
                 .execute([row.id])?;
-            let mut st =
-                c.prepare_cached("INSERT INTO moves (game_id, ply, uci) VALUES (?1, ?2, ?3)")?;
-            for (i, m) in moves.iter().enumerate() {
-                st.execute(params![row.id, i as i64, m])?;
-            }
-            c.prepare_cached("DELETE FROM lines WHERE game_id = ?1")?
+            insert_moves(c, sql::MOVE_INSERT, &row.id, moves)?;
+            c.prepare_cached(sql::LINES_DELETE.sqlite)?
                 .execute([row.id])?;
             insert_lines(c, row.id, lines)?;
             Ok(row.id)
@@ -486,19 +473,14 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             updated,
             derived,
         } => {
-            insert_move(c, "moves", &id, *ply, uci)?;
-            let n = c
-                .prepare_cached(
-                    "UPDATE games SET updated = ?2, plies = ?3, result = ?4, reason = ?5 \
-                     WHERE id = ?1",
-                )?
-                .execute(params![
-                    id,
-                    updated,
-                    ply + 1,
-                    verdict_text(derived.result),
-                    derived.reason
-                ])?;
+            insert_move(c, sql::MOVE_PUT, &id, *ply, uci)?;
+            let n = c.prepare_cached(sql::GAME_MOVED.sqlite)?.execute(params![
+                id,
+                updated,
+                ply + 1,
+                verdict_text(derived.result),
+                derived.reason
+            ])?;
             if n == 0 {
                 return Err(rusqlite::Error::QueryReturnedNoRows);
             }
@@ -510,23 +492,16 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             updated,
             derived,
         } => {
-            c.prepare_cached("DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2")?
+            c.prepare_cached(sql::MOVES_DELETE_FROM.sqlite)?
                 .execute(params![id, ply])?;
-            c.prepare_cached(
-                "UPDATE games SET declared = CASE WHEN declared_ply > ?2 THEN '' ELSE declared END \
-                 WHERE id = ?1",
-            )?
-            .execute(params![id, ply])?;
-            c.prepare_cached(
-                "UPDATE games SET updated = ?2, plies = ?3, result = ?4, reason = ?5 WHERE id = ?1",
-            )?
-            .execute(params![
-                id,
-                updated,
-                ply,
-                verdict_text(derived.result),
-                derived.reason
-            ])?;
+            c.prepare_cached(sql::GAME_TRUNCATED.sqlite)?
+                .execute(params![
+                    id,
+                    ply,
+                    updated,
+                    verdict_text(derived.result),
+                    derived.reason
+                ])?;
             Ok(*id)
         }
         Write::Declare {
@@ -536,36 +511,25 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             updated,
             derived,
         } => {
-            c.prepare_cached(
-                "UPDATE games SET declared = ?2, declared_ply = ?3, updated = ?4, result = ?5, \
-                 reason = ?6 WHERE id = ?1",
-            )?
-            .execute(params![
-                id,
-                declared_text(*declared),
-                ply,
-                updated,
-                verdict_text(derived.result),
-                derived.reason
-            ])?;
+            c.prepare_cached(sql::GAME_DECLARE.sqlite)?
+                .execute(params![
+                    id,
+                    declared_text(*declared),
+                    ply,
+                    updated,
+                    verdict_text(derived.result),
+                    derived.reason
+                ])?;
             Ok(*id)
         }
         Write::SaveReview(r) => {
-            c.prepare_cached(
-                "INSERT INTO reviews (game_id, moves, depth, created, data) \
-                 VALUES (?1, ?2, ?3, ?4, ?5) \
-                 ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, \
-                 depth = excluded.depth, created = excluded.created, data = excluded.data",
-            )?
-            .execute(params![r.game_id, r.moves, r.depth, r.created, r.data])?;
+            c.prepare_cached(sql::REVIEW_PUT.sqlite)?
+                .execute(params![r.game_id, r.moves, r.depth, r.created, r.data])?;
             Ok(r.game_id)
         }
         Write::Beat { node, at } => {
-            c.prepare_cached(
-                "INSERT INTO node_beats (node, at) VALUES (?1, ?2) \
-                 ON CONFLICT (node) DO UPDATE SET at = excluded.at",
-            )?
-            .execute(params![node, at])?;
+            c.prepare_cached(sql::BEAT_PUT.sqlite)?
+                .execute(params![node, at])?;
             Ok(0)
         }
         Write::Live(w) => live::apply(c, w).map(|_| 0),
@@ -578,37 +542,34 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
             Ok(last)
         }
         Write::Delete { id } => {
-            c.prepare_cached("DELETE FROM moves WHERE game_id = ?1")?
-                .execute([id])?;
-            c.prepare_cached("DELETE FROM lines WHERE game_id = ?1")?
-                .execute([id])?;
-            c.prepare_cached("DELETE FROM reviews WHERE game_id = ?1")?
-                .execute([id])?;
-            c.prepare_cached("DELETE FROM notes WHERE game_id = ?1")?
-                .execute([id])?;
-            c.prepare_cached("DELETE FROM games WHERE id = ?1")?
-                .execute([id])?;
+            // Its moves, lines, review and notes first: a file older than the migrations
+            // may lack the ON DELETE CASCADE that PostgreSQL relies on.
+            for st in [
+                sql::MOVES_DELETE,
+                sql::LINES_DELETE,
+                sql::REVIEW_DELETE,
+                sql::NOTES_DELETE,
+                sql::GAME_DELETE,
+            ] {
+                c.prepare_cached(st.sqlite)?.execute([id])?;
+            }
             Ok(*id)
         }
     }
 }
 
-/// Stores the move at `ply` of game `id` in `table`. The same move again is no change (as in
-/// the PostgreSQL store, where a write may be repeated after its commit's answer was lost);
-/// another move there is refused.
+/// Stores the move at `ply` of game `id` with `put` (`MOVE_PUT`, `LIVE_MOVE_PUT`). The same
+/// move again is no change (as in the PostgreSQL store, where a write may be repeated after
+/// its commit's answer was lost); another move there is refused.
 pub(super) fn insert_move(
     c: &Connection,
-    table: &str,
+    put: Sql,
     id: &dyn rusqlite::ToSql,
     ply: i64,
     uci: &str,
 ) -> rusqlite::Result<()> {
     let n = c
-        .prepare_cached(&format!(
-            "INSERT INTO {table} (game_id, ply, uci) VALUES (?1, ?2, ?3) \
-             ON CONFLICT (game_id, ply) DO UPDATE SET uci = excluded.uci \
-             WHERE {table}.uci = excluded.uci"
-        ))?
+        .prepare_cached(put.sqlite)?
         .execute(params![id, ply, uci])?;
     if n == 0 {
         return Err(rusqlite::Error::SqliteFailure(
@@ -619,24 +580,39 @@ pub(super) fn insert_move(
     Ok(())
 }
 
+/// Stores a game's moves from ply 0 with `insert` (`MOVE_INSERT`, `LIVE_MOVE_INSERT`).
+pub(super) fn insert_moves(
+    c: &Connection,
+    insert: Sql,
+    id: &dyn rusqlite::ToSql,
+    moves: &[String],
+) -> rusqlite::Result<()> {
+    let mut st = c.prepare_cached(insert.sqlite)?;
+    for (i, m) in moves.iter().enumerate() {
+        st.execute(params![id, i as i64, m])?;
+    }
+    Ok(())
+}
+
 /// Stores the note at `path` of game `id`, or deletes it when it is empty.
 fn set_note(c: &Connection, id: i64, path: &str, note: &Note) -> rusqlite::Result<()> {
     if note.is_empty() {
-        c.prepare_cached("DELETE FROM notes WHERE game_id = ?1 AND path = ?2")?
+        c.prepare_cached(sql::NOTE_DELETE.sqlite)?
             .execute(params![id, path])?;
     } else {
         let nags: Vec<String> = note.nags.iter().map(|n| n.to_string()).collect();
-        c.prepare_cached(
-            "INSERT INTO notes (game_id, path, comment, nags) VALUES (?1, ?2, ?3, ?4) \
-             ON CONFLICT (game_id, path) DO UPDATE SET comment = excluded.comment, nags = excluded.nags",
-        )?
-        .execute(params![id, path, note.text, nags.join(" ")])?;
+        c.prepare_cached(sql::NOTE_PUT.sqlite)?.execute(params![
+            id,
+            path,
+            note.text,
+            nags.join(" ")
+        ])?;
     }
     Ok(())
 }
 
 fn insert_lines(c: &Connection, id: i64, lines: &[String]) -> rusqlite::Result<()> {
-    let mut st = c.prepare_cached("INSERT INTO lines (game_id, seq, moves) VALUES (?1, ?2, ?3)")?;
+    let mut st = c.prepare_cached(sql::LINE_INSERT.sqlite)?;
     for (i, l) in lines.iter().enumerate() {
         st.execute(params![id, i as i64, l])?;
     }
