@@ -92,6 +92,19 @@ impl Db {
         }
     }
 
+    /// Prepares `sql` on the database (after the store has migrated it), answering the number
+    /// of parameters it takes, or the database's refusal.
+    async fn parameters(&self, sql: &str) -> Result<usize, String> {
+        match self {
+            Db::Sqlite(d) => {
+                let c = rusqlite::Connection::open(d.join("games.sqlite3")).unwrap();
+                let st = c.prepare(sql).map_err(|e| e.to_string())?;
+                Ok(st.parameter_count())
+            }
+            Db::Postgres { url, .. } => pg::parameters(url, sql).await,
+        }
+    }
+
     async fn finish(self) {
         match self {
             Db::Sqlite(d) => {
@@ -149,6 +162,7 @@ both!(
     notes_are_set_replaced_removed_and_go_with_their_game,
     a_review_is_kept_replaced_and_goes_with_its_game,
     every_live_end_round_trips_and_an_unknown_one_is_corrupt,
+    the_write_statements_prepare_alike,
 );
 
 fn row(mode: Mode, updated: i64) -> GameRow {
@@ -1037,4 +1051,40 @@ async fn a_review_is_kept_replaced_and_goes_with_its_game(db: &Db) {
     s.write(Write::Delete { id }).await.unwrap();
     assert!(s.load_review(id).await.unwrap().is_none());
     assert_eq!(db.count("SELECT count(*) FROM reviews").await, 0);
+}
+
+/// Every statement of the one table (`store::sql::ALL`) prepares on the migrated schema of
+/// its database, and its two texts take the same number of parameters, the highest `$N` of
+/// the PostgreSQL text: the SQLite text binds the same values in the same places.
+async fn the_write_statements_prepare_alike(db: &Db) {
+    use xiangqi_server::store::sql::ALL;
+    drop(db.store().await); // the schema, migrated
+    assert!(!ALL.is_empty());
+    let mut failed = vec![];
+    for (name, st) in ALL {
+        let text = match db {
+            Db::Sqlite(_) => st.sqlite,
+            Db::Postgres { .. } => st.postgres,
+        };
+        let highest = (1..=30)
+            .rev()
+            .find(|n| st.postgres.contains(&format!("${n}")))
+            .unwrap_or(0);
+        for n in 1..=highest {
+            assert!(
+                st.postgres.contains(&format!("${n}")) && st.sqlite.contains(&format!("?{n}")),
+                "{name}: parameter {n} missing from a text"
+            );
+        }
+        assert!(
+            !st.sqlite.contains('$'),
+            "{name}: a '$' left in the SQLite text"
+        );
+        match db.parameters(text).await {
+            Ok(n) if n == highest => {}
+            Ok(n) => failed.push(format!("{name}: {n} parameters, the table says {highest}")),
+            Err(e) => failed.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(failed.is_empty(), "statements refused: {failed:#?}");
 }

@@ -13,7 +13,7 @@ pub mod accounts;
 pub mod live;
 pub mod migrations;
 mod postgres;
-mod sql;
+pub mod sql;
 mod sqlite;
 
 use std::fmt;

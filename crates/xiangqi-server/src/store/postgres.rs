@@ -23,6 +23,7 @@ use xiangqi::Color;
 
 use super::live::{parse_times, times_text, LiveRow, LiveWrite};
 use super::migrations::MIGRATIONS;
+use super::sql::{self, Sql};
 use super::{Declared, GameRow, Mode, Note, StoreError, StoredGame, StoredReview, Verdict, Write};
 
 /// Connections kept open at most.
@@ -525,10 +526,13 @@ fn no_such(what: &str, id: &(dyn std::fmt::Display + Sync)) -> StoreError {
 /// Runs a statement, answering the number of rows it changed.
 async fn exec(
     tx: &Transaction<'_>,
-    sql: &str,
+    statement: Sql,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
 ) -> Result<u64, StoreError> {
-    let st = tx.prepare_cached(sql).await.map_err(pg_error)?;
+    let st = tx
+        .prepare_cached(statement.postgres)
+        .await
+        .map_err(pg_error)?;
     tx.execute(&st, params).await.map_err(pg_error)
 }
 
@@ -536,22 +540,13 @@ async fn exec(
 /// commit's answer was lost with the connection); another move there is refused.
 async fn insert_move(
     tx: &Transaction<'_>,
-    table: &str,
+    put: Sql,
     id: &(dyn tokio_postgres::types::ToSql + Sync),
     shown_id: &(dyn std::fmt::Display + Sync),
     ply: i64,
     uci: &str,
 ) -> Result<(), StoreError> {
-    let n = exec(
-        tx,
-        &format!(
-            "INSERT INTO {table} (game_id, ply, uci) VALUES ($1, $2, $3) \
-             ON CONFLICT (game_id, ply) DO UPDATE SET uci = EXCLUDED.uci \
-             WHERE {table}.uci = EXCLUDED.uci"
-        ),
-        &[id, &ply, &uci],
-    )
-    .await?;
+    let n = exec(tx, put, &[id, &ply, &uci]).await?;
     if n == 0 {
         return Err(StoreError::Write(format!(
             "the game {shown_id} already has another move at ply {ply}"
@@ -562,16 +557,11 @@ async fn insert_move(
 
 async fn insert_moves(
     tx: &Transaction<'_>,
-    table: &str,
+    insert: Sql,
     id: &(dyn tokio_postgres::types::ToSql + Sync),
     moves: &[String],
 ) -> Result<(), StoreError> {
-    let st = tx
-        .prepare_cached(&format!(
-            "INSERT INTO {table} (game_id, ply, uci) VALUES ($1, $2, $3)"
-        ))
-        .await
-        .map_err(pg_error)?;
+    let st = tx.prepare_cached(insert.postgres).await.map_err(pg_error)?;
     for (i, m) in moves.iter().enumerate() {
         tx.execute(&st, &[id, &(i as i64), m])
             .await
@@ -588,19 +578,12 @@ async fn set_note(
     note: &Note,
 ) -> Result<(), StoreError> {
     if note.is_empty() {
-        exec(
-            tx,
-            "DELETE FROM notes WHERE game_id = $1 AND path = $2",
-            &[&id, &path],
-        )
-        .await?;
+        exec(tx, sql::NOTE_DELETE, &[&id, &path]).await?;
     } else {
         let nags: Vec<String> = note.nags.iter().map(|n| n.to_string()).collect();
         exec(
             tx,
-            "INSERT INTO notes (game_id, path, comment, nags) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (game_id, path) DO UPDATE SET comment = EXCLUDED.comment, \
-             nags = EXCLUDED.nags",
+            sql::NOTE_PUT,
             &[&id, &path, &note.text, &nags.join(" ")],
         )
         .await?;
@@ -610,7 +593,7 @@ async fn set_note(
 
 async fn insert_lines(tx: &Transaction<'_>, id: i64, lines: &[String]) -> Result<(), StoreError> {
     let st = tx
-        .prepare_cached("INSERT INTO lines (game_id, seq, moves) VALUES ($1, $2, $3)")
+        .prepare_cached(sql::LINE_INSERT.postgres)
         .await
         .map_err(pg_error)?;
     for (i, l) in lines.iter().enumerate() {
@@ -630,11 +613,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
             notes,
         } => {
             let st = tx
-                .prepare_cached(
-                    "INSERT INTO games (created, updated, mode, human, level, start_fen, tags, \
-                     declared, declared_ply, result, reason, plies) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-                )
+                .prepare_cached(sql::GAME_INSERT.postgres)
                 .await
                 .map_err(pg_error)?;
             let id: i64 = tx
@@ -658,7 +637,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
                 .await
                 .map_err(pg_error)?
                 .get(0);
-            insert_moves(tx, "moves", &id, moves).await?;
+            insert_moves(tx, sql::MOVE_INSERT, &id, moves).await?;
             insert_lines(tx, id, lines).await?;
             for (path, note) in notes {
                 set_note(tx, id, path, note).await?;
@@ -671,12 +650,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
             note,
             updated,
         } => {
-            let n = exec(
-                tx,
-                "UPDATE games SET updated = $2 WHERE id = $1",
-                &[id, updated],
-            )
-            .await?;
+            let n = exec(tx, sql::GAME_TOUCH, &[id, updated]).await?;
             if n == 0 {
                 return Err(no_such("game", id));
             }
@@ -686,8 +660,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
         Write::SetLines { row, moves, lines } => {
             let n = exec(
                 tx,
-                "UPDATE games SET updated = $2, plies = $3, result = $4, reason = $5, \
-                 declared = $6, declared_ply = $7 WHERE id = $1",
+                sql::GAME_SET_LINES,
                 &[
                     &row.id,
                     &row.updated,
@@ -702,9 +675,9 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
             if n == 0 {
                 return Err(no_such("game", &row.id));
             }
-            exec(tx, "DELETE FROM moves WHERE game_id = $1", &[&row.id]).await?;
-            insert_moves(tx, "moves", &row.id, moves).await?;
-            exec(tx, "DELETE FROM lines WHERE game_id = $1", &[&row.id]).await?;
+            exec(tx, sql::MOVES_DELETE, &[&row.id]).await?;
+            insert_moves(tx, sql::MOVE_INSERT, &row.id, moves).await?;
+            exec(tx, sql::LINES_DELETE, &[&row.id]).await?;
             insert_lines(tx, row.id, lines).await?;
             Ok(row.id)
         }
@@ -717,8 +690,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
         } => {
             let n = exec(
                 tx,
-                "UPDATE games SET updated = $2, plies = $3, result = $4, reason = $5 \
-                 WHERE id = $1",
+                sql::GAME_MOVED,
                 &[
                     id,
                     updated,
@@ -731,7 +703,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
             if n == 0 {
                 return Err(no_such("game", id));
             }
-            insert_move(tx, "moves", id, id, *ply, uci).await?;
+            insert_move(tx, sql::MOVE_PUT, id, id, *ply, uci).await?;
             Ok(*id)
         }
         Write::Truncate {
@@ -740,16 +712,10 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
             updated,
             derived,
         } => {
+            exec(tx, sql::MOVES_DELETE_FROM, &[id, ply]).await?;
             exec(
                 tx,
-                "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
-                &[id, ply],
-            )
-            .await?;
-            exec(
-                tx,
-                "UPDATE games SET declared = CASE WHEN declared_ply > $2 THEN '' ELSE declared END, \
-                 updated = $3, plies = $2, result = $4, reason = $5 WHERE id = $1",
+                sql::GAME_TRUNCATED,
                 &[
                     id,
                     ply,
@@ -770,8 +736,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
         } => {
             exec(
                 tx,
-                "UPDATE games SET declared = $2, declared_ply = $3, updated = $4, result = $5, \
-                 reason = $6 WHERE id = $1",
+                sql::GAME_DECLARE,
                 &[
                     id,
                     &declared_text(*declared),
@@ -785,22 +750,13 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
             Ok(*id)
         }
         Write::Beat { node, at } => {
-            exec(
-                tx,
-                "INSERT INTO node_beats (node, at) VALUES ($1, $2) \
-                 ON CONFLICT (node) DO UPDATE SET at = excluded.at",
-                &[node, at],
-            )
-            .await?;
+            exec(tx, sql::BEAT_PUT, &[node, at]).await?;
             Ok(0)
         }
         Write::SaveReview(r) => {
             exec(
                 tx,
-                "INSERT INTO reviews (game_id, moves, depth, created, data) \
-                 VALUES ($1, $2, $3, $4, $5) \
-                 ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, \
-                 depth = excluded.depth, created = excluded.created, data = excluded.data",
+                sql::REVIEW_PUT,
                 &[&r.game_id, &r.moves, &r.depth, &r.created, &r.data],
             )
             .await?;
@@ -808,7 +764,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
         }
         Write::Delete { id } => {
             // The moves, lines, notes and review go with the row (ON DELETE CASCADE).
-            exec(tx, "DELETE FROM games WHERE id = $1", &[id]).await?;
+            exec(tx, sql::GAME_DELETE, &[id]).await?;
             Ok(*id)
         }
         Write::Live(w) => apply_live(tx, w).await.map(|_| 0),
@@ -831,8 +787,7 @@ async fn update_live(
 ) -> Result<(), StoreError> {
     let n = exec(
         tx,
-        "UPDATE live_games SET updated = $2, clock = $3, declared = $4, status = $5, \
-         winner = $6 WHERE id = $1",
+        sql::LIVE_UPDATE,
         &[
             &id,
             &ch.updated,
@@ -854,10 +809,7 @@ async fn apply_live(tx: &Transaction<'_>, w: &LiveWrite) -> Result<(), StoreErro
         LiveWrite::Create { row, moves } => {
             exec(
                 tx,
-                "INSERT INTO live_games (id, created, updated, start_fen, clock_initial, \
-                 clock_increment, red_name, black_name, red_key, black_key, clock, declared, \
-                 status, winner, rematch) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                sql::LIVE_INSERT,
                 &[
                     &row.id,
                     &row.created,
@@ -877,7 +829,7 @@ async fn apply_live(tx: &Transaction<'_>, w: &LiveWrite) -> Result<(), StoreErro
                 ],
             )
             .await?;
-            insert_moves(tx, "live_moves", &row.id, moves).await
+            insert_moves(tx, sql::LIVE_MOVE_INSERT, &row.id, moves).await
         }
         LiveWrite::Move {
             id,
@@ -886,25 +838,15 @@ async fn apply_live(tx: &Transaction<'_>, w: &LiveWrite) -> Result<(), StoreErro
             change,
         } => {
             update_live(tx, id, change).await?;
-            insert_move(tx, "live_moves", id, id, *ply, uci).await
+            insert_move(tx, sql::LIVE_MOVE_PUT, id, id, *ply, uci).await
         }
         LiveWrite::Truncate { id, ply, change } => {
-            exec(
-                tx,
-                "DELETE FROM live_moves WHERE game_id = $1 AND ply >= $2",
-                &[id, ply],
-            )
-            .await?;
+            exec(tx, sql::LIVE_MOVES_DELETE_FROM, &[id, ply]).await?;
             update_live(tx, id, change).await
         }
         LiveWrite::Update { id, change } => update_live(tx, id, change).await,
         LiveWrite::Rematch { id, rematch } => {
-            exec(
-                tx,
-                "UPDATE live_games SET rematch = $2 WHERE id = $1",
-                &[id, rematch],
-            )
-            .await?;
+            exec(tx, sql::LIVE_REMATCH, &[id, rematch]).await?;
             Ok(())
         }
     }

@@ -6,8 +6,9 @@
 //! numbered parameter, the same number, any order), nothing else. Both backends bind the
 //! same values in the same order. Where the dialects genuinely differ the statement has two
 //! texts, side by side here (`two!`), each with the reason. `ALL` lists every statement, and
-//! the tests prepare each one on both databases (`tests::every_statement_prepares_on_both`)
-//! and check that both texts take the same parameters.
+//! `tests/store.rs` prepares each one on both databases
+//! (`the_write_statements_prepare_alike`) and checks that both texts take
+//! the same number of parameters.
 //!
 //! The SQL both dialects share, as used here: `INSERT ... ON CONFLICT (...) DO UPDATE SET
 //! col = excluded.col [WHERE ...]` (SQLite 3.24), `INSERT ... RETURNING id` (SQLite 3.35; the
@@ -16,10 +17,8 @@
 
 /// One statement: its SQLite text and its PostgreSQL text (the same statement, one meaning).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Sql {
+pub struct Sql {
     pub sqlite: &'static str,
-    /// Not read yet: the PostgreSQL store still has its own copies (work in progress).
-    #[allow(dead_code)]
     pub postgres: &'static str,
 }
 
@@ -70,10 +69,9 @@ macro_rules! two {
 /// the test that prepares them on both databases).
 macro_rules! statements {
     ($($(#[$doc:meta])* $name:ident = $sql:expr;)*) => {
-        $($(#[$doc])* pub(super) const $name: Sql = $sql;)*
+        $($(#[$doc])* pub const $name: Sql = $sql;)*
         /// Every statement, by name.
-        #[allow(dead_code)] // for the test that prepares every statement on both (not written yet)
-        pub(super) const ALL: &[(&str, Sql)] = &[$((stringify!($name), $name)),*];
+        pub const ALL: &[(&str, Sql)] = &[$((stringify!($name), $name)),*];
     };
 }
 

@@ -72,6 +72,23 @@ pub async fn count(url: &str, sql: &str) -> i64 {
     n
 }
 
+/// Prepares `sql` on the database at `url`: the number of parameters it takes, or the
+/// server's refusal.
+pub async fn parameters(url: &str, sql: &str) -> Result<usize, String> {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect to {url}: {e}"));
+    let task = tokio::spawn(conn);
+    let r = client
+        .prepare(sql)
+        .await
+        .map(|st| st.params().len())
+        .map_err(|e| format!("{e:?}"));
+    drop(client);
+    let _ = task.await;
+    r
+}
+
 /// `url` with its database name replaced.
 pub fn with_db(url: &str, name: &str) -> String {
     let (base, rest) = url.split_once('?').unwrap_or((url, ""));

@@ -1,5 +1,6 @@
-//! Accounts in PostgreSQL: the same statements as `store/accounts.rs` (SQLite), with `$n`
-//! parameters, on a pooled connection; reads of several queries run in one snapshot.
+//! Accounts in PostgreSQL: the writes are the statements of `store/sql.rs`, the same as
+//! `store/accounts.rs` (SQLite) runs, on a pooled connection; reads of several queries run in
+//! one snapshot.
 
 use deadpool_postgres::Transaction;
 use tokio_postgres::Row;
@@ -10,6 +11,7 @@ use crate::store::accounts::{
     AccountWrite, Counts, HistoryRow, LeaderRow, ProfileRow, RatingRow, RecentGame, SeatUser,
     SeatsRow, SessionRow, TokenRow, UserRow, RECENT,
 };
+use crate::store::sql::{self, Sql};
 use crate::store::StoreError;
 
 fn speed_of(r: &Row, i: usize) -> Result<Speed, StoreError> {
@@ -23,9 +25,7 @@ async fn get_rating(
     speed: Speed,
 ) -> Result<(Rating, i64), StoreError> {
     let st = tx
-        .prepare_cached(
-            "SELECT rating, rd, vol, games FROM ratings WHERE user_id = $1 AND speed = $2",
-        )
+        .prepare_cached(sql::RATING_GET.postgres)
         .await
         .map_err(pg_error)?;
     match tx
@@ -47,10 +47,13 @@ async fn get_rating(
 
 async fn returning_id(
     tx: &Transaction<'_>,
-    sql: &str,
+    statement: Sql,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
 ) -> Result<i64, StoreError> {
-    let st = tx.prepare_cached(sql).await.map_err(pg_error)?;
+    let st = tx
+        .prepare_cached(statement.postgres)
+        .await
+        .map_err(pg_error)?;
     let r = tx.query_one(&st, params).await.map_err(pg_error)?;
     get(&r, 0)
 }
@@ -65,8 +68,7 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64,
         } => {
             returning_id(
                 tx,
-                "INSERT INTO users (name, name_key, password_hash, created) \
-                 VALUES ($1, $2, $3, $4) RETURNING id",
+                sql::USER_INSERT,
                 &[name, name_key, password_hash, created],
             )
             .await
@@ -75,13 +77,8 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64,
             user_id,
             password_hash,
         } => {
-            exec(
-                tx,
-                "UPDATE users SET password_hash = $2 WHERE id = $1",
-                &[user_id, password_hash],
-            )
-            .await?;
-            exec(tx, "DELETE FROM sessions WHERE user_id = $1", &[user_id]).await?;
+            exec(tx, sql::USER_SET_PASSWORD, &[user_id, password_hash]).await?;
+            exec(tx, sql::SESSIONS_DELETE_USER, &[user_id]).await?;
             Ok(*user_id)
         }
         AccountWrite::CreateSession {
@@ -93,38 +90,26 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64,
         } => {
             exec(
                 tx,
-                "INSERT INTO sessions (key, user_id, csrf, created, expires) \
-                 VALUES ($1, $2, $3, $4, $5)",
+                sql::SESSION_INSERT,
                 &[key, user_id, csrf, created, expires],
             )
             .await?;
             // Sessions past their end are removed as new ones come.
-            exec(tx, "DELETE FROM sessions WHERE expires < $1", &[created]).await?;
+            exec(tx, sql::SESSIONS_DELETE_EXPIRED, &[created]).await?;
             Ok(*user_id)
         }
         AccountWrite::DeleteSession { key } => {
-            Ok(exec(tx, "DELETE FROM sessions WHERE key = $1", &[key]).await? as i64)
+            Ok(exec(tx, sql::SESSION_DELETE, &[key]).await? as i64)
         }
         AccountWrite::CreateToken {
             user_id,
             key,
             label,
             created,
-        } => {
-            returning_id(
-                tx,
-                "INSERT INTO api_tokens (user_id, key, label, created) \
-                 VALUES ($1, $2, $3, $4) RETURNING id",
-                &[user_id, key, label, created],
-            )
-            .await
+        } => returning_id(tx, sql::TOKEN_INSERT, &[user_id, key, label, created]).await,
+        AccountWrite::RevokeToken { user_id, id } => {
+            Ok(exec(tx, sql::TOKEN_DELETE, &[id, user_id]).await? as i64)
         }
-        AccountWrite::RevokeToken { user_id, id } => Ok(exec(
-            tx,
-            "DELETE FROM api_tokens WHERE id = $1 AND user_id = $2",
-            &[id, user_id],
-        )
-        .await? as i64),
         AccountWrite::Seats {
             game_id,
             users,
@@ -140,8 +125,7 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64,
             let [r, b] = before;
             exec(
                 tx,
-                "INSERT INTO live_seats (game_id, red_user, black_user, rated, speed, red_rating, \
-                 red_rd, black_rating, black_rd) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                sql::SEATS_INSERT,
                 &[
                     game_id,
                     &users[0],
@@ -164,10 +148,7 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64,
         } => {
             // FOR UPDATE: two nodes ending the same game rate it once.
             let st = tx
-                .prepare_cached(
-                    "SELECT red_user, black_user, speed FROM live_seats \
-                     WHERE game_id = $1 AND rated = 1 AND rated_at IS NULL FOR UPDATE",
-                )
+                .prepare_cached(sql::SEATS_TO_RATE.postgres)
                 .await
                 .map_err(pg_error)?;
             let Some(row) = tx.query_opt(&st, &[game_id]).await.map_err(pg_error)? else {
@@ -185,11 +166,7 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64,
             for (user, new, games) in [(red, nr, rn), (black, nb, bn)] {
                 exec(
                     tx,
-                    "INSERT INTO ratings (user_id, speed, rating, rd, vol, games, updated) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7) \
-                     ON CONFLICT (user_id, speed) DO UPDATE SET rating = EXCLUDED.rating, \
-                     rd = EXCLUDED.rd, vol = EXCLUDED.vol, games = EXCLUDED.games, \
-                     updated = EXCLUDED.updated",
+                    sql::RATING_PUT,
                     &[
                         &user,
                         &speed.as_str(),
@@ -203,16 +180,14 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64,
                 .await?;
                 exec(
                     tx,
-                    "INSERT INTO rating_history (user_id, game_id, speed, at, rating, rd) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    sql::RATING_HISTORY_INSERT,
                     &[&user, game_id, &speed.as_str(), at, &new.rating, &new.rd],
                 )
                 .await?;
             }
             exec(
                 tx,
-                "UPDATE live_seats SET rated_at = $2, red_diff = $3, black_diff = $4 \
-                 WHERE game_id = $1",
+                sql::SEATS_RATED,
                 &[
                     game_id,
                     at,
