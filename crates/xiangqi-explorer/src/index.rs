@@ -1,0 +1,670 @@
+//! The index file: its tables, adding games, and looking a position up.
+//!
+//! Tables (redb):
+//! - `moves`: entry key -> `MoveStats` (44 bytes). An entry key is a database prefix, the
+//!   position's 16-byte key and the stored move (2 bytes, big-endian), so a position's moves
+//!   are one range: masters `[0]`, site `[1, speed, band]`, player
+//!   `[2, name hash (8 bytes), colour]`.
+//! - `games`: game id -> its `GameMeta` (the header a top game is shown with).
+//! - `seen`: a game's fingerprint (its start, moves and result, and its players' names and
+//!   date, as a 128-bit FNV-1a hash) -> its id, so a game added twice counts once.
+//! - `meta`: the format version, the ply limit the file was made with, the next game id.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use xiangqi::{Color, Move, Position};
+
+use crate::key::{Keyed, PositionKey};
+use crate::stats::{GameRef, MoveStats, Outcome};
+
+const MOVES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("moves");
+const GAMES: TableDefinition<u64, &[u8]> = TableDefinition::new("games");
+const SEEN: TableDefinition<u128, u64> = TableDefinition::new("seen");
+const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+/// The index format's version (`meta.version`); a file of another version is refused.
+const VERSION: u64 = 1;
+
+/// The lower bounds of the site database's rating bands (a game's band is its players'
+/// mean rating), as lichess's explorer has them.
+pub const RATING_BANDS: [u16; 9] = [0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500];
+
+/// The speeds of the site database, as the server names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Speed {
+    Bullet,
+    Blitz,
+    Rapid,
+    Classical,
+    Correspondence,
+}
+
+impl Speed {
+    pub const ALL: [Speed; 5] = [
+        Speed::Bullet,
+        Speed::Blitz,
+        Speed::Rapid,
+        Speed::Classical,
+        Speed::Correspondence,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Speed> {
+        Speed::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+
+    fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+/// The band index of a mean rating.
+fn band_of(rating: u16) -> u8 {
+    RATING_BANDS.iter().rposition(|&b| rating >= b).unwrap_or(0) as u8
+}
+
+/// What went wrong: the file (opening, a damaged or foreign file) or a game given to add.
+#[derive(Debug)]
+pub enum Error {
+    /// The storage failed (I/O, a damaged file).
+    Storage(String),
+    /// The file is an index of another version or was made with other options.
+    Incompatible(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Storage(e) => write!(f, "the explorer index: {e}"),
+            Error::Incompatible(e) => write!(f, "the explorer index: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+macro_rules! storage_errors {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Error {
+            fn from(e: $t) -> Error {
+                Error::Storage(e.to_string())
+            }
+        }
+    )*};
+}
+storage_errors!(
+    redb::DatabaseError,
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError
+);
+
+/// How an index is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Moves past this ply of a game are not indexed (lichess indexes 50).
+    pub max_ply: u16,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { max_ply: 50 }
+    }
+}
+
+/// A game's header as the explorer shows a top or recent game.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GameMeta {
+    pub red: String,
+    pub black: String,
+    pub red_rating: Option<u16>,
+    pub black_rating: Option<u16>,
+    pub outcome: Option<Outcome>,
+    /// `yyyymmdd`, or 0 when not known (a month or day not known is 00).
+    pub date: u32,
+    pub event: String,
+    /// Where the game is: a site game's id, or a record's file and number.
+    pub source: String,
+}
+
+impl GameMeta {
+    /// The players' mean rating when both are known, else the one known, else 0.
+    pub fn rating(&self) -> u16 {
+        match (self.red_rating, self.black_rating) {
+            (Some(a), Some(b)) => ((u32::from(a) + u32::from(b)) / 2) as u16,
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => 0,
+        }
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(64);
+        for s in [&self.red, &self.black, &self.event, &self.source] {
+            b.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            b.extend_from_slice(s.as_bytes());
+        }
+        for r in [self.red_rating, self.black_rating] {
+            b.extend_from_slice(&r.map_or(0u32, |r| u32::from(r) + 1).to_le_bytes());
+        }
+        b.push(match self.outcome {
+            None => 0,
+            Some(Outcome::RedWins) => 1,
+            Some(Outcome::Draw) => 2,
+            Some(Outcome::BlackWins) => 3,
+        });
+        b.extend_from_slice(&self.date.to_le_bytes());
+        b
+    }
+
+    fn decode(mut b: &[u8]) -> Option<GameMeta> {
+        fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+            let (h, t) = (b.get(..n)?, b.get(n..)?);
+            *b = t;
+            Some(h)
+        }
+        fn u32_of(b: &mut &[u8]) -> Option<u32> {
+            Some(u32::from_le_bytes(take(b, 4)?.try_into().ok()?))
+        }
+        let mut text = || -> Option<String> {
+            let n = u32_of(&mut b)? as usize;
+            String::from_utf8(take(&mut b, n)?.to_vec()).ok()
+        };
+        let (red, black, event, source) = (text()?, text()?, text()?, text()?);
+        let rating = |v: u32| (v > 0).then(|| (v - 1) as u16);
+        let red_rating = rating(u32_of(&mut b)?);
+        let black_rating = rating(u32_of(&mut b)?);
+        let outcome = match take(&mut b, 1)?[0] {
+            0 => None,
+            1 => Some(Outcome::RedWins),
+            2 => Some(Outcome::Draw),
+            3 => Some(Outcome::BlackWins),
+            _ => return None,
+        };
+        let date = u32_of(&mut b)?;
+        Some(GameMeta {
+            red,
+            black,
+            red_rating,
+            black_rating,
+            outcome,
+            date,
+            event,
+            source,
+        })
+    }
+}
+
+/// Which databases a game goes into.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The masters database (an operator's records).
+    Masters,
+    /// The site database, under its speed and its rating band; and the player database of
+    /// each seat held by an account (`None`: a guest).
+    Site {
+        speed: Speed,
+        accounts: [Option<String>; 2],
+    },
+}
+
+/// A game to add: its header, start, main line, and databases.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub meta: GameMeta,
+    pub start: Position,
+    pub moves: Vec<Move>,
+    pub target: Target,
+}
+
+/// What an `add` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Added {
+    /// Games indexed.
+    pub games: u64,
+    /// Games already in the index (or twice in the batch), not counted again.
+    pub duplicates: u64,
+    /// Games without a result (not indexed: the explorer counts results).
+    pub unfinished: u64,
+    /// Games whose moves stop being legal; indexed up to the last legal move.
+    pub cut: u64,
+    /// (position, move) counts added.
+    pub entries: u64,
+}
+
+impl std::ops::AddAssign for Added {
+    fn add_assign(&mut self, o: Added) {
+        self.games += o.games;
+        self.duplicates += o.duplicates;
+        self.unfinished += o.unfinished;
+        self.cut += o.cut;
+        self.entries += o.entries;
+    }
+}
+
+/// Which database a lookup reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Db {
+    Masters,
+    /// The site's games of these speeds and rating bands (indices into `RATING_BANDS`);
+    /// empty lists mean all.
+    Site {
+        speeds: Vec<Speed>,
+        bands: Vec<u8>,
+    },
+    /// One account's games as `color`.
+    Player {
+        name: String,
+        color: Color,
+    },
+}
+
+/// One move of a looked-up position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveAnswer {
+    /// The move, in the looked-up position's orientation.
+    pub mv: Move,
+    pub stats: MoveStats,
+}
+
+/// A looked-up position: its totals and its moves, most played first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    pub total: MoveStats,
+    pub moves: Vec<MoveAnswer>,
+}
+
+impl Answer {
+    /// The highest-rated games of the position (one per move, at most `n`), best first.
+    pub fn top_games(&self, n: usize) -> Vec<(Move, GameRef)> {
+        let mut v: Vec<(Move, GameRef)> = self
+            .moves
+            .iter()
+            .filter(|m| m.stats.top.id != 0)
+            .map(|m| (m.mv, m.stats.top))
+            .collect();
+        v.sort_by_key(|g| std::cmp::Reverse((g.1.rating, g.1.date, g.1.id)));
+        v.truncate(n);
+        v
+    }
+
+    /// The most recent games of the position (one per move, at most `n`), newest first.
+    pub fn recent_games(&self, n: usize) -> Vec<(Move, GameRef)> {
+        let mut v: Vec<(Move, GameRef)> = self
+            .moves
+            .iter()
+            .filter(|m| m.stats.recent.id != 0)
+            .map(|m| (m.mv, m.stats.recent))
+            .collect();
+        v.sort_by_key(|g| std::cmp::Reverse((g.1.date, g.1.id)));
+        v.truncate(n);
+        v
+    }
+}
+
+/// An entry key: up to 28 bytes (the longest, a player entry), kept inline.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct EntryKey {
+    len: u8,
+    bytes: [u8; 28],
+}
+
+impl EntryKey {
+    fn new(prefix: &[u8], pos: &PositionKey, mv: Option<Move>) -> EntryKey {
+        let mut k = EntryKey {
+            len: 0,
+            bytes: [0; 28],
+        };
+        k.push(prefix);
+        k.push(&pos.0);
+        if let Some(m) = mv {
+            k.push(&m.to_u16().to_be_bytes());
+        }
+        k
+    }
+    fn push(&mut self, b: &[u8]) {
+        let at = self.len as usize;
+        self.bytes[at..at + b.len()].copy_from_slice(b);
+        self.len += b.len() as u8;
+    }
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+}
+
+/// FNV-1a, 64 bits, of a player's name (case and surrounding space ignored).
+fn name_hash(name: &str) -> [u8; 8] {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.trim().to_lowercase().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h.to_be_bytes()
+}
+
+fn color_code(c: Color) -> u8 {
+    match c {
+        Color::Red => 0,
+        Color::Black => 1,
+    }
+}
+
+/// The prefixes a game's entries go under.
+fn prefixes(g: &NewGame) -> Vec<Vec<u8>> {
+    match &g.target {
+        Target::Masters => vec![vec![0]],
+        Target::Site { speed, accounts } => {
+            let mut v = vec![vec![1, speed.code(), band_of(g.meta.rating())]];
+            for (name, color) in accounts.iter().zip([Color::Red, Color::Black]) {
+                if let Some(name) = name {
+                    let mut p = vec![2];
+                    p.extend_from_slice(&name_hash(name));
+                    p.push(color_code(color));
+                    v.push(p);
+                }
+            }
+            v
+        }
+    }
+}
+
+/// A game's identity: start, moves, result, and the players' names and date.
+fn fingerprint(g: &NewGame) -> u128 {
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u128::from(b);
+            h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+        }
+    };
+    eat(&g.start.key().to_le_bytes());
+    for m in &g.moves {
+        eat(&m.to_u16().to_le_bytes());
+    }
+    eat(&[g.meta.outcome.map_or(0, |o| o as u8 + 1)]);
+    for name in [&g.meta.red, &g.meta.black] {
+        eat(name.trim().to_lowercase().as_bytes());
+        eat(&[0]);
+    }
+    eat(&g.meta.date.to_le_bytes());
+    h
+}
+
+/// An opening explorer index in one file.
+pub struct Explorer {
+    db: Database,
+    options: Options,
+}
+
+impl Explorer {
+    /// Opens the index at `path`, making it when missing with `options`. An index made with
+    /// another ply limit, or of another format version, is refused.
+    pub fn open(path: &Path, options: Options) -> Result<Explorer, Error> {
+        let db = Database::create(path)?;
+        let tx = db.begin_write()?;
+        {
+            let mut meta = tx.open_table(META)?;
+            let version = meta.get("version")?.map(|v| v.value());
+            match version {
+                None => {
+                    meta.insert("version", VERSION)?;
+                    meta.insert("max_ply", u64::from(options.max_ply))?;
+                    meta.insert("next_id", 1)?;
+                }
+                Some(VERSION) => {
+                    let ply = meta.get("max_ply")?.map_or(0, |v| v.value());
+                    if ply != u64::from(options.max_ply) {
+                        return Err(Error::Incompatible(format!(
+                            "{} was made with a ply limit of {ply}, not {}",
+                            path.display(),
+                            options.max_ply
+                        )));
+                    }
+                }
+                Some(v) => {
+                    return Err(Error::Incompatible(format!(
+                        "{} is of format version {v}; this program reads version {VERSION}",
+                        path.display()
+                    )))
+                }
+            }
+            tx.open_table(MOVES)?;
+            tx.open_table(GAMES)?;
+            tx.open_table(SEEN)?;
+        }
+        tx.commit()?;
+        Ok(Explorer { db, options })
+    }
+
+    /// Opens an existing index with the options it was made with.
+    pub fn open_existing(path: &Path) -> Result<Explorer, Error> {
+        if !path.exists() {
+            return Err(Error::Storage(format!("{} does not exist", path.display())));
+        }
+        let max_ply = {
+            let db = Database::open(path)?;
+            let tx = db.begin_read()?;
+            let meta = tx.open_table(META).map_err(|e| {
+                Error::Incompatible(format!("{} is not an explorer index ({e})", path.display()))
+            })?;
+            let v = meta.get("max_ply")?.map_or(0, |v| v.value());
+            v
+        };
+        Explorer::open(
+            path,
+            Options {
+                max_ply: max_ply as u16,
+            },
+        )
+    }
+
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Adds `games` in one transaction: all of them or, on a storage error, none.
+    pub fn add(&self, games: &[NewGame]) -> Result<Added, Error> {
+        let mut added = Added::default();
+        let tx = self.db.begin_write()?;
+        {
+            let mut meta = tx.open_table(META)?;
+            let mut next_id = meta.get("next_id")?.map_or(1, |v| v.value());
+            let mut seen = tx.open_table(SEEN)?;
+            let mut stored = tx.open_table(GAMES)?;
+            let mut deltas: HashMap<EntryKey, MoveStats> = HashMap::new();
+            for g in games {
+                let Some(outcome) = g.meta.outcome else {
+                    added.unfinished += 1;
+                    continue;
+                };
+                let fp = fingerprint(g);
+                if seen.get(fp)?.is_some() {
+                    added.duplicates += 1;
+                    continue;
+                }
+                let id = next_id;
+                next_id += 1;
+                seen.insert(fp, id)?;
+                stored.insert(id, g.meta.encode().as_slice())?;
+                added.games += 1;
+                let one = MoveStats::one(
+                    outcome,
+                    GameRef {
+                        id,
+                        rating: g.meta.rating(),
+                        date: g.meta.date,
+                    },
+                );
+                let prefixes = prefixes(g);
+                let mut pos = g.start.clone();
+                for (ply, &m) in g.moves.iter().enumerate() {
+                    if ply >= usize::from(self.options.max_ply) {
+                        break;
+                    }
+                    if !pos.is_legal(m) {
+                        added.cut += 1;
+                        break;
+                    }
+                    let k = Keyed::of(&pos);
+                    let stored_move = k.store(m);
+                    for p in &prefixes {
+                        deltas
+                            .entry(EntryKey::new(p, &k.key, Some(stored_move)))
+                            .or_default()
+                            .add(&one);
+                    }
+                    pos.play_unchecked(m);
+                }
+            }
+            meta.insert("next_id", next_id)?;
+            drop((seen, stored, meta));
+            let mut entries: Vec<(EntryKey, MoveStats)> = deltas.into_iter().collect();
+            entries.sort_unstable_by_key(|e| e.0);
+            added.entries = entries.len() as u64;
+            let mut moves = tx.open_table(MOVES)?;
+            for (k, delta) in entries {
+                let mut s = match moves.get(k.as_slice())? {
+                    Some(v) => MoveStats::decode(v.value()).ok_or_else(|| {
+                        Error::Storage("a damaged entry (not 44 bytes)".to_string())
+                    })?,
+                    None => MoveStats::default(),
+                };
+                s.add(&delta);
+                moves.insert(k.as_slice(), s.encode().as_slice())?;
+            }
+        }
+        tx.commit()?;
+        Ok(added)
+    }
+
+    /// The moves of `pos` in `db`.
+    pub fn lookup(&self, db: &Db, pos: &Position) -> Result<Answer, Error> {
+        let k = Keyed::of(pos);
+        let prefixes: Vec<Vec<u8>> = match db {
+            Db::Masters => vec![vec![0]],
+            Db::Site { speeds, bands } => {
+                let speeds = if speeds.is_empty() {
+                    Speed::ALL.to_vec()
+                } else {
+                    speeds.clone()
+                };
+                let bands: Vec<u8> = if bands.is_empty() {
+                    (0..RATING_BANDS.len() as u8).collect()
+                } else {
+                    bands.clone()
+                };
+                speeds
+                    .iter()
+                    .flat_map(|s| bands.iter().map(move |&b| vec![1, s.code(), b]))
+                    .collect()
+            }
+            Db::Player { name, color } => {
+                let mut p = vec![2];
+                p.extend_from_slice(&name_hash(name));
+                p.push(color_code(*color));
+                vec![p]
+            }
+        };
+        let tx = self.db.begin_read()?;
+        let table = tx.open_table(MOVES)?;
+        let mut by_move: HashMap<u16, MoveStats> = HashMap::new();
+        for p in &prefixes {
+            let from = EntryKey::new(p, &k.key, None);
+            let mut lo = from;
+            lo.push(&[0, 0]);
+            let mut hi = from;
+            hi.push(&[0xff, 0xff]);
+            for r in table.range(lo.as_slice()..=hi.as_slice())? {
+                let (key, value) = r?;
+                let key = key.value();
+                let mv = u16::from_be_bytes([key[key.len() - 2], key[key.len() - 1]]);
+                let s = MoveStats::decode(value.value())
+                    .ok_or_else(|| Error::Storage("a damaged entry (not 44 bytes)".into()))?;
+                by_move.entry(mv).or_default().add(&s);
+            }
+        }
+        let mut answer = Answer::default();
+        for (mv, stats) in by_move {
+            let Some(stored) = Move::from_u16(mv) else {
+                return Err(Error::Storage(format!("a damaged move {mv:#06x}")));
+            };
+            let mv = k.load(stored);
+            if !pos.is_legal(mv) {
+                // Only a 128-bit key collision could bring a move of another position.
+                continue;
+            }
+            answer.total.add(&stats);
+            answer.moves.push(MoveAnswer { mv, stats });
+        }
+        answer.moves.sort_by(|a, b| {
+            b.stats
+                .games()
+                .cmp(&a.stats.games())
+                .then(a.mv.to_u16().cmp(&b.mv.to_u16()))
+        });
+        Ok(answer)
+    }
+
+    /// The header of game `id`.
+    pub fn game(&self, id: u64) -> Result<Option<GameMeta>, Error> {
+        let tx = self.db.begin_read()?;
+        let t = tx.open_table(GAMES)?;
+        let answer = match t.get(id)? {
+            None => Ok(None),
+            Some(v) => GameMeta::decode(v.value())
+                .map(Some)
+                .ok_or_else(|| Error::Storage(format!("game {id}'s header is damaged"))),
+        };
+        answer
+    }
+
+    /// How many games and entries the index holds.
+    pub fn counts(&self) -> Result<(u64, u64), Error> {
+        use redb::ReadableTableMetadata;
+        let tx = self.db.begin_read()?;
+        Ok((tx.open_table(GAMES)?.len()?, tx.open_table(MOVES)?.len()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_round_trips() {
+        let m = GameMeta {
+            red: "许银川".into(),
+            black: "吕钦".into(),
+            red_rating: Some(2650),
+            black_rating: None,
+            outcome: Some(Outcome::Draw),
+            date: 19_990_300,
+            event: "全国个人赛".into(),
+            source: "a.pgn#3".into(),
+        };
+        assert_eq!(GameMeta::decode(&m.encode()), Some(m.clone()));
+        assert_eq!(m.rating(), 2650);
+        assert_eq!(GameMeta::decode(&m.encode()[..5]), None);
+    }
+
+    #[test]
+    fn bands() {
+        assert_eq!(band_of(0), 0);
+        assert_eq!(band_of(999), 0);
+        assert_eq!(band_of(1000), 1);
+        assert_eq!(band_of(1500), 3);
+        assert_eq!(band_of(3000), 8);
+    }
+}

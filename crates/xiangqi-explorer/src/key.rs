@@ -1,0 +1,165 @@
+//! A position's key in the index: mirror-aware, with a verification.
+//!
+//! A position and its left-right mirror share one entry, as Xiangqi books do: the key is
+//! made from whichever of the two orientations has the smaller Zobrist key (the canonical
+//! one), and the moves are stored as played in that orientation. A position that is its own
+//! mirror (the start, for one) stores a move and its mirror as one move: the smaller of the
+//! two packed forms, so 炮二平五 and 炮八平五 from the start are counted together.
+//!
+//! The 16 bytes are the canonical orientation's Zobrist key (the core's, side to move
+//! included) and a second, independent 64-bit hash of its board and side to move (FNV-1a
+//! over the pieces by square), so that two positions share a key only if both 64-bit hashes
+//! collide.
+
+use xiangqi::{Color, Move, Position, Square};
+
+/// A position's key: 16 bytes, big-endian, so keys sort by their Zobrist half first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PositionKey(pub [u8; 16]);
+
+/// How a position maps to its entry: the key, and whether the entry holds it mirrored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keyed {
+    pub key: PositionKey,
+    /// The entry holds the position's mirror: its moves are mirrored on the way in and out.
+    pub mirrored: bool,
+    /// The position is its own mirror: a move and its mirror are one entry.
+    pub symmetric: bool,
+}
+
+impl Keyed {
+    /// The key of `pos` and how its moves map to the entry's.
+    pub fn of(pos: &Position) -> Keyed {
+        let mirror = pos.flip_horizontal();
+        let (a, b) = (pos.key(), mirror.key());
+        let symmetric = pos.board() == mirror.board();
+        let mirrored = !symmetric && b < a;
+        let canonical = if mirrored { &mirror } else { pos };
+        let mut key = [0u8; 16];
+        key[..8].copy_from_slice(&canonical.key().to_be_bytes());
+        key[8..].copy_from_slice(&verification(canonical).to_be_bytes());
+        Keyed {
+            key: PositionKey(key),
+            mirrored,
+            symmetric,
+        }
+    }
+
+    /// A move of the position as the entry stores it.
+    pub fn store(&self, m: Move) -> Move {
+        if self.mirrored {
+            m.flip_horizontal()
+        } else if self.symmetric {
+            let f = m.flip_horizontal();
+            if f.to_u16() < m.to_u16() {
+                f
+            } else {
+                m
+            }
+        } else {
+            m
+        }
+    }
+
+    /// A stored move as a move of the position (a symmetric position's move is answered in
+    /// its stored form, which is legal there as its mirror is).
+    pub fn load(&self, m: Move) -> Move {
+        if self.mirrored {
+            m.flip_horizontal()
+        } else {
+            m
+        }
+    }
+}
+
+/// FNV-1a over (square, piece) of every occupied square, then the side to move.
+fn verification(pos: &Position) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h = OFFSET;
+    let mut eat = |b: u8| {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(PRIME);
+    };
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_at(sq) {
+            eat(sq.index() as u8);
+            eat((p.color.index() * 7 + p.role.index()) as u8 + 1);
+        }
+    }
+    eat(match pos.turn() {
+        Color::Red => 0xa5,
+        Color::Black => 0x5a,
+    });
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(pos: &mut Position, uci: &str) {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .copied()
+            .find(|m| m.to_string() == uci)
+            .unwrap();
+        pos.play_unchecked(m);
+    }
+
+    #[test]
+    fn a_position_and_its_mirror_share_a_key_and_their_moves_map_across() {
+        let mut p = Position::new();
+        play(&mut p, "h2e2");
+        let m = p.flip_horizontal();
+        let (a, b) = (Keyed::of(&p), Keyed::of(&m));
+        assert_eq!(a.key, b.key);
+        assert_ne!(a.mirrored, b.mirrored);
+        assert!(!a.symmetric && !b.symmetric);
+        // h9g7 in one is b9c7 in the other: the same stored move.
+        let h9g7 = p
+            .legal_moves()
+            .into_iter()
+            .copied()
+            .find(|m| m.to_string() == "h9g7")
+            .unwrap();
+        let b9c7 = m
+            .legal_moves()
+            .into_iter()
+            .copied()
+            .find(|m| m.to_string() == "b9c7")
+            .unwrap();
+        assert_eq!(a.store(h9g7), b.store(b9c7));
+        assert_eq!(a.load(a.store(h9g7)), h9g7);
+        assert_eq!(b.load(b.store(b9c7)), b9c7);
+    }
+
+    #[test]
+    fn the_start_is_symmetric_and_a_move_and_its_mirror_are_one() {
+        let p = Position::new();
+        let k = Keyed::of(&p);
+        assert!(k.symmetric && !k.mirrored);
+        let mv = |s: &str| {
+            p.legal_moves()
+                .into_iter()
+                .copied()
+                .find(|m| m.to_string() == s)
+                .unwrap()
+        };
+        assert_eq!(k.store(mv("h2e2")), k.store(mv("b2e2")));
+        assert_ne!(k.store(mv("h2e2")), k.store(mv("h2d2")));
+        assert!(p.is_legal(k.load(k.store(mv("h2e2")))));
+    }
+
+    #[test]
+    fn the_side_to_move_and_the_board_make_different_keys() {
+        let a = Position::new();
+        let mut b = Position::new();
+        b.play_null();
+        assert_ne!(Keyed::of(&a).key, Keyed::of(&b).key);
+        let mut c = Position::new();
+        play(&mut c, "h2e2");
+        assert_ne!(Keyed::of(&a).key, Keyed::of(&c).key);
+    }
+}

@@ -1,0 +1,25 @@
+//! The opening explorer: for every position reached in a set of games, the moves played
+//! from it with their results (games, Red wins, draws, Black wins), the mean rating of the
+//! games where known, and the highest-rated and most recent game of each move.
+//!
+//! Three databases share one index file, as on lichess: *masters* (records an operator
+//! imports), *site* (a server's ended games, by speed and rating band) and *player* (one
+//! account's games, by the colour it had). A position and its left-right mirror share an
+//! entry (`key`); only the main line of a game counts, up to a ply limit, and a game seen
+//! twice counts once. Adding games never rebuilds: each batch is merged into the entries in
+//! one transaction.
+//!
+//! Storage is [redb](https://docs.rs/redb), an embedded copy-on-write B-tree (docs/EXPLORER.md
+//! says why).
+
+pub mod key;
+pub mod stats;
+
+mod index;
+
+pub use index::{
+    Added, Answer, Db, Error, Explorer, GameMeta, MoveAnswer, NewGame, Options, Speed, Target,
+    RATING_BANDS,
+};
+pub use key::{Keyed, PositionKey};
+pub use stats::{GameRef, MoveStats, Outcome};
