@@ -124,6 +124,18 @@ pub enum Command {
         // The after-help (the runner's own option list) is added in `command()`.
     )]
     Match(MatchArgs),
+    /// Build and query an opening explorer index (docs/EXPLORER.md)
+    #[command(
+        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N]\n       \
+                          xiangqi explorer query DIR [--fen FEN] [--play h2e2,h9g7] [--db masters|site|player] [--json]",
+        long_about = "An opening explorer: for every position of a set of games, the moves played \
+                      from it with their results. `build` indexes the main lines of record files \
+                      (any format convert reads) into DIR/explorer.redb, adding to what is there \
+                      (a game already there counts once); `query` shows a position's moves.",
+        after_help = "Examples:\n  xiangqi explorer build games/*.pgn -o book\n  \
+                      xiangqi explorer query book --play h2e2,h9g7 --notation chinese"
+    )]
+    Explorer(ExplorerArgs),
     /// Play a game against the engine in the terminal
     #[command(
         override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
@@ -278,6 +290,77 @@ pub enum EncodingArg {
     Utf8,
     #[value(alias = "gb18030")]
     Gbk,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplorerArgs {
+    #[command(subcommand)]
+    pub command: ExplorerCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ExplorerCommand {
+    /// Index the main lines of record files into DIR/explorer.redb (adding to what is there)
+    Build(ExplorerBuildArgs),
+    /// Show a position's moves with their results
+    Query(ExplorerQueryArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExplorerBuildArgs {
+    /// Record files (any format `convert` reads; many games per file)
+    #[arg(required = true, value_name = "RECORDS")]
+    pub records: Vec<String>,
+    /// The index's folder (made when missing)
+    #[arg(short, long, value_name = "DIR")]
+    pub output: String,
+    /// Moves past this ply are not indexed; an existing index keeps the limit it was made with
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub max_ply: Option<u16>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplorerQueryArgs {
+    /// The index's folder (made by `xiangqi explorer build`)
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// The position (default: the start)
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves played from the position first (ICCS/UCI, comma-separated)
+    #[arg(long, value_name = "MOVES")]
+    pub play: Option<String>,
+    /// Which database
+    #[arg(long, value_enum, ignore_case = true, default_value = "masters")]
+    pub db: ExplorerDbArg,
+    /// The player (with --db player)
+    #[arg(long)]
+    pub player: Option<String>,
+    /// The player's colour (with --db player)
+    #[arg(long, value_enum, ignore_case = true, default_value = "red")]
+    pub color: SideArg,
+    /// The speeds (with --db site; comma-separated: bullet,blitz,rapid,classical,correspondence)
+    #[arg(long)]
+    pub speeds: Option<String>,
+    /// The rating bands by their lower bound (with --db site; comma-separated: 0,1000,1200,...)
+    #[arg(long)]
+    pub ratings: Option<String>,
+    /// The notation of the moves shown (JSON has all three)
+    #[arg(long, value_enum, ignore_case = true, default_value = "iccs")]
+    pub notation: NotationArg,
+    /// Write JSON (lila-openingexplorer's shape) instead of a table
+    #[arg(long)]
+    pub json: bool,
+    /// How many top games to show
+    #[arg(long, default_value_t = 4)]
+    pub top_games: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExplorerDbArg {
+    Masters,
+    Site,
+    Player,
 }
 
 #[derive(Args, Debug)]

@@ -13,6 +13,7 @@ mod analyze;
 mod board;
 mod cli;
 mod convert;
+mod explorer;
 mod judge;
 mod play;
 mod progress;
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
         Some(Command::Convert(a)) => convert::cmd_convert(&a).map_err(|(m, c)| Fail(m, c)),
         Some(Command::Analyze(a)) => analyze::cmd_analyze(&a).map_err(|(m, c)| Fail(m, c)),
         Some(Command::Judge(a)) => judge::cmd_judge(&a),
+        Some(Command::Explorer(a)) => explorer::cmd_explorer(&a.command),
         Some(Command::Match(a)) => std::process::exit(xiangqi_match::run(&a.args)),
         Some(Command::Serve(a)) => xiangqi_server::cli(a).map_err(Fail::input),
         Some(Command::Uci) => {

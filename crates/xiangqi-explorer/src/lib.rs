@@ -13,6 +13,7 @@
 //! says why).
 
 pub mod key;
+pub mod record;
 pub mod stats;
 
 mod index;

@@ -1,0 +1,327 @@
+//! `xiangqi explorer`: build an opening explorer index from record files, and query it.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use xiangqi::notation::Notation;
+use xiangqi::{Color, Position};
+use xiangqi_explorer::{
+    record, Added, Answer, Db, Explorer, NewGame, Options, Speed, RATING_BANDS,
+};
+use xiangqi_record::detect::read_any;
+
+use crate::cli::{ExplorerBuildArgs, ExplorerCommand, ExplorerDbArg, ExplorerQueryArgs, SideArg};
+use crate::Fail;
+
+/// Games added per transaction.
+const BATCH: usize = 20_000;
+
+/// The index file inside the index's folder.
+pub fn index_path(dir: &str) -> PathBuf {
+    Path::new(dir).join("explorer.redb")
+}
+
+pub fn cmd_explorer(cmd: &ExplorerCommand) -> Result<(), Fail> {
+    match cmd {
+        ExplorerCommand::Build(a) => build(a),
+        ExplorerCommand::Query(a) => query(a),
+    }
+}
+
+fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {
+    std::fs::create_dir_all(&a.output)
+        .map_err(|e| Fail::input(format!("explorer: {}: {e}", a.output)))?;
+    let path = index_path(&a.output);
+    let ex = if path.exists() {
+        let ex = Explorer::open_existing(&path).map_err(|e| Fail::input(e.to_string()))?;
+        if let Some(n) = a.max_ply.filter(|&n| n != ex.options().max_ply) {
+            return Err(Fail::input(format!(
+                "explorer: {} was made with --max-ply {}, not {n} (a new folder makes a new index)",
+                path.display(),
+                ex.options().max_ply
+            )));
+        }
+        ex
+    } else {
+        let options = Options {
+            max_ply: a.max_ply.unwrap_or(Options::default().max_ply),
+        };
+        Explorer::open(&path, options).map_err(|e| Fail::input(e.to_string()))?
+    };
+    let sizes: Vec<u64> = a
+        .records
+        .iter()
+        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
+        .collect();
+    let bar = crate::progress::bytes(sizes.iter().sum(), "indexing");
+    let started = Instant::now();
+    let mut total = Added::default();
+    let mut broken = 0u64;
+    let mut batch: Vec<NewGame> = Vec::with_capacity(BATCH);
+    for (file, size) in a.records.iter().zip(&sizes) {
+        let bytes = match std::fs::read(file) {
+            Ok(b) => b,
+            Err(e) => {
+                bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
+                broken += 1;
+                continue;
+            }
+        };
+        let all = match read_any(&bytes) {
+            Ok(all) => all,
+            Err(e) => {
+                bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
+                broken += 1;
+                bar.inc(*size);
+                continue;
+            }
+        };
+        for (i, g) in all.games.iter().enumerate() {
+            match g {
+                Ok(rec) => batch.push(record::from_record(rec, format!("{file}#{}", i + 1))),
+                Err(e) => {
+                    broken += 1;
+                    bar.suspend(|| eprintln!("xiangqi explorer: {file}, game {}: {e}", i + 1));
+                }
+            }
+            if batch.len() >= BATCH {
+                total += ex.add(&batch).map_err(|e| Fail(e.to_string(), 1))?;
+                batch.clear();
+            }
+        }
+        bar.inc(*size);
+    }
+    total += ex.add(&batch).map_err(|e| Fail(e.to_string(), 1))?;
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    let (games, entries) = ex.counts().map_err(|e| Fail(e.to_string(), 1))?;
+    eprintln!(
+        "xiangqi explorer: {} games indexed in {secs:.1} s ({:.0} games/s); {} already there, {} without a result, {} cut at an illegal move, {broken} unreadable; the index holds {games} games, {entries} entries ({})",
+        total.games,
+        total.games as f64 / secs.max(1e-9),
+        total.duplicates,
+        total.unfinished,
+        total.cut,
+        path.display()
+    );
+    if broken > 0 {
+        return Err(Fail(
+            format!("explorer: {broken} unreadable files or games (above); the others are indexed"),
+            1,
+        ));
+    }
+    Ok(())
+}
+
+/// The position a query names: the FEN (or the start) with the `play` moves made.
+pub fn query_position(fen: Option<&str>, play: Option<&str>) -> Result<Position, String> {
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
+        None => Position::new(),
+    };
+    for (i, m) in play
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .enumerate()
+    {
+        let mv = pos
+            .parse_uci(m)
+            .map_err(|e| format!("play: move {} '{m}': {e}", i + 1))?;
+        pos.play_unchecked(mv);
+    }
+    Ok(pos)
+}
+
+fn query(a: &ExplorerQueryArgs) -> Result<(), Fail> {
+    let pos = query_position(a.fen.as_deref(), a.play.as_deref())
+        .map_err(|e| Fail::input(format!("explorer: {e}")))?;
+    let db = match a.db {
+        ExplorerDbArg::Masters => Db::Masters,
+        ExplorerDbArg::Player => Db::Player {
+            name: a
+                .player
+                .clone()
+                .ok_or_else(|| Fail::input("explorer: --db player needs --player NAME"))?,
+            color: match a.color {
+                SideArg::Red => Color::Red,
+                SideArg::Black => Color::Black,
+            },
+        },
+        ExplorerDbArg::Site => Db::Site {
+            speeds: list(a.speeds.as_deref(), "speeds", Speed::parse)?,
+            bands: list(a.ratings.as_deref(), "ratings", |s| {
+                let r: u16 = s.parse().ok()?;
+                RATING_BANDS.iter().position(|&b| b == r).map(|i| i as u8)
+            })?,
+        },
+    };
+    let path = index_path(&a.dir);
+    let ex = Explorer::open_existing(&path).map_err(|e| Fail::input(e.to_string()))?;
+    let ans = ex.lookup(&db, &pos).map_err(|e| Fail(e.to_string(), 1))?;
+    if a.json {
+        println!("{}", json(&ex, &pos, &ans, a.top_games)?);
+    } else {
+        print!(
+            "{}",
+            table(&ex, &pos, &ans, a.notation.into(), a.top_games)?
+        );
+    }
+    Ok(())
+}
+
+/// A comma-separated list, each item read by `one`; an unknown item is an error naming it.
+fn list<T>(s: Option<&str>, what: &str, one: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, Fail> {
+    s.unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(|x| {
+            one(x)
+                .ok_or_else(|| Fail::input(format!("explorer: --{what}: '{x}' is not one of them")))
+        })
+        .collect()
+}
+
+fn pct(n: u32, of: u64) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        100.0 * f64::from(n) / of as f64
+    }
+}
+
+fn table(
+    ex: &Explorer,
+    pos: &Position,
+    ans: &Answer,
+    notation: Notation,
+    top: usize,
+) -> Result<String, Fail> {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let t = &ans.total;
+    let _ = writeln!(out, "{}", pos.fen());
+    let _ = writeln!(
+        out,
+        "{} games: Red wins {:.1} %, draws {:.1} %, Black wins {:.1} %",
+        t.games(),
+        pct(t.red, t.games()),
+        pct(t.draws, t.games()),
+        pct(t.black, t.games())
+    );
+    if ans.moves.is_empty() {
+        return Ok(out);
+    }
+    let _ = writeln!(
+        out,
+        "{:<10} {:>8} {:>6} {:>6} {:>6} {:>7}",
+        "move", "games", "red%", "draw%", "black%", "rating"
+    );
+    for m in &ans.moves {
+        let s = &m.stats;
+        let g = s.games();
+        let _ = writeln!(
+            out,
+            "{:<10} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>7}",
+            notation.write(pos, m.mv),
+            g,
+            pct(s.red, g),
+            pct(s.draws, g),
+            pct(s.black, g),
+            s.average_rating()
+                .map_or("-".to_string(), |r| r.to_string())
+        );
+    }
+    let games = ans.top_games(top);
+    if !games.is_empty() {
+        let _ = writeln!(out, "top games:");
+        for (mv, g) in games {
+            let meta = ex
+                .game(g.id)
+                .map_err(|e| Fail(e.to_string(), 1))?
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {} {} - {} ({}) {} [{}]",
+                notation.write(pos, mv),
+                meta.red,
+                meta.black,
+                g.rating,
+                meta.event,
+                meta.source
+            );
+        }
+    }
+    Ok(out)
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// lila-openingexplorer's shape: totals, moves (with the three notations), top games.
+fn json(ex: &Explorer, pos: &Position, ans: &Answer, top: usize) -> Result<String, Fail> {
+    let t = &ans.total;
+    let moves: Vec<String> = ans
+        .moves
+        .iter()
+        .map(|m| {
+            let s = &m.stats;
+            format!(
+                "{{\"uci\":{},\"wxf\":{},\"chinese\":{},\"red\":{},\"draws\":{},\"black\":{},\"averageRating\":{}}}",
+                json_str(&m.mv.to_string()),
+                json_str(&Notation::Wxf.write(pos, m.mv)),
+                json_str(&Notation::Chinese.write(pos, m.mv)),
+                s.red,
+                s.draws,
+                s.black,
+                s.average_rating().map_or("null".to_string(), |r| r.to_string())
+            )
+        })
+        .collect();
+    let mut games = vec![];
+    for (mv, g) in ans.top_games(top) {
+        let meta = ex
+            .game(g.id)
+            .map_err(|e| Fail(e.to_string(), 1))?
+            .unwrap_or_default();
+        games.push(format!(
+            "{{\"uci\":{},\"id\":{},\"red\":{{\"name\":{},\"rating\":{}}},\"black\":{{\"name\":{},\"rating\":{}}},\"winner\":{},\"date\":{},\"event\":{},\"source\":{}}}",
+            json_str(&mv.to_string()),
+            g.id,
+            json_str(&meta.red),
+            meta.red_rating.map_or("null".into(), |r| r.to_string()),
+            json_str(&meta.black),
+            meta.black_rating.map_or("null".into(), |r| r.to_string()),
+            match meta.outcome {
+                Some(xiangqi_explorer::Outcome::RedWins) => "\"red\"",
+                Some(xiangqi_explorer::Outcome::BlackWins) => "\"black\"",
+                _ => "null",
+            },
+            meta.date,
+            json_str(&meta.event),
+            json_str(&meta.source)
+        ));
+    }
+    Ok(format!(
+        "{{\"red\":{},\"draws\":{},\"black\":{},\"moves\":[{}],\"topGames\":[{}]}}",
+        t.red,
+        t.draws,
+        t.black,
+        moves.join(","),
+        games.join(",")
+    ))
+}

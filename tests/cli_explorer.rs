@@ -1,0 +1,80 @@
+//! `xiangqi explorer build` and `query` on real record files.
+
+use std::process::{Command, Output};
+
+fn xiangqi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(args)
+        .output()
+        .expect("run xiangqi")
+}
+
+const DATA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/crates/xiangqi-record/tests/data/issue18"
+);
+
+#[test]
+fn build_then_query_counts_the_games_and_names_bad_input() {
+    let dir = std::env::temp_dir().join(format!("xq_cli_explorer_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let big5 = format!("{DATA}/big5.pgn");
+    let cbl = format!("{DATA}/compressed.cbl");
+    let o = xiangqi(&[
+        "explorer",
+        "build",
+        &big5,
+        &cbl,
+        "-o",
+        out,
+        "--max-ply",
+        "40",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("games indexed"), "{err}");
+
+    let o = xiangqi(&["explorer", "query", out, "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = String::from_utf8_lossy(&o.stdout).to_string();
+    let v: serde_json::Value = serde_json::from_str(json.trim()).expect(&json);
+    let total =
+        v["red"].as_u64().unwrap() + v["draws"].as_u64().unwrap() + v["black"].as_u64().unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert!(total >= 1 && !moves.is_empty(), "{json}");
+    let per_move: u64 = moves
+        .iter()
+        .map(|m| {
+            m["red"].as_u64().unwrap() + m["draws"].as_u64().unwrap() + m["black"].as_u64().unwrap()
+        })
+        .sum();
+    assert_eq!(per_move, total, "{json}");
+    assert!(moves.iter().any(|m| m["chinese"] == "炮八平五"), "{json}");
+
+    // Adding the same files again counts nothing twice.
+    let o = xiangqi(&["explorer", "build", &big5, &cbl, "-o", out]);
+    assert!(o.status.success());
+    let again = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        again.contains(": 0 games indexed")
+            || again.starts_with("xiangqi explorer: 0 games indexed"),
+        "{again}"
+    );
+    let o = xiangqi(&["explorer", "query", out, "--json"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), json.trim());
+
+    // Bad input: exit status 2 and a message naming it.
+    let o = xiangqi(&["explorer", "query", out, "--play", "h2e2,h2e3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("move 2 'h2e3'"));
+    let o = xiangqi(&["explorer", "query", out, "--fen", "rnbakabnr/9/x w"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad FEN"));
+    let o = xiangqi(&["explorer", "build", &big5, "-o", out, "--max-ply", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--max-ply 40"));
+    let o = xiangqi(&["explorer", "query", "/nonexistent/xq"]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
