@@ -126,8 +126,7 @@ pub enum Command {
     Match(MatchArgs),
     /// Build and query an opening explorer index (docs/EXPLORER.md)
     #[command(
-        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N]\n       \
-                          xiangqi explorer query DIR [--fen FEN] [--play h2e2,h9g7] [--db masters|site|player] [--json]",
+        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N] | xiangqi explorer query DIR [--fen FEN] [--play MOVES] [--db masters|site|player] [--json]",
         long_about = "An opening explorer: for every position of a set of games, the moves played \
                       from it with their results. `build` indexes the main lines of record files \
                       (any format convert reads) into DIR/explorer.redb, adding to what is there \

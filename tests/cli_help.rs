@@ -4,13 +4,14 @@
 use std::process::{Command, Output, Stdio};
 
 /// Every subcommand, in the README's order.
-const COMMANDS: [&str; 13] = [
+const COMMANDS: [&str; 14] = [
     "serve",
     "perft",
     "moves",
     "judge",
     "convert",
     "analyze",
+    "explorer",
     "uci",
     "bench",
     "match",
