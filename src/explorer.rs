@@ -257,39 +257,24 @@ fn table(
     Ok(out)
 }
 
-fn json_str(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
 /// lila-openingexplorer's shape: totals, moves (with the three notations), top games.
 fn json(ex: &Explorer, pos: &Position, ans: &Answer, top: usize) -> Result<String, Fail> {
+    use serde_json::json;
     let t = &ans.total;
-    let moves: Vec<String> = ans
+    let moves: Vec<serde_json::Value> = ans
         .moves
         .iter()
         .map(|m| {
             let s = &m.stats;
-            format!(
-                "{{\"uci\":{},\"wxf\":{},\"chinese\":{},\"red\":{},\"draws\":{},\"black\":{},\"averageRating\":{}}}",
-                json_str(&m.mv.to_string()),
-                json_str(&Notation::Wxf.write(pos, m.mv)),
-                json_str(&Notation::Chinese.write(pos, m.mv)),
-                s.red,
-                s.draws,
-                s.black,
-                s.average_rating().map_or("null".to_string(), |r| r.to_string())
-            )
+            json!({
+                "uci": m.mv.to_string(),
+                "wxf": Notation::Wxf.write(pos, m.mv),
+                "chinese": Notation::Chinese.write(pos, m.mv),
+                "red": s.red,
+                "draws": s.draws,
+                "black": s.black,
+                "averageRating": s.average_rating(),
+            })
         })
         .collect();
     let mut games = vec![];
@@ -298,30 +283,27 @@ fn json(ex: &Explorer, pos: &Position, ans: &Answer, top: usize) -> Result<Strin
             .game(g.id)
             .map_err(|e| Fail(e.to_string(), 1))?
             .unwrap_or_default();
-        games.push(format!(
-            "{{\"uci\":{},\"id\":{},\"red\":{{\"name\":{},\"rating\":{}}},\"black\":{{\"name\":{},\"rating\":{}}},\"winner\":{},\"date\":{},\"event\":{},\"source\":{}}}",
-            json_str(&mv.to_string()),
-            g.id,
-            json_str(&meta.red),
-            meta.red_rating.map_or("null".into(), |r| r.to_string()),
-            json_str(&meta.black),
-            meta.black_rating.map_or("null".into(), |r| r.to_string()),
-            match meta.outcome {
-                Some(xiangqi_explorer::Outcome::RedWins) => "\"red\"",
-                Some(xiangqi_explorer::Outcome::BlackWins) => "\"black\"",
-                _ => "null",
+        games.push(json!({
+            "uci": mv.to_string(),
+            "id": g.id,
+            "red": {"name": meta.red, "rating": meta.red_rating},
+            "black": {"name": meta.black, "rating": meta.black_rating},
+            "winner": match meta.outcome {
+                Some(xiangqi_explorer::Outcome::RedWins) => Some("red"),
+                Some(xiangqi_explorer::Outcome::BlackWins) => Some("black"),
+                _ => None,
             },
-            meta.date,
-            json_str(&meta.event),
-            json_str(&meta.source)
-        ));
+            "date": meta.date,
+            "event": meta.event,
+            "source": meta.source,
+        }));
     }
-    Ok(format!(
-        "{{\"red\":{},\"draws\":{},\"black\":{},\"moves\":[{}],\"topGames\":[{}]}}",
-        t.red,
-        t.draws,
-        t.black,
-        moves.join(","),
-        games.join(",")
-    ))
+    Ok(json!({
+        "red": t.red,
+        "draws": t.draws,
+        "black": t.black,
+        "moves": moves,
+        "topGames": games,
+    })
+    .to_string())
 }

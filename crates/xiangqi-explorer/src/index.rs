@@ -17,7 +17,7 @@ use std::path::Path;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use xiangqi::{Color, Move, Position};
 
-use crate::key::{Keyed, PositionKey};
+use crate::key::{fnv1a64, Keyed, PositionKey, FNV_OFFSET};
 use crate::stats::{GameRef, MoveStats, Outcome};
 
 const MOVES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("moves");
@@ -32,7 +32,8 @@ const VERSION: u64 = 1;
 /// mean rating), as lichess's explorer has them.
 pub const RATING_BANDS: [u16; 9] = [0, 1000, 1200, 1400, 1600, 1800, 2000, 2200, 2500];
 
-/// The speeds of the site database, as the server names them.
+/// The speeds of the site database, by the names the server's `rating::Speed` has (the
+/// server converts by name: the explorer is below the server and cannot import it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Speed {
     Bullet,
@@ -289,26 +290,28 @@ pub struct Answer {
 impl Answer {
     /// The highest-rated games of the position (one per move, at most `n`), best first.
     pub fn top_games(&self, n: usize) -> Vec<(Move, GameRef)> {
-        let mut v: Vec<(Move, GameRef)> = self
-            .moves
-            .iter()
-            .filter(|m| m.stats.top.id != 0)
-            .map(|m| (m.mv, m.stats.top))
-            .collect();
-        v.sort_by_key(|g| std::cmp::Reverse((g.1.rating, g.1.date, g.1.id)));
-        v.truncate(n);
-        v
+        self.games_by(n, |m| m.top, |g| (u32::from(g.rating), g.date, g.id))
     }
 
     /// The most recent games of the position (one per move, at most `n`), newest first.
     pub fn recent_games(&self, n: usize) -> Vec<(Move, GameRef)> {
+        self.games_by(n, |m| m.recent, |g| (g.date, 0, g.id))
+    }
+
+    /// One game per move (`pick`), the `n` greatest by `rank` first.
+    fn games_by(
+        &self,
+        n: usize,
+        pick: impl Fn(&MoveStats) -> GameRef,
+        rank: impl Fn(&GameRef) -> (u32, u32, u64),
+    ) -> Vec<(Move, GameRef)> {
         let mut v: Vec<(Move, GameRef)> = self
             .moves
             .iter()
-            .filter(|m| m.stats.recent.id != 0)
-            .map(|m| (m.mv, m.stats.recent))
+            .map(|m| (m.mv, pick(&m.stats)))
+            .filter(|(_, g)| g.id != 0)
             .collect();
-        v.sort_by_key(|g| std::cmp::Reverse((g.1.date, g.1.id)));
+        v.sort_by_key(|(_, g)| std::cmp::Reverse(rank(g)));
         v.truncate(n);
         v
     }
@@ -346,12 +349,7 @@ impl EntryKey {
 
 /// FNV-1a, 64 bits, of a player's name (case and surrounding space ignored).
 fn name_hash(name: &str) -> [u8; 8] {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in name.trim().to_lowercase().bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h.to_be_bytes()
+    fnv1a64(FNV_OFFSET, name.trim().to_lowercase().as_bytes()).to_be_bytes()
 }
 
 fn color_code(c: Color) -> u8 {
@@ -412,28 +410,52 @@ impl Explorer {
     /// Opens the index at `path`, making it when missing with `options`. An index made with
     /// another ply limit, or of another format version, is refused.
     pub fn open(path: &Path, options: Options) -> Result<Explorer, Error> {
-        let db = Database::create(path)?;
+        Explorer::setup(Database::create(path)?, path, Some(options))
+    }
+
+    /// Opens an existing index with the options it was made with.
+    pub fn open_existing(path: &Path) -> Result<Explorer, Error> {
+        if !path.exists() {
+            return Err(Error::Storage(format!("{} does not exist", path.display())));
+        }
+        Explorer::setup(Database::open(path)?, path, None)
+    }
+
+    /// Checks (or, for a new file and `wanted` options, writes) the file's version and ply
+    /// limit, and makes the tables.
+    fn setup(db: Database, path: &Path, wanted: Option<Options>) -> Result<Explorer, Error> {
         let tx = db.begin_write()?;
+        let options;
         {
             let mut meta = tx.open_table(META)?;
             let version = meta.get("version")?.map(|v| v.value());
-            match version {
-                None => {
+            match (version, wanted) {
+                (None, Some(o)) => {
                     meta.insert("version", VERSION)?;
-                    meta.insert("max_ply", u64::from(options.max_ply))?;
+                    meta.insert("max_ply", u64::from(o.max_ply))?;
                     meta.insert("next_id", 1)?;
+                    options = o;
                 }
-                Some(VERSION) => {
+                (None, None) => {
+                    return Err(Error::Incompatible(format!(
+                        "{} is not an explorer index",
+                        path.display()
+                    )))
+                }
+                (Some(VERSION), _) => {
                     let ply = meta.get("max_ply")?.map_or(0, |v| v.value());
-                    if ply != u64::from(options.max_ply) {
+                    if let Some(o) = wanted.filter(|o| u64::from(o.max_ply) != ply) {
                         return Err(Error::Incompatible(format!(
                             "{} was made with a ply limit of {ply}, not {}",
                             path.display(),
-                            options.max_ply
+                            o.max_ply
                         )));
                     }
+                    options = Options {
+                        max_ply: ply as u16,
+                    };
                 }
-                Some(v) => {
+                (Some(v), _) => {
                     return Err(Error::Incompatible(format!(
                         "{} is of format version {v}; this program reads version {VERSION}",
                         path.display()
@@ -446,28 +468,6 @@ impl Explorer {
         }
         tx.commit()?;
         Ok(Explorer { db, options })
-    }
-
-    /// Opens an existing index with the options it was made with.
-    pub fn open_existing(path: &Path) -> Result<Explorer, Error> {
-        if !path.exists() {
-            return Err(Error::Storage(format!("{} does not exist", path.display())));
-        }
-        let max_ply = {
-            let db = Database::open(path)?;
-            let tx = db.begin_read()?;
-            let meta = tx.open_table(META).map_err(|e| {
-                Error::Incompatible(format!("{} is not an explorer index ({e})", path.display()))
-            })?;
-            let v = meta.get("max_ply")?.map_or(0, |v| v.value());
-            v
-        };
-        Explorer::open(
-            path,
-            Options {
-                max_ply: max_ply as u16,
-            },
-        )
     }
 
     pub fn options(&self) -> Options {

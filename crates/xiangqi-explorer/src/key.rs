@@ -72,26 +72,36 @@ impl Keyed {
     }
 }
 
+/// 64-bit FNV-1a of `bytes`, continuing from `h` (start from `FNV_OFFSET`).
+pub(crate) fn fnv1a64(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
 /// FNV-1a over (square, piece) of every occupied square, then the side to move.
 fn verification(pos: &Position) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h = OFFSET;
-    let mut eat = |b: u8| {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(PRIME);
-    };
+    let mut h = FNV_OFFSET;
     for sq in Square::all() {
         if let Some(p) = pos.piece_at(sq) {
-            eat(sq.index() as u8);
-            eat((p.color.index() * 7 + p.role.index()) as u8 + 1);
+            h = fnv1a64(
+                h,
+                &[
+                    sq.index() as u8,
+                    (p.color.index() * 7 + p.role.index()) as u8 + 1,
+                ],
+            );
         }
     }
-    eat(match pos.turn() {
+    let side = match pos.turn() {
         Color::Red => 0xa5,
         Color::Black => 0x5a,
-    });
-    h
+    };
+    fnv1a64(h, &[side])
 }
 
 #[cfg(test)]
