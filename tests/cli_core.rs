@@ -3,8 +3,8 @@
 //! The perft counts come from `shared/data/perft.txt`, found at `<workspace>/../shared` or
 //! where `XIANGQI_SHARED` points.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Read};
+use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc;
@@ -286,13 +286,13 @@ fn serve_falls_back_to_a_free_port_and_prints_its_url() {
         "port {port} is taken; it serves on {got}"
     );
     // It serves there.
-    let mut c = TcpStream::connect(("127.0.0.1", got)).expect("connect to the printed URL");
-    c.set_read_timeout(Some(WAIT)).unwrap();
-    c.write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut reply = String::new();
-    c.read_to_string(&mut reply).unwrap();
-    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    let res = xiangqi_server::client::blocking(
+        SocketAddr::from(([127, 0, 0, 1], got)),
+        &xiangqi_server::client::Request::get("/api/health"),
+        WAIT,
+    )
+    .expect("an answer at the printed URL");
+    assert_eq!(res.status, 200, "{}", res.text());
 }
 
 #[test]

@@ -12,13 +12,14 @@
 //! share, or PostgreSQL when `XIANGQI_TEST_POSTGRES` holds a URL.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use xiangqi_server::client::{self, BlockingStream, Request};
 
 fn find_tool(name: &str) -> Option<PathBuf> {
     let path = std::env::var("PATH").unwrap_or_default();
@@ -237,7 +238,20 @@ impl Drop for Node {
     }
 }
 
-/// An HTTP request; its status and body, or why there was no answer.
+/// The request: a JSON body when there is one, a bearer token when there is one.
+fn req(method: &str, path: &str, bearer: Option<&str>, body: Option<&Value>) -> Request {
+    let r = Request::new(method, path).bearer(bearer);
+    match body {
+        Some(b) => r.json(b),
+        None => r,
+    }
+}
+
+fn at(port: u16) -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
+/// An HTTP request; its status and body, or why there was no whole answer.
 fn try_request(
     port: u16,
     method: &str,
@@ -245,41 +259,12 @@ fn try_request(
     bearer: Option<&str>,
     body: Option<&Value>,
 ) -> Result<(u16, String), String> {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
-    s.set_read_timeout(Some(Duration::from_secs(30)))
-        .map_err(|e| e.to_string())?;
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if !body.is_empty() {
-        req.push_str("Content-Type: application/json\r\n");
-    }
-    if let Some(t) = bearer {
-        req.push_str(&format!("Authorization: Bearer {t}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(&body);
-    s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").ok_or("no HTTP answer")?;
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or("no status")?;
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_owned()
-    };
-    Ok((status, body))
+    let res = client::blocking(
+        at(port),
+        &req(method, path, bearer, body),
+        Duration::from_secs(30),
+    )?;
+    Ok((res.status, res.text()))
 }
 
 fn try_post(
@@ -299,49 +284,7 @@ fn request(
     bearer: Option<&str>,
     body: Option<&Value>,
 ) -> (u16, String) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if !body.is_empty() {
-        req.push_str("Content-Type: application/json\r\n");
-    }
-    if let Some(t) = bearer {
-        req.push_str(&format!("Authorization: Bearer {t}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(&body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP answer");
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_owned()
-    };
-    (status, body)
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
-    }
-    out
+    try_request(port, method, path, bearer, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
 }
 
 fn post(port: u16, path: &str, bearer: Option<&str>, body: Option<&Value>) -> (u16, Value) {
@@ -356,54 +299,19 @@ struct Stream {
 
 impl Stream {
     fn open(port: u16, path: &str, bearer: Option<&str>) -> Stream {
-        let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-        let mut req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-        if let Some(t) = bearer {
-            req.push_str(&format!("Authorization: Bearer {t}\r\n"));
-        }
-        req.push_str("\r\n");
-        s.write_all(req.as_bytes()).unwrap();
+        Stream::of(port, req("GET", path, bearer, None))
+    }
+
+    /// The JSON lines of the answer to `r`.
+    fn of(port: u16, r: Request) -> Stream {
+        let mut s = BlockingStream::open(at(port), &r, None).expect("open the stream");
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut r = BufReader::new(s);
-            let mut line = String::new();
-            // The head.
-            loop {
-                line.clear();
-                if r.read_line(&mut line).unwrap_or(0) == 0 {
-                    return;
-                }
-                if line == "\r\n" {
-                    break;
-                }
-            }
-            // Chunks, whose data are lines.
-            let mut pending = String::new();
-            loop {
-                line.clear();
-                if r.read_line(&mut line).unwrap_or(0) == 0 {
-                    return;
-                }
-                let Ok(n) = usize::from_str_radix(line.trim(), 16) else {
-                    return;
-                };
-                if n == 0 {
-                    return;
-                }
-                let mut data = vec![0u8; n + 2];
-                if r.read_exact(&mut data).is_err() {
-                    return;
-                }
-                pending.push_str(&String::from_utf8_lossy(&data[..n]));
-                while let Some((l, rest)) = pending.split_once('\n') {
-                    if !l.trim().is_empty() {
-                        if let Ok(v) = serde_json::from_str::<Value>(l) {
-                            if tx.send(v).is_err() {
-                                return;
-                            }
-                        }
+            while let Ok(Some(line)) = s.next_line() {
+                if let Ok(v) = serde_json::from_str::<Value>(&line) {
+                    if tx.send(v).is_err() {
+                        return;
                     }
-                    pending = rest.to_owned();
                 }
             }
         });
@@ -796,28 +704,16 @@ fn a_restart_of_redis_mid_game_and_the_game_goes_on() {
     // The lobby is shared: a seek on A is listed on B and taken there.
     let lobby_b = Stream::open(b.port, "/api/lobby/stream", None);
     lobby_b.wait(5, "the lobby", |v| v["type"] == "seeks");
-    let (seek_tx, seek_rx) = mpsc::channel();
-    let port_a = a.port;
-    std::thread::spawn(move || {
-        // POST /api/board/seek with a body: a stream of its own.
-        let mut s = TcpStream::connect(("127.0.0.1", port_a)).unwrap();
-        let body = json!({"name": "Ann", "color": "red"}).to_string();
-        let req = format!(
-            "POST /api/board/seek HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        s.write_all(req.as_bytes()).unwrap();
-        let mut r = BufReader::new(s);
-        let mut line = String::new();
-        while r.read_line(&mut line).unwrap_or(0) > 0 {
-            if let Some(i) = line.find("{\"type\"") {
-                if let Ok(v) = serde_json::from_str::<Value>(line[i..].trim()) {
-                    let _ = seek_tx.send(v);
-                }
-            }
-            line.clear();
-        }
-    });
+    // POST /api/board/seek with a body: a stream of its own.
+    let seeker = Stream::of(
+        a.port,
+        req(
+            "POST",
+            "/api/board/seek",
+            None,
+            Some(&json!({"name": "Ann", "color": "red"})),
+        ),
+    );
     let listed = lobby_b.wait(10, "the seek on B", |v| {
         v["seeks"].as_array().is_some_and(|s| !s.is_empty())
     });
@@ -831,14 +727,7 @@ fn a_restart_of_redis_mid_game_and_the_game_goes_on() {
     );
     assert_eq!(st, 200, "{taker}");
     assert_eq!(taker["color"], "black");
-    let start = loop {
-        let v = seek_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the creator's seat on A");
-        if v["type"] == "gameStart" {
-            break v;
-        }
-    };
+    let start = seeker.wait(10, "the creator's seat on A", |v| v["type"] == "gameStart");
     assert_eq!(start["id"], taker["id"]);
     assert_eq!(start["color"], "red");
     lobby_b.wait(10, "the lobby empty again", |v| {

@@ -10,14 +10,15 @@
 //! PostgreSQL server programs: it runs when `XIANGQI_TEST_POSTGRES` is set (as `.ci/run`
 //! does), says it skipped otherwise, and fails under `CI=true` when that is not set.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use xiangqi_server::client::{self, Request};
 
 fn services_script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/services")
@@ -165,37 +166,27 @@ impl Server {
 
     /// One HTTP request; the status and the body.
     fn call(&self, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
-        let (st, _, body) = self.call_full(method, path, token, body);
-        (st, body)
+        let res = self.call_full(method, path, token, body);
+        (res.status, res.text())
     }
 
-    /// One HTTP request; the status, the head (status line and headers) and the body.
+    /// One HTTP request; the whole answer.
     fn call_full(
         &self,
         method: &str,
         path: &str,
         token: Option<&str>,
         body: &str,
-    ) -> (u16, String, String) {
-        let mut c = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
-        c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-        write!(
-            c,
-            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}\
-             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
+    ) -> client::Response {
+        let req = Request::new(method, path)
+            .bearer(token)
+            .body("application/json", body);
+        client::blocking(
+            SocketAddr::from(([127, 0, 0, 1], self.port)),
+            &req,
+            Duration::from_secs(60),
         )
-        .unwrap();
-        let mut reply = String::new();
-        c.read_to_string(&mut reply).expect("read the answer");
-        let status = reply
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("not an HTTP answer: {reply:?}"));
-        let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
-        (status, head.to_ascii_lowercase(), body.to_owned())
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
     }
 }
 
@@ -293,9 +284,10 @@ fn moves_are_refused_while_postgres_is_down_and_the_server_recovers_by_itself() 
         assert_eq!(st, 503, "a move while PostgreSQL is down: {body}");
         assert!(body.contains("unavailable"), "{body}");
     }
-    let (st, head, body) = server.call_full("POST", "/api/challenge/open", None, "{}");
+    let res = server.call_full("POST", "/api/challenge/open", None, "{}");
+    let (st, body) = (res.status, res.text());
     assert_eq!(st, 503, "a new game while PostgreSQL is down: {body}");
-    assert!(head.contains("\r\nretry-after: 1"), "{head}");
+    assert_eq!(res.header("retry-after"), Some("1"), "{:?}", res.head);
     let account = r#"{"username": "outage", "password": "a long enough password"}"#;
     let (st, body) = server.call("POST", "/api/account/register", None, account);
     assert_eq!(st, 503, "an account while PostgreSQL is down: {body}");

@@ -21,12 +21,17 @@
 //!   `store/postgres.rs` in PostgreSQL with `--database`, migrations in `migrations/`).
 //! - `rating`: Glicko-2 ratings, pure arithmetic (the store rates a game in the transaction
 //!   that stores its end, so it sits below the store).
+//!
+//! Beside the layers, `client` is the one HTTP/1.1 client of the server's tests, the fault
+//! tests of the workspace (`tests/nodes.rs`, `tests/postgres_fault.rs`) and `xiangqi-loadgen`;
+//! the server itself does not use it.
 
 #![forbid(unsafe_code)]
 
 pub mod accounts;
 pub mod api;
 pub mod app;
+pub mod client;
 pub mod engine;
 pub mod games;
 pub mod lines;

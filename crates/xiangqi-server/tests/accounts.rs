@@ -11,11 +11,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Full};
-use hyper::body::{Bytes, Incoming};
-use hyper::Request;
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
+use xiangqi_server::client::{self, Conn, Request};
 use xiangqi_server::{router, App, Store};
 
 mod pg;
@@ -81,46 +78,35 @@ struct Answer {
     retry_after: Option<String>,
 }
 
+/// Sends a request from `c` on a connection of its own and reads its head; the body is read
+/// after.
 async fn raw(
     s: &Server,
     c: &Client,
     method: &str,
     path: &str,
     body: Option<Value>,
-) -> hyper::Response<Incoming> {
-    let sock = tokio::net::TcpSocket::new_v4().expect("socket");
-    if let Some(ip) = c.from {
-        sock.bind(SocketAddr::new(ip, 0))
-            .expect("bind the client's address");
-    }
-    let stream = sock.connect(s.addr).await.expect("connect");
-    let (mut tx, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("handshake");
-    tokio::spawn(conn);
-    let mut b = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("host", s.addr.to_string())
-        .header("content-type", "application/json");
+) -> client::Stream {
+    let mut req = Request::new(method, path);
     if let Some(k) = &c.cookie {
-        b = b.header("cookie", format!("xq_session={k}"));
+        req = req.header("cookie", &format!("xq_session={k}"));
     }
     if let Some(t) = &c.csrf {
-        b = b.header("x-csrf-token", t);
+        req = req.header("x-csrf-token", t);
     }
-    if let Some(t) = &c.bearer {
-        b = b.header("authorization", format!("Bearer {t}"));
-    }
+    req = req.bearer(c.bearer.as_deref());
     if let Some(o) = &c.origin {
-        b = b.header("origin", o);
+        req = req.header("origin", o);
     }
     for (k, v) in &c.headers {
-        b = b.header(k, v);
+        req = req.header(k, v);
     }
     let text = body.map(|v| v.to_string()).unwrap_or_default();
-    let req = b.body(Full::new(Bytes::from(text))).expect("request");
-    tokio::time::timeout(WAIT, tx.send_request(req))
+    let req = req.body("application/json", text);
+    let conn = Conn::connect_from(s.addr, c.from)
+        .await
+        .expect("connect from the client's address");
+    tokio::time::timeout(WAIT, conn.stream(&req))
         .await
         .unwrap_or_else(|_| panic!("{method} {path}: no answer within the wait"))
         .expect("response")
@@ -128,10 +114,10 @@ async fn raw(
 
 async fn call(s: &Server, c: &Client, method: &str, path: &str, body: Option<Value>) -> Answer {
     let res = raw(s, c, method, path, body).await;
-    let status = res.status().as_u16();
-    let h = |n: &str| res.headers().get(n).map(|v| v.to_str().unwrap().to_owned());
+    let status = res.status();
+    let h = |n: &str| res.header(n).map(str::to_owned);
     let (set_cookie, retry_after) = (h("set-cookie"), h("retry-after"));
-    let bytes = res.into_body().collect().await.expect("body").to_bytes();
+    let bytes = res.rest().await.expect("body");
     let json = serde_json::from_slice(&bytes)
         .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
     Answer {
@@ -206,38 +192,26 @@ fn bearer(t: &str) -> Client {
 
 /// A newline-delimited JSON stream being read.
 struct Stream {
-    body: Incoming,
-    buf: Vec<u8>,
+    body: client::Stream,
 }
 
 impl Stream {
     async fn open(s: &Server, c: &Client, method: &str, path: &str, body: Option<Value>) -> Stream {
         let res = raw(s, c, method, path, body).await;
         assert_eq!(res.status(), 200, "stream {path}");
-        Stream {
-            body: res.into_body(),
-            buf: Vec::new(),
-        }
+        Stream { body: res }
     }
 
     async fn next(&mut self) -> Value {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
-            if let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.buf.drain(..=i).collect();
-                let text = String::from_utf8(line).expect("UTF-8");
-                if text.trim().is_empty() {
-                    continue;
-                }
-                return serde_json::from_str(&text).expect("a JSON line");
-            }
-            let frame = tokio::time::timeout_at(deadline, self.body.frame())
+            let line = tokio::time::timeout_at(deadline, self.body.next_line())
                 .await
                 .expect("a line within the wait")
-                .expect("the stream goes on")
-                .expect("a frame");
-            if let Ok(d) = frame.into_data() {
-                self.buf.extend_from_slice(&d);
+                .expect("a line")
+                .expect("the stream goes on");
+            if !line.trim().is_empty() {
+                return serde_json::from_str(&line).expect("a JSON line");
             }
         }
     }

@@ -7,7 +7,7 @@ use std::path::Path;
 /// The layers, lowest first; a module may use the modules of the layers below its own only
 /// (so `games` and `accounts`, side by side, use neither the other).
 const LAYERS: &[&[&str]] = &[
-    &["rating"],
+    &["rating", "client"],
     &["store"],
     &["lines", "engine"],
     &["games", "accounts"],

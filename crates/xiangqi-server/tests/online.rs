@@ -8,11 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Full};
-use hyper::body::{Bytes, Incoming};
-use hyper::Request;
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
+use xiangqi_server::client::{self, Conn, Request};
 use xiangqi_server::{router, App, Store};
 
 mod pg;
@@ -55,33 +52,18 @@ async fn server(name: &str) -> Server {
     start_on(fresh_store(&data_dir(name)).await).await
 }
 
+/// Sends a request on a connection of its own and reads its head; the body is read after.
 async fn send(
     s: &Server,
     method: &str,
     path: &str,
     token: Option<&str>,
     body: Option<(&str, String)>,
-) -> hyper::Response<Incoming> {
-    let stream = tokio::net::TcpStream::connect(s.addr)
-        .await
-        .expect("connect");
-    let (mut tx, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("handshake");
-    tokio::spawn(conn);
-    let mut b = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("host", s.addr.to_string());
-    if let Some(t) = token {
-        b = b.header("authorization", format!("Bearer {t}"));
-    }
+) -> client::Stream {
     let (ctype, text) = body.unwrap_or(("application/json", String::new()));
-    let req = b
-        .header("content-type", ctype)
-        .body(Full::new(Bytes::from(text)))
-        .expect("request");
-    tokio::time::timeout(WAIT, tx.send_request(req))
+    let req = Request::new(method, path).bearer(token).body(ctype, text);
+    let c = Conn::connect(s.addr).await.expect("connect");
+    tokio::time::timeout(WAIT, c.stream(&req))
         .await
         .unwrap_or_else(|_| panic!("{method} {path}: no answer within the wait"))
         .expect("response")
@@ -97,8 +79,8 @@ async fn call(
 ) -> (u16, Value) {
     let body = (!body.is_null()).then(|| ("application/json", body.to_string()));
     let res = send(s, method, path, token, body).await;
-    let status = res.status().as_u16();
-    let bytes = res.into_body().collect().await.expect("body").to_bytes();
+    let status = res.status();
+    let bytes = res.rest().await.expect("body");
     let v = serde_json::from_slice(&bytes)
         .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
     (status, v)
@@ -122,8 +104,7 @@ async fn post(s: &Server, path: &str, token: Option<&str>) -> (u16, Value) {
 
 /// A newline-delimited JSON stream being read.
 struct Stream {
-    body: Incoming,
-    buf: Vec<u8>,
+    body: client::Stream,
     all: String,
 }
 
@@ -132,13 +113,16 @@ impl Stream {
         let res = send(s, "GET", path, token, None).await;
         assert_eq!(res.status(), 200, "stream {path}");
         assert_eq!(
-            res.headers()["content-type"],
-            "application/x-ndjson",
+            res.header("content-type"),
+            Some("application/x-ndjson"),
             "stream content type"
         );
+        Stream::of(res)
+    }
+
+    fn of(body: client::Stream) -> Stream {
         Stream {
-            body: res.into_body(),
-            buf: Vec::new(),
+            body,
             all: String::new(),
         }
     }
@@ -147,22 +131,15 @@ impl Stream {
     async fn next(&mut self) -> Value {
         let deadline = tokio::time::Instant::now() + WAIT;
         loop {
-            if let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.buf.drain(..=i).collect();
-                let text = String::from_utf8(line).expect("UTF-8");
-                self.all.push_str(&text);
-                if text.trim().is_empty() {
-                    continue;
-                }
-                return serde_json::from_str(&text).expect("a JSON line");
-            }
-            let frame = tokio::time::timeout_at(deadline, self.body.frame())
+            let line = tokio::time::timeout_at(deadline, self.body.next_line())
                 .await
                 .unwrap_or_else(|_| panic!("no line within the wait; read so far:\n{}", self.all))
-                .expect("the stream goes on")
-                .expect("a frame");
-            if let Ok(d) = frame.into_data() {
-                self.buf.extend_from_slice(&d);
+                .expect("a line")
+                .expect("the stream goes on");
+            self.all.push_str(&line);
+            self.all.push('\n');
+            if !line.trim().is_empty() {
+                return serde_json::from_str(&line).expect("a JSON line");
             }
         }
     }
@@ -345,19 +322,13 @@ async fn two_players_and_a_spectator_see_every_move() {
     assert_eq!(post(&s, &mv(&c, "a9a8"), Some("0123")).await.0, 403);
     let res = send(&s, "POST", &mv(&c, "a9a8"), None, None).await;
     assert_eq!(res.status(), 401);
-    let bad_scheme = {
-        let stream = tokio::net::TcpStream::connect(s.addr).await.unwrap();
-        let (mut tx, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .unwrap();
-        tokio::spawn(conn);
-        let req = Request::post(mv(&c, "a9a8"))
-            .header("host", "x")
-            .header("authorization", "Basic abc")
-            .body(Full::new(Bytes::new()))
-            .unwrap();
-        tx.send_request(req).await.unwrap().status()
-    };
+    let bad_scheme = Conn::connect(s.addr)
+        .await
+        .unwrap()
+        .send(&Request::post(&mv(&c, "a9a8")).header("authorization", "Basic abc"))
+        .await
+        .unwrap()
+        .status;
     assert_eq!(bad_scheme, 401);
     assert_eq!(post(&s, &path(&c, "dance"), Some(&c.black)).await.0, 404);
     assert_eq!(
@@ -530,11 +501,7 @@ async fn the_lobby_lists_seeks_until_taken_or_withdrawn() {
     )
     .await;
     assert_eq!(res.status(), 200);
-    let mut seeker = Stream {
-        body: res.into_body(),
-        buf: Vec::new(),
-        all: String::new(),
-    };
+    let mut seeker = Stream::of(res);
     let seek = seeker.next().await;
     assert_eq!(seek["type"], "seek");
     let seek_id = seek["id"].as_str().unwrap().to_owned();
@@ -579,11 +546,7 @@ async fn the_lobby_lists_seeks_until_taken_or_withdrawn() {
     assert_eq!(st, 404, "a seek is taken once");
     // A seek whose creator leaves goes from the lobby.
     let res = send(&s, "POST", "/api/board/seek", None, None).await;
-    let mut seeker = Stream {
-        body: res.into_body(),
-        buf: Vec::new(),
-        all: String::new(),
-    };
+    let mut seeker = Stream::of(res);
     seeker.next().await;
     lobby
         .until("seeks", |v| v["seeks"].as_array().unwrap().len() == 1)
@@ -626,15 +589,8 @@ async fn clients_over_a_limit_get_429_and_when_to_try_again() {
     challenge(&s, json!({})).await;
     let res = send(&s, "POST", "/api/challenge/open", None, None).await;
     assert_eq!(res.status(), 429);
-    assert!(
-        res.headers()["retry-after"]
-            .to_str()
-            .unwrap()
-            .parse::<u64>()
-            .unwrap()
-            >= 1
-    );
-    let body = res.into_body().collect().await.unwrap().to_bytes();
+    assert!(res.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
+    let body = res.rest().await.unwrap();
     let v: Value = serde_json::from_slice(&body).unwrap();
     assert!(v["error"].as_str().unwrap().contains("new games"), "{v}");
     // Actions have their own bucket.

@@ -21,8 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use xiangqi_server::client::{Conn, Request};
 
 #[path = "loadgen/online.rs"]
 mod online;
@@ -108,83 +107,20 @@ fn loopback(url: &str) -> Result<(SocketAddr, String), String> {
     Ok((addr, hostport))
 }
 
-/// One keep-alive HTTP/1.1 connection, one request at a time; answers must have a
-/// `Content-Length` and a JSON body.
-struct Conn {
-    stream: TcpStream,
-    buf: Vec<u8>,
-    host: String,
-}
-
-impl Conn {
-    async fn request(
-        &mut self,
-        method: &str,
-        path: &str,
-        bearer: Option<&str>,
-        body: &str,
-    ) -> Result<(u16, Value), String> {
-        let auth = match bearer {
-            Some(t) => format!("Authorization: Bearer {t}\r\n"),
-            None => String::new(),
-        };
-        let req = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            self.host,
-            body.len()
-        );
-        self.stream
-            .write_all(req.as_bytes())
-            .await
-            .map_err(|e| format!("write: {e}"))?;
-        // headers
-        let head_end = loop {
-            if let Some(p) = find(&self.buf, b"\r\n\r\n") {
-                break p;
-            }
-            self.fill().await?;
-        };
-        let head = String::from_utf8_lossy(&self.buf[..head_end]).to_string();
-        let status: u16 = head
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("bad status line: {head}"))?;
-        let len: usize = head
-            .lines()
-            .find_map(|l| {
-                let (k, v) = l.split_once(':')?;
-                k.eq_ignore_ascii_case("content-length")
-                    .then(|| v.trim().parse().ok())?
-            })
-            .ok_or("no content-length in the response")?;
-        let start = head_end + 4;
-        while self.buf.len() < start + len {
-            self.fill().await?;
-        }
-        let body: Vec<u8> = self.buf[start..start + len].to_vec();
-        self.buf.drain(..start + len);
-        let v = serde_json::from_slice(&body).map_err(|e| format!("bad JSON: {e}"))?;
-        Ok((status, v))
-    }
-
-    async fn fill(&mut self) -> Result<(), String> {
-        let mut tmp = [0u8; 16384];
-        let n = self
-            .stream
-            .read(&mut tmp)
-            .await
-            .map_err(|e| format!("read: {e}"))?;
-        if n == 0 {
-            return Err("the server closed the connection".into());
-        }
-        self.buf.extend_from_slice(&tmp[..n]);
-        Ok(())
-    }
-}
-
-fn find(h: &[u8], n: &[u8]) -> Option<usize> {
-    h.windows(n.len()).position(|w| w == n)
+/// One request on a keep-alive connection (the shared client, `xiangqi_server::client`): its
+/// status and JSON answer.
+async fn ask(
+    c: &mut Conn,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: &str,
+) -> Result<(u16, Value), String> {
+    let req = Request::new(method, path)
+        .bearer(bearer)
+        .body("application/json", body);
+    let res = c.send(&req).await?;
+    Ok((res.status, res.json()?))
 }
 
 struct Totals {
@@ -198,15 +134,7 @@ async fn worker(
     deadline: Instant,
     seed: u64,
 ) -> Result<Vec<u32>, String> {
-    let stream = TcpStream::connect(args.addr)
-        .await
-        .map_err(|e| format!("connect {}: {e}", args.addr))?;
-    stream.set_nodelay(true).map_err(|e| e.to_string())?;
-    let mut c = Conn {
-        stream,
-        buf: Vec::new(),
-        host: args.host.clone(),
-    };
+    let mut c = Conn::connect(args.addr).await?.with_host(&args.host);
     let mut lat = Vec::new();
     let mut rng = seed | 1;
     let mut game: Option<(i64, Vec<String>, usize)> = None;
@@ -217,9 +145,14 @@ async fn worker(
         let (id, legal, ply) = match game.take() {
             Some(g) if !g.1.is_empty() && g.2 < 200 => g,
             _ => {
-                let (s, v) = c
-                    .request("POST", "/api/games", None, "{\"mode\":\"two-player\"}")
-                    .await?;
+                let (s, v) = ask(
+                    &mut c,
+                    "POST",
+                    "/api/games",
+                    None,
+                    "{\"mode\":\"two-player\"}",
+                )
+                .await?;
                 if s != 201 {
                     return Err(format!("creating a game: {s} {v}"));
                 }
@@ -235,9 +168,14 @@ async fn worker(
         let mv = &legal[(rng % legal.len() as u64) as usize];
         let body = format!("{{\"move\":\"{mv}\",\"ply\":{ply}}}");
         let t = Instant::now();
-        let (s, v) = c
-            .request("POST", &format!("/api/games/{id}/moves"), None, &body)
-            .await?;
+        let (s, v) = ask(
+            &mut c,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            None,
+            &body,
+        )
+        .await?;
         lat.push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
         if s != 200 {
             totals.errors.fetch_add(1, Ordering::SeqCst);

@@ -31,7 +31,6 @@
 //!
 //! Every phase is bounded in time (opening: 120 s at most each), the playing loop by S and M.
 
-use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -39,12 +38,11 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot, Mutex, Semaphore};
 use xiangqi::{Color, Game, Position};
 
-use crate::{find, loopback, Conn};
+use crate::{ask, loopback};
+use xiangqi_server::client::{self, Conn, Request};
 
 const USAGE: &str =
     "usage: xiangqi-loadgen online --url http://127.0.0.1:PORT [--url URL2 ...] [--games N] \
@@ -277,14 +275,7 @@ async fn sender(ctx: Arc<Ctx>, node: usize, jobs: Arc<Mutex<mpsc::UnboundedRecei
         let job = { jobs.lock().await.recv().await };
         let Some(job) = job else { return };
         if conn.is_none() {
-            if let Ok(stream) = TcpStream::connect(addr).await {
-                let _ = stream.set_nodelay(true);
-                conn = Some(Conn {
-                    stream,
-                    buf: Vec::new(),
-                    host: host.clone(),
-                });
-            }
+            conn = Conn::connect(addr).await.ok().map(|c| c.with_host(&host));
         }
         let t = Instant::now();
         let answer = match conn.as_mut() {
@@ -293,8 +284,7 @@ async fn sender(ctx: Arc<Ctx>, node: usize, jobs: Arc<Mutex<mpsc::UnboundedRecei
                 if let Some(at) = &job.sent_at {
                     at.store(ctx.micros(), Ordering::SeqCst);
                 }
-                c.request(job.method, &job.path, job.bearer.as_deref(), job.body)
-                    .await
+                ask(c, job.method, &job.path, job.bearer.as_deref(), job.body).await
             }
         };
         if answer.is_err() {
@@ -315,120 +305,40 @@ async fn sender(ctx: Arc<Ctx>, node: usize, jobs: Arc<Mutex<mpsc::UnboundedRecei
 // ---- a game stream: chunked ndjson ----
 
 struct GameStream {
-    stream: TcpStream,
-    raw: Vec<u8>,
-    body: VecDeque<u8>,
-    ended: bool,
+    body: client::Stream,
 }
 
 impl GameStream {
     async fn open(ctx: &Ctx, node: usize, id: &str, token: &str) -> Result<GameStream, String> {
         let (addr, host) = &ctx.args.nodes[node];
-        let mut stream = TcpStream::connect(addr)
-            .await
-            .map_err(|e| format!("connect: {e}"))?;
-        stream.set_nodelay(true).map_err(|e| e.to_string())?;
-        let req = format!(
-            "GET /api/board/game/stream/{id} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n\r\n"
-        );
-        stream
-            .write_all(req.as_bytes())
-            .await
-            .map_err(|e| format!("write: {e}"))?;
-        let mut raw = Vec::with_capacity(4096);
-        let head_end = loop {
-            if let Some(p) = find(&raw, b"\r\n\r\n") {
-                break p;
-            }
-            if stream
-                .read_buf(&mut raw)
-                .await
-                .map_err(|e| format!("read: {e}"))?
-                == 0
-            {
-                return Err("the server closed the stream before its headers".into());
-            }
-        };
-        let head = String::from_utf8_lossy(&raw[..head_end]).to_ascii_lowercase();
-        if !head.starts_with("http/1.1 200") {
-            let line = head.lines().next().unwrap_or("").to_string();
-            return Err(format!("stream of {id}: {line}"));
+        let req = Request::get(&format!("/api/board/game/stream/{id}")).bearer(Some(token));
+        let body = Conn::connect(*addr)
+            .await?
+            .with_host(host)
+            .stream(&req)
+            .await?;
+        if body.status() != 200 {
+            return Err(format!("stream of {id}: status {}", body.status()));
         }
-        if !head.contains("transfer-encoding: chunked") {
+        if !body
+            .header("transfer-encoding")
+            .is_some_and(|v| v.contains("chunked"))
+        {
             return Err(format!("stream of {id}: not chunked"));
         }
-        raw.drain(..head_end + 4);
-        let mut s = GameStream {
-            stream,
-            raw,
-            body: VecDeque::new(),
-            ended: false,
-        };
-        s.decode()?;
-        Ok(s)
-    }
-
-    fn decode(&mut self) -> Result<(), String> {
-        if dechunk(&mut self.raw, &mut self.body)? {
-            self.ended = true;
-        }
-        Ok(())
+        Ok(GameStream { body })
     }
 
     /// The next line that is not blank (keep-alive); `None` when the server ended the stream.
     /// Cancel-safe: what was read is kept in the buffers.
-    async fn next_line(&mut self) -> Result<Option<Vec<u8>>, String> {
+    async fn next_line(&mut self) -> Result<Option<String>, String> {
         loop {
-            while let Some(p) = self.body.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.body.drain(..=p).collect();
-                if line.iter().any(|b| !b.is_ascii_whitespace()) {
-                    return Ok(Some(line));
-                }
+            match self.body.next_line().await? {
+                Some(l) if l.trim().is_empty() => continue,
+                other => return Ok(other),
             }
-            if self.ended {
-                return Ok(None);
-            }
-            self.raw.reserve(4096);
-            let n = self
-                .stream
-                .read_buf(&mut self.raw)
-                .await
-                .map_err(|e| format!("read: {e}"))?;
-            if n == 0 {
-                return Err("the server closed the stream".into());
-            }
-            self.decode()?;
         }
     }
-}
-
-/// Moves the whole chunks of HTTP/1.1 chunked data at the front of `raw` into `body`; true
-/// when the last (empty) chunk came.
-fn dechunk(raw: &mut Vec<u8>, body: &mut VecDeque<u8>) -> Result<bool, String> {
-    let mut at = 0;
-    let mut last = false;
-    while let Some(eol) = find(&raw[at..], b"\r\n") {
-        let head = String::from_utf8_lossy(&raw[at..at + eol]).to_string();
-        let size_text = head.split(';').next().unwrap_or("").trim();
-        let size = usize::from_str_radix(size_text, 16)
-            .map_err(|_| format!("bad chunk size '{size_text}'"))?;
-        let data = at + eol + 2;
-        if raw.len() < data + size + 2 {
-            break;
-        }
-        if size == 0 {
-            last = true;
-            at = raw.len();
-            break;
-        }
-        if &raw[data + size..data + size + 2] != b"\r\n" {
-            return Err("a chunk does not end with CRLF".into());
-        }
-        body.extend(&raw[data..data + size]);
-        at = data + size + 2;
-    }
-    raw.drain(..at);
-    Ok(last)
 }
 
 // ---- one game ----
@@ -879,13 +789,13 @@ fn on_stream(
     ctx: &Ctx,
     play: &mut Play,
     side: Color,
-    r: Result<Option<Vec<u8>>, String>,
+    r: Result<Option<String>, String>,
     t: &mut Tally,
 ) -> bool {
     match r {
         Ok(Some(line)) => {
             let was = play.in_flight();
-            let ready = play.on_line(side, &line, ctx.micros(), t);
+            let ready = play.on_line(side, line.as_bytes(), ctx.micros(), t);
             was && ready
         }
         Ok(None) | Err(_) => {
@@ -950,16 +860,12 @@ async fn baseline(args: &Args) -> bool {
     let rss0 = status_kb(pid, "VmRSS");
     let mut conns = Vec::with_capacity(n);
     for _ in 0..n {
-        let Ok(stream) = TcpStream::connect(args.addr).await else {
+        let Ok(c) = Conn::connect(args.addr).await else {
             eprintln!("xiangqi-loadgen: cannot connect to {}", args.addr);
             return false;
         };
-        let mut c = Conn {
-            stream,
-            buf: Vec::new(),
-            host: args.host.clone(),
-        };
-        match c.request("GET", "/api/health", None, "").await {
+        let mut c = c.with_host(&args.host);
+        match ask(&mut c, "GET", "/api/health", None, "").await {
             Ok((200, _)) => conns.push(c),
             other => {
                 eprintln!("xiangqi-loadgen: GET /api/health: {other:?}");
@@ -1254,22 +1160,6 @@ mod tests {
     fn state(moves: &str) -> Vec<u8> {
         format!("{{\"type\":\"gameState\",\"moves\":\"{moves}\",\"status\":\"started\"}}\n")
             .into_bytes()
-    }
-
-    #[test]
-    fn chunks_are_joined_across_reads() {
-        let mut raw = b"1c\r\n{\"type\":\"crowd\",\"red\":true}\n\r\n1\r\n\n\r\n4\r\nab".to_vec();
-        let mut body = VecDeque::new();
-        assert!(!dechunk(&mut raw, &mut body).unwrap());
-        assert_eq!(body.len(), 0x1c + 1);
-        assert_eq!(raw, b"4\r\nab");
-        raw.extend_from_slice(b"c\n\r\n0\r\n\r\n");
-        assert!(dechunk(&mut raw, &mut body).unwrap());
-        assert!(raw.is_empty());
-        let tail: Vec<u8> = body.iter().rev().take(4).rev().copied().collect();
-        assert_eq!(tail, b"abc\n");
-        assert!(dechunk(&mut b"zz\r\n".to_vec(), &mut body).is_err());
-        assert!(dechunk(&mut b"2\r\nabcd\r\n".to_vec(), &mut body).is_err());
     }
 
     #[test]
