@@ -44,7 +44,8 @@ const TEXT = {
     rv_inaccuracy: 'Inaccuracy', rv_mistake: 'Mistake', rv_blunder: 'Blunder', rvReviewLive: 'Review',
     yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.', unsaved: 'shared position, not saved until you play a move', badLink: 'This link does not hold a valid position',
     redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
-    confirmResign: 'Resign this game?', confirmDraw: '{side} offers a draw. Does {other} accept?',
+    confirmResign: 'Resign this game?', confirmAbort: 'Abort this game? It will not count.',
+    newOpponent: 'New opponent', confirmDraw: '{side} offers a draw. Does {other} accept?',
     drawDeclined: 'The computer declines the draw: ', drawAccepted: 'Draw agreed.', open: 'Open', del: 'Delete',
     confirmDelete: 'Delete this game for good?', noGames: 'No games yet.', moves: 'moves', imported: 'Imported {n} games.', importWarnings: 'Left out ({n}):',
     copied: 'Copied.', levelN: 'level {n}', depth: 'depth', analysing: 'analysing…', engineOff: 'Engine stopped.',
@@ -104,7 +105,8 @@ const TEXT = {
     rvBetter: '{kind}：{move} 更好', rvEval: '评估 {e}', rvNoMistakes: '这一方没有缓着、错着或败着。',
     rv_inaccuracy: '缓着', rv_mistake: '错着', rv_blunder: '败着', rvReviewLive: '复盘',
     noMoves: '尚无着法。', unsaved: '分享的局面，走棋后才保存', badLink: '链接中的局面无效', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
-    confirmResign: '确定认输吗？', confirmDraw: '{side}提和，{other}同意吗？',
+    confirmResign: '确定认输吗？', confirmAbort: '确定中止这盘棋吗？中止的对局不计结果。',
+    newOpponent: '换个对手', confirmDraw: '{side}提和，{other}同意吗？',
     drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
     confirmDelete: '永久删除这盘棋？', noGames: '还没有棋局。', moves: '步', imported: '已导入 {n} 盘棋。', importWarnings: '略去（{n}）：',
     copied: '已复制。', levelN: '{n} 级', depth: '深度', analysing: '分析中…', engineOff: '引擎已停止。',
@@ -148,6 +150,8 @@ for (const T of [MOVELIST_TEXT, SETTINGS_TEXT]) for (const l of ['en', 'zh']) Ob
 soundSwitch(() => settings.sound);
 // The live game's page, when this is one (/live/{id}): it draws the board itself.
 let LIVE = null;
+// The lobby dialog (lobby.js): the live page's "New opponent" makes a seek there.
+let LOBBY = null;
 // Game review (review.js), on the main page.
 let REVIEW = null;
 function t(key, vars) {
@@ -1205,7 +1209,7 @@ function wire() {
     }
     sel.value = '300+3';
   }
-  setupLobby({ t, settings, saveSettings, toast, errText });
+  LOBBY = setupLobby({ t, settings, saveSettings, toast, errText });
   $('btn-games').addEventListener('click', showGames);
   $('btn-import').addEventListener('click', () => { clearImport(); $('dlg-import').showModal(); });
   $('imp-file').addEventListener('change', () => { S.importFrom = 'file'; });
@@ -1314,7 +1318,9 @@ async function start() {
   applyLanguage();
   showAccount();
   if (location.pathname.startsWith('/live/')) {
-    LIVE = startLive({ t, settings, saveSettings, toast, api, copy, errText, ask });
+    LIVE = startLive({
+      t, settings, saveSettings, toast, api, copy, errText, ask, newOpponent: (o) => LOBBY.seekLike(o),
+    });
     return;
   }
   REVIEW = setupReview({

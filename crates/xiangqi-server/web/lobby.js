@@ -84,9 +84,12 @@ export function setupLobby(ctx) {
     return n || undefined;
   }
 
-  async function create() {
-    const body = { ...clockFields($('lobby-tc').value), color: $('lobby-side').value, name: name() };
-    if ($('lobby-rated').checked) body.rated = true;
+  // A seek: the dialog's choices, or `fields` (a time control and rating) when given.
+  async function create(fields) {
+    const body = fields && fields.clock !== undefined
+      ? { ...(fields.clock ? { clock: fields.clock } : {}), color: 'random', name: name() }
+      : { ...clockFields($('lobby-tc').value), color: $('lobby-side').value, name: name() };
+    if (fields && fields.clock !== undefined ? fields.rated : $('lobby-rated').checked) body.rated = true;
     const ctrl = new AbortController();
     S.seek = ctrl;
     render();
@@ -125,17 +128,26 @@ export function setupLobby(ctx) {
     } catch (e) { toast((ctx.errText || ((x) => x.message))(e)); }
   }
 
-  $('btn-lobby').addEventListener('click', () => {
+  function open() {
     if (!$('lobby-name').disabled) $('lobby-name').value = settings.name || '';
-    $('dlg-lobby').showModal();
+    if (!$('dlg-lobby').open) $('dlg-lobby').showModal();
     render();
-    follow();
-  });
+    if (!S.list) follow();
+  }
+  $('btn-lobby').addEventListener('click', open);
   $('dlg-lobby').addEventListener('close', () => {
     if (S.list) S.list.abort();
     S.list = null;
     cancel();
   });
-  $('lobby-create').addEventListener('click', create);
+  $('lobby-create').addEventListener('click', () => create());
   $('lobby-cancel').addEventListener('click', cancel);
+  return {
+    // The lobby opened with a seek like a game's: `{ clock: {limit, increment} | null, rated }`
+    // (after a game: "New opponent"), waiting there for whoever takes it.
+    seekLike(fields) {
+      open();
+      if (!S.seek) create(fields);
+    },
+  };
 }

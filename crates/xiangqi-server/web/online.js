@@ -77,6 +77,10 @@ export function startLive(ctx) {
     selected: null, times: null, clockAt: 0, lowWarned: false, conn: 'connecting', backoff: 500,
     ctrl: null, lastData: 0, pending: false, error: null,
     view: null, // the ply shown when looking back (null: the position now)
+    // One premove (lichess's rules): made while the opponent thinks, played as soon as their
+    // move comes if it is legal then, dropped otherwise; a click anywhere cancels it.
+    premove: null, preLegal: null, preLegalFor: -1,
+    unseen: false, // the opponent moved while the tab was hidden
   };
   const invite = JSON.parse(sessionStorage.getItem('xiangqi.invite.' + id) || 'null');
   window.addEventListener('hashchange', () => location.reload());
@@ -153,7 +157,7 @@ export function startLive(ctx) {
     const moves = st.moves ? st.moves.split(' ') : [];
     const before = L.moves;
     const extends_ = before.length <= moves.length && before.every((m, i) => m === moves[i]);
-    if (!extends_ || !L.fens.length) { L.fens = [startFen()]; L.moves = []; }
+    if (!extends_ || !L.fens.length) { L.fens = [startFen()]; L.moves = []; L.premove = null; }
     const added = [];
     for (let i = L.moves.length; i < moves.length; i++) {
       const capture = parseFen(L.fens[i]).board.has(moves[i].slice(2, 4));
@@ -171,7 +175,9 @@ export function startLive(ctx) {
       // A sound for a move just made (not for the first line, a move shown already, or a takeback).
       const last = extends_ && added.length && !whole && !L.optimistic ? added[added.length - 1] : null;
       positionInfo(last);
+      if (last !== null && L.seat && turnNow() === L.seat && !OVER(st.status)) notifyTurn();
     }
+    if (OVER(st.status)) L.premove = null;
     L.optimistic = false;
     // A rated game that ends: its players' new ratings.
     if (!whole && OVER(st.status) && L.full && L.full.rated && !L.rerated) {
@@ -207,6 +213,7 @@ export function startLive(ctx) {
       if (L.moves.length !== n) return;
       L.legal = p.legal; L.check = p.check; L.legalFor = n;
       if (capture !== null) play(p.check ? 'check' : capture ? 'capture' : 'move');
+      if (playPremove()) return;
       renderAll();
     } catch (e) { if (capture !== null) play(capture ? 'capture' : 'move'); }
   }
@@ -275,6 +282,75 @@ export function startLive(ctx) {
     return true;
   }
 
+  // ---- premoves ----------------------------------------------------------------------
+
+  // Whether a premove may be made now: a player's, while the opponent is to move.
+  function canPremove() {
+    return !!L.seat && !!L.st && !OVER(L.st.status) && L.view == null && turnNow() !== L.seat;
+  }
+
+  // The moves the player's pieces could make if it were their turn in the position now (the
+  // position with the side to move changed): the premove's destinations. `null` when the
+  // server refuses that position (the opponent in check, say): any destination is allowed
+  // then, and the move is checked when it is due.
+  async function loadPreLegal() {
+    const n = L.moves.length;
+    if (L.preLegalFor === n) return;
+    L.preLegalFor = n;
+    L.preLegal = null;
+    const parts = (L.fens[n] || startFen()).split(' ');
+    parts[1] = L.seat === 'black' ? 'b' : 'w';
+    try {
+      const p = await ctx.api('GET', '/api/position?fen=' + encodeURIComponent(parts.join(' ')));
+      if (L.preLegalFor === n) { L.preLegal = p.legal; render(); }
+    } catch { /* any destination */ }
+  }
+
+  function setPremove(from, to) {
+    L.selected = null;
+    if (L.preLegalFor === L.moves.length && L.preLegal && !L.preLegal.includes(from + to)) { render(); return; }
+    L.premove = { from, to };
+    render();
+  }
+
+  function cancelPremove() {
+    if (!L.premove) return false;
+    L.premove = null;
+    L.selected = null;
+    render();
+    return true;
+  }
+
+  // The premove, once the opponent's move has come and the legal moves are known: played if
+  // it is one of them, dropped otherwise. True when it was played.
+  function playPremove() {
+    if (!L.premove || !myTurn() || L.legalFor !== L.moves.length) return false;
+    const m = L.premove.from + L.premove.to;
+    L.premove = null;
+    if (!L.legal.includes(m)) return false;
+    sendMove(m);
+    return true;
+  }
+
+  // The opponent moved while this tab is hidden: the tab's title says so until it is seen,
+  // and a notification, when the player allowed them (Settings).
+  function notifyTurn() {
+    if (!document.hidden) return;
+    L.unseen = true;
+    if (settings.notify && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+      try {
+        const names = L.full ? `${L.full.red.name} – ${L.full.black.name}` : t('title');
+        const n = new Notification(t('yourMove'), {
+          body: `${liveLabel(L.moves.length)} · ${names}`, tag: 'xiangqi-live-' + id, silent: true,
+        });
+        n.onclick = () => { window.focus(); n.close(); };
+      } catch { /* not allowed here */ }
+    }
+  }
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden && L.unseen) { L.unseen = false; renderSide(); }
+  });
+
   // ---- board input ------------------------------------------------------------------
 
   const svg = $('board');
@@ -300,14 +376,19 @@ export function startLive(ctx) {
     if (!sq || !L.seat) return;
     // Looking back: a click on the board comes back to the position now.
     if (L.view != null) { goTo(null); return; }
+    // A click cancels the premove (on one's own piece it also picks that piece).
+    if (cancelPremove() && !ownPiece(sq)) return;
     if (L.selected && L.selected !== sq && !ownPiece(sq)) {
       const from = L.selected;
       L.selected = null;
-      sendMove(from + sq).then((sent) => { if (!sent) render(); });
+      if (myTurn()) sendMove(from + sq).then((sent) => { if (!sent) render(); });
+      else if (canPremove()) setPremove(from, sq);
+      else render();
       return;
     }
-    if (ownPiece(sq) && myTurn()) {
+    if (ownPiece(sq) && (myTurn() || canPremove())) {
       L.selected = sq;
+      if (!myTurn()) loadPreLegal();
       render();
       const g = svg.querySelector(`#pieces [data-at="${sq}"]`);
       if (g) {
@@ -319,6 +400,8 @@ export function startLive(ctx) {
       render();
     }
   });
+  // A right click cancels the premove too.
+  svg.addEventListener('contextmenu', (evt) => { if (cancelPremove()) evt.preventDefault(); });
   window.addEventListener('pointermove', (evt) => {
     if (!drag.g || evt.pointerId !== drag.pointer) return;
     if (!drag.moved && Math.hypot(evt.clientX - drag.start[0], evt.clientY - drag.start[1]) < 6) return;
@@ -337,6 +420,10 @@ export function startLive(ctx) {
     const to = sqAt(evt);
     L.selected = null;
     if (!to || to === from) { render(); return; }
+    if (!myTurn()) {
+      if (canPremove() && !ownPiece(to)) setPremove(from, to); else render();
+      return;
+    }
     droppedMove(from + to);
     sendMove(from + to).then((sent) => { if (!sent) render(); });
   });
@@ -365,6 +452,12 @@ export function startLive(ctx) {
         el('circle', { cx: x, cy: y, r: 40, class: 'hl-check' }, hl);
       }
     }
+    if (L.premove && n === L.moves.length) {
+      for (const sq of [L.premove.from, L.premove.to]) {
+        const [x, y] = xy(sq);
+        el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 8, class: 'hl-premove', 'data-premove': sq }, hl);
+      }
+    }
     const pieces = el('g', { id: 'pieces' }, svg);
     const letters = settings.pieces === 'letters';
     for (const [sq, ch] of board) {
@@ -379,8 +472,9 @@ export function startLive(ctx) {
     if (L.selected) {
       const [x, y] = xy(L.selected);
       el('circle', { cx: x, cy: y, r: 29, class: 'hl-sel' }, hl);
+      const dests = myTurn() ? L.legal : L.preLegalFor === L.moves.length && L.preLegal ? L.preLegal : [];
       if (settings.hints) {
-        for (const m of L.legal.filter((m) => m.startsWith(L.selected))) {
+        for (const m of dests.filter((m) => m.startsWith(L.selected))) {
           const to = m.slice(2, 4);
           const [tx, ty] = xy(to);
           if (board.has(to)) el('circle', { cx: tx, cy: ty, r: 27, class: 'hint-cap' }, svg);
@@ -536,7 +630,7 @@ export function startLive(ctx) {
     const names = L.full ? `${L.full.red.name} – ${L.full.black.name}` : t('title');
     const head = !st ? t('connecting') : over ? resultHead(st)
       : player && turnNow() === L.seat ? t('yourMove') : turnNow() === 'red' ? t('redToMove') : t('blackToMove');
-    document.title = `${head} · ${names}`;
+    document.title = `${L.unseen ? '● ' : ''}${head} · ${names}`;
     // watchers
     $('live-watchers').textContent = t('watching', { n: L.crowd.watchers || 0 });
     $('live-watchers').dataset.count = L.crowd.watchers || 0;
@@ -594,6 +688,7 @@ export function startLive(ctx) {
     $('live-takeback').classList.toggle('hidden', !st || over);
     $('live-takeback').disabled = !!(st && st.takebackOffer) || mineMoves === 0;
     $('live-rematch').classList.toggle('hidden', !over);
+    $('live-new-opponent').classList.toggle('hidden', !over || !ctx.newOpponent);
     $('live-review').classList.toggle('hidden', !over || !L.moves.length);
     $('live-rematch').disabled = !!(st && st.rematchOffer === L.seat);
     $('live-sound').textContent = settings.sound ? t('soundOn') : t('soundOff');
@@ -635,10 +730,53 @@ export function startLive(ctx) {
   }
   setInterval(() => { if (L.gone) renderSide(); }, 1000);
 
+  // The game as PGN, its moves in `notation` (iccs, wxf or chinese: as the move list names
+  // them), with its players, date, result and start position.
+  // `ended`: with the result (the review's import leaves it open: '*').
+  function livePgn(notation, ended = true) {
+    const fen = startFen();
+    const black = parseFen(fen).turn === 'black';
+    const no = +(fen.split(' ')[5] || 1);
+    const name = (side) => (L.full && L.full[side] && L.full[side].name) || '?';
+    const esc = (v) => String(v).replace(/[\\"]/g, '');
+    const st = L.st;
+    const result = !ended || !st || !OVER(st.status) || st.status === 'aborted' ? '*'
+      : st.winner === 'red' ? '1-0' : st.winner === 'black' ? '0-1' : '1/2-1/2';
+    const date = new Date().toISOString().slice(0, 10).replace(/-/g, '.');
+    const format = { iccs: 'ICCS', wxf: 'WXF', chinese: 'Chinese' }[notation] || 'ICCS';
+    let text = `[Event "Online game ${esc(L.id)}"]\n[Site "${esc(location.origin)}/live/${esc(L.id)}"]\n[Date "${date}"]\n`
+      + `[Red "${esc(name('red'))}"]\n[Black "${esc(name('black'))}"]\n[Result "${result}"]\n[FEN "${fen}"]\n[Format "${format}"]\n\n`;
+    L.moves.forEach((m, i) => {
+      const idx = i + (black ? 1 : 0);
+      if (idx % 2 === 0) text += `${no + idx / 2}. `;
+      else if (i === 0) text += `${no}... `;
+      const names = moveNames(L.fens[i], m);
+      text += (notation === 'iccs' ? m : names[notation] || m) + ' ';
+    });
+    return text + result + '\n';
+  }
+
   // ---- wiring -----------------------------------------------------------------------
 
   $('live-resign').addEventListener('click', async () => { if (await ask(t('confirmResign'), t('resign'))) act('resign'); });
-  $('live-abort').addEventListener('click', () => act('abort'));
+  $('live-abort').addEventListener('click', async () => { if (await ask(t('confirmAbort'), t('abort'))) act('abort'); });
+  // A new opponent: a seek in the lobby with this game's time control (and rating).
+  $('live-new-opponent').addEventListener('click', () => {
+    const c = L.full && L.full.clock;
+    ctx.newOpponent({ clock: c ? { limit: c.initial / 1000, increment: c.increment / 1000 } : null, rated: !!(L.full && L.full.rated) });
+  });
+  $('live-copy-link').addEventListener('click', () => ctx.copy(`${location.origin}/live/${encodeURIComponent(id)}`));
+  $('live-copy-fen').addEventListener('click', () => ctx.copy(L.fens[shownPly()] || startFen()));
+  $('live-download-pgn').addEventListener('click', () => {
+    const blob = new Blob([livePgn(settings.notation)], { type: 'application/x-chess-pgn' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `xiangqi-live-${id}.pgn`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
   $('live-draw').addEventListener('click', () => act('draw/yes'));
   $('live-takeback').addEventListener('click', () => act('takeback/yes'));
   $('live-rematch').addEventListener('click', () => act('rematch/yes'));
@@ -651,19 +789,7 @@ export function startLive(ctx) {
     if (known) {
       try { await ctx.api('GET', '/api/games/' + known); location.href = '/?game=' + known + '&review=1'; return; } catch { /* deleted */ }
     }
-    const fen = startFen();
-    const black = parseFen(fen).turn === 'black';
-    const no = +(fen.split(' ')[5] || 1);
-    const name = (side) => (L.full && L.full[side] && L.full[side].name) || '?';
-    const esc = (v) => String(v).replace(/[\\"]/g, '');
-    let text = `[Event "Online game ${esc(L.id)}"]\n[Red "${esc(name('red'))}"]\n[Black "${esc(name('black'))}"]\n[FEN "${fen}"]\n[Format "ICCS"]\n\n`;
-    L.moves.forEach((m, i) => {
-      const idx = i + (black ? 1 : 0);
-      if (idx % 2 === 0) text += `${no + idx / 2}. `;
-      else if (i === 0) text += `${no}... `;
-      text += m + ' ';
-    });
-    text += '*\n';
+    const text = livePgn('iccs', false);
     try {
       const r = await ctx.api('POST', '/api/import', text, true);
       localStorage.setItem(key, r.games[0].id);

@@ -9,12 +9,14 @@ export const SETTINGS_TEXT = {
     board: 'Board', boardWood: 'Wood', boardJade: 'Jade', boardPaper: 'Paper',
     pieceStyle: 'Piece style', pieceClassic: 'Classic', pieceFlat: 'Flat', pieceInk: 'Ink',
     animation: 'Animate moves',
+    notify: "Notify me of my opponent's move when this tab is in the background",
   },
   zh: {
     theme: '主题', themeAuto: '跟随系统', themeLight: '浅色', themeDark: '深色',
     board: '棋盘', boardWood: '木纹', boardJade: '青玉', boardPaper: '纸面',
     pieceStyle: '棋子样式', pieceClassic: '经典', pieceFlat: '扁平', pieceInk: '水墨',
     animation: '走子动画',
+    notify: '标签页在后台时，对手走棋后通知我',
   },
 };
 
@@ -36,6 +38,7 @@ export const settings = Object.assign(
   {
     lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese',
     hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
+    notify: false,
   },
   stored(),
 );
@@ -77,10 +80,19 @@ export function setupSettingsDialog(changed) {
     ['set-notation', 'notation'], ['set-pieces', 'pieces'], ['set-lang', 'lang'], ['set-theme', 'theme'],
     ['set-board', 'board'], ['set-piece-style', 'pieceStyle'],
   ];
-  const checks = [['set-hints', 'hints'], ['set-sound', 'sound'], ['set-animate', 'animate']];
+  const checks = [['set-hints', 'hints'], ['set-sound', 'sound'], ['set-animate', 'animate'], ['set-notify', 'notify']];
+  // Notifications need the browser's permission: asked when the box is ticked (a click).
+  const notify = $('set-notify');
+  if (notify) {
+    notify.addEventListener('change', () => {
+      if (notify.checked && typeof Notification !== 'undefined' && Notification.permission === 'default') {
+        Notification.requestPermission().catch(() => {});
+      }
+    });
+  }
   $('btn-settings').addEventListener('click', () => {
     for (const [id, k] of fields) if ($(id)) $(id).value = settings[k];
-    for (const [id, k] of checks) if ($(id)) $(id).checked = settings[k] !== false;
+    for (const [id, k] of checks) if ($(id)) $(id).checked = k === 'notify' ? !!settings[k] : settings[k] !== false;
     $('dlg-settings').showModal();
   });
   $('dlg-settings').addEventListener('close', () => {
