@@ -34,7 +34,7 @@ const TEXT = {
     edStart: 'Start position', edClear: 'Clear', edAnalyse: 'Analyse', edTwo: 'Play (two players)',
     edComputer: 'Play the computer', importHelp: 'A PGN file (ICCS, WXF or Chinese moves), an XQF file, or a FEN. Choose a file or paste the text.',
     link: 'Link to this position', copyFen: 'Copy FEN', copyLink: 'Copy link', downloadPgn: 'Download PGN',
-    notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Chinese characters', piecesLetters: 'Letters',
+    notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Traditional characters (帥 俥)', piecesSimplified: 'Simplified characters (帅 车)', piecesLetters: 'Letters (K R)',
     language: 'Language', hints: 'Show legal moves', typeMove: 'Type a move (h2e2, C2.5, 炮二平五)',
     redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
     review: 'Review', rvTitle: 'Game review', rvDepth: 'Depth', rvNext: 'Next mistake', rvAccuracy: 'accuracy',
@@ -45,7 +45,7 @@ const TEXT = {
     yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.', unsaved: 'shared position, not saved until you play a move', badLink: 'This link does not hold a valid position',
     redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
     confirmResign: 'Resign this game?', confirmAbort: 'Abort this game? It will not count.',
-    newOpponent: 'New opponent', confirmDraw: '{side} offers a draw. Does {other} accept?',
+    newOpponent: 'New opponent', backToLive: 'Back to the live position', confirmDraw: '{side} offers a draw. Does {other} accept?',
     drawDeclined: 'The computer declines the draw: ', drawAccepted: 'Draw agreed.', open: 'Open', del: 'Delete',
     confirmDelete: 'Delete this game for good?', noGames: 'No games yet.', moves: 'moves', imported: 'Imported {n} games.', importWarnings: 'Left out ({n}):',
     copied: 'Copied.', levelN: 'level {n}', depth: 'depth', analysing: 'analysing…', engineOff: 'Engine stopped.',
@@ -96,7 +96,7 @@ const TEXT = {
     edAnalyse: '分析', edTwo: '双人对弈', edComputer: '与电脑对弈',
     importHelp: 'PGN 棋谱（ICCS、WXF 或中文记谱）、XQF 文件或 FEN。选择文件或粘贴文本。',
     link: '局面链接', copyFen: '复制 FEN', copyLink: '复制链接', downloadPgn: '下载 PGN',
-    notation: '记谱方式', pieces: '棋子', piecesChinese: '汉字', piecesLetters: '字母', language: '语言',
+    notation: '记谱方式', pieces: '棋子', piecesChinese: '繁体字（帥 俥）', piecesSimplified: '简体字（帅 车）', piecesLetters: '字母（K R）', language: '语言',
     hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
     check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
     review: '复盘', rvTitle: '复盘分析', rvDepth: '深度', rvNext: '下一个失误', rvAccuracy: '准确率',
@@ -106,7 +106,7 @@ const TEXT = {
     rv_inaccuracy: '缓着', rv_mistake: '错着', rv_blunder: '败着', rvReviewLive: '复盘',
     noMoves: '尚无着法。', unsaved: '分享的局面，走棋后才保存', badLink: '链接中的局面无效', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
     confirmResign: '确定认输吗？', confirmAbort: '确定中止这盘棋吗？中止的对局不计结果。',
-    newOpponent: '换个对手', confirmDraw: '{side}提和，{other}同意吗？',
+    newOpponent: '换个对手', backToLive: '回到当前局面', confirmDraw: '{side}提和，{other}同意吗？',
     drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
     confirmDelete: '永久删除这盘棋？', noGames: '还没有棋局。', moves: '步', imported: '已导入 {n} 盘棋。', importWarnings: '略去（{n}）：',
     copied: '已复制。', levelN: '{n} 级', depth: '深度', analysing: '分析中…', engineOff: '引擎已停止。',
@@ -260,7 +260,7 @@ function humanTurn() {
 
 function xy(sq) { return xyOf(sq, S.flipped); }
 function drawGrid(svg) { drawGridOf(svg, S.flipped, settings.notation); }
-function pieceGroup(ch, x, y, parent) { return pieceOf(ch, x, y, parent, settings.pieces === 'letters'); }
+function pieceGroup(ch, x, y, parent) { return pieceOf(ch, x, y, parent, settings.pieces); }
 
 function render() {
   if (LIVE) { LIVE.render(); return; }

@@ -8,7 +8,14 @@ export const ROLE_ZH = {
   red: { k: '帥', a: '仕', b: '相', n: '傌', r: '俥', c: '炮', p: '兵' },
   black: { k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' },
 };
+// Simplified characters, as mainland boards and books print them.
+export const ROLE_ZH_SIMPLIFIED = {
+  red: { k: '帅', a: '仕', b: '相', n: '马', r: '车', c: '炮', p: '兵' },
+  black: { k: '将', a: '士', b: '象', n: '马', r: '车', c: '炮', p: '卒' },
+};
 export const ROLE_EN = { k: 'K', a: 'A', b: 'E', n: 'H', r: 'R', c: 'C', p: 'P' };
+// The piece sets of the settings: traditional characters, simplified ones, WXF letters.
+export const PIECE_SETS = ['chinese', 'simplified', 'letters'];
 
 export function sqName(f, r) { return 'abcdefghi'[f] + r; }
 export function sqParse(s) { return { f: s.charCodeAt(0) - 97, r: +s.slice(1) }; }
@@ -147,7 +154,9 @@ export function drawGrid(svg, flipped, notation) {
   }
 }
 
-export function pieceGroup(ch, x, y, parent, letters) {
+// A piece drawn at (x, y) in piece set `set` (PIECE_SETS; a boolean `true` is 'letters').
+export function pieceGroup(ch, x, y, parent, set) {
+  const letters = set === true || set === 'letters';
   const red = ch === ch.toUpperCase();
   const side = red ? 'red' : 'black';
   const role = ch.toLowerCase();
@@ -155,7 +164,7 @@ export function pieceGroup(ch, x, y, parent, letters) {
   el('circle', { r: 27, class: 'pc-body' }, g);
   el('circle', { r: 22.5, class: 'pc-ring' }, g);
   const txt = el('text', { x: 0, y: letters ? 1 : 0, class: 'pc-text' + (letters ? ' letter' : '') }, g);
-  txt.textContent = letters ? ROLE_EN[role] : ROLE_ZH[side][role];
+  txt.textContent = letters ? ROLE_EN[role] : (set === 'simplified' ? ROLE_ZH_SIMPLIFIED : ROLE_ZH)[side][role];
   return g;
 }
 

@@ -459,10 +459,10 @@ export function startLive(ctx) {
       }
     }
     const pieces = el('g', { id: 'pieces' }, svg);
-    const letters = settings.pieces === 'letters';
+    const set = settings.pieces;
     for (const [sq, ch] of board) {
       const [x, y] = xy(sq);
-      pieceGroup(ch, x, y, pieces, letters).dataset.at = sq;
+      pieceGroup(ch, x, y, pieces, set).dataset.at = sq;
     }
     // The piece of a move just shown slides there (this page plays the sounds itself).
     moveShown(
@@ -689,6 +689,7 @@ export function startLive(ctx) {
     $('live-takeback').disabled = !!(st && st.takebackOffer) || mineMoves === 0;
     $('live-rematch').classList.toggle('hidden', !over);
     $('live-new-opponent').classList.toggle('hidden', !over || !ctx.newOpponent);
+    $('live-back').classList.toggle('hidden', L.view == null);
     $('live-review').classList.toggle('hidden', !over || !L.moves.length);
     $('live-rematch').disabled = !!(st && st.rematchOffer === L.seat);
     $('live-sound').textContent = settings.sound ? t('soundOn') : t('soundOff');
@@ -802,6 +803,7 @@ export function startLive(ctx) {
   $('prompt-no').addEventListener('click', () => act($('live-prompt').dataset.kind + '/no'));
   $('note-cancel').addEventListener('click', () => act($('live-note').dataset.kind + '/no'));
   $('live-flip').addEventListener('click', () => { L.flipped = !L.flipped; renderAll(); });
+  $('live-back').addEventListener('click', () => goTo(null));
   $('live-sound').addEventListener('click', () => {
     settings.sound = !settings.sound;
     ctx.saveSettings();

@@ -3,6 +3,8 @@
 // The themes are attributes on <html> (data-theme, data-board, data-pieces) that style.css
 // reads. Moved out of app.js.
 
+import { PIECE_SETS } from '/board.js';
+
 export const SETTINGS_TEXT = {
   en: {
     theme: 'Theme', themeAuto: 'As the system', themeLight: 'Light', themeDark: 'Dark',
@@ -46,6 +48,7 @@ export const settings = Object.assign(
 if (!THEMES.includes(settings.theme)) settings.theme = 'auto';
 if (!BOARDS.includes(settings.board)) settings.board = 'wood';
 if (!PIECE_STYLES.includes(settings.pieceStyle)) settings.pieceStyle = 'classic';
+if (!PIECE_SETS.includes(settings.pieces)) settings.pieces = 'chinese';
 
 export function saveSettings() {
   try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* storage full or off */ }

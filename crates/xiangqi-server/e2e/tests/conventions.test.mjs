@@ -1,6 +1,7 @@
 // The conventions of the best sites on a live game's page, each by a person's clicks and keys:
 // a premove (played when the opponent's move comes; cancelled by a click; dropped when it is
-// no longer legal), abort only after a confirmation, the tab's title and a notification when
+// no longer legal), looking back by keys and the move list and "Back to the live position",
+// the piece sets, abort only after a confirmation, the tab's title and a notification when
 // the opponent moves while the tab is hidden, copy link / copy FEN / download PGN (read back
 // by the server's importer), and "New opponent" after a game (a seek in the lobby with the
 // game's time control).
@@ -97,6 +98,41 @@ test('a premove is played when the opponent moves, a click cancels one, an illeg
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(await serverMoves(id), seven + ' h0h7', 'a premove of a piece that was taken is dropped');
     await expectText(black, '#live-status', /Your move|轮到你走/);
+
+    // Looking back by keys and by the move list; "Back to the live position" returns.
+    const shown = (page) => page.evaluate(() => {
+      const cur = document.querySelector('#live-moves .mv.current');
+      return cur ? +cur.dataset.ply : 0;
+    });
+    await black.keyboard.press('Home');
+    await eventually(async () => assert.equal(await shown(black), 0));
+    await expectText(black, '[data-testid="viewing"]', /start position|开局局面/);
+    assert.equal(await black.isVisible('[data-testid="live-back"]'), true);
+    await black.keyboard.press('ArrowRight');
+    await eventually(async () => assert.equal(await shown(black), 1));
+    await black.keyboard.press('ArrowRight');
+    await black.keyboard.press('ArrowLeft');
+    await eventually(async () => assert.equal(await shown(black), 1));
+    await black.click('#live-moves .mv[data-ply="3"]');
+    await eventually(async () => assert.equal(await shown(black), 3));
+    await shot(black, 'conventions-01b-looking-back');
+    await black.click('[data-testid="live-back"]');
+    await eventually(async () => assert.equal(await shown(black), 9));
+    assert.equal(await black.isVisible('[data-testid="live-back"]'), false);
+    await black.keyboard.press('Home');
+    await black.keyboard.press('End');
+    await eventually(async () => assert.equal(await shown(black), 9));
+
+    // The piece sets: simplified characters from the settings.
+    await black.click('#btn-settings');
+    await black.selectOption('#set-pieces', 'simplified');
+    await black.click('#dlg-settings button[value=ok]');
+    await eventually(async () => assert.equal(await black.textContent('#pieces [data-at="e0"] text'), '帅'));
+    assert.equal(await black.textContent('#pieces [data-at="a0"] text'), '车');
+    await black.click('#btn-settings');
+    await black.selectOption('#set-pieces', 'letters');
+    await black.click('#dlg-settings button[value=ok]');
+    await eventually(async () => assert.equal(await black.textContent('#pieces [data-at="e0"] text'), 'K'));
     assert.deepEqual(errors, []);
   } finally {
     await a.cleanup(); await b.cleanup();
