@@ -12,6 +12,7 @@ export const SETTINGS_TEXT = {
     pieceStyle: 'Piece style', pieceClassic: 'Classic', pieceFlat: 'Flat', pieceInk: 'Ink',
     animation: 'Animate moves',
     notify: "Notify me of my opponent's move when this tab is in the background",
+    menu: 'Menu',
   },
   zh: {
     theme: '主题', themeAuto: '跟随系统', themeLight: '浅色', themeDark: '深色',
@@ -19,6 +20,7 @@ export const SETTINGS_TEXT = {
     pieceStyle: '棋子样式', pieceClassic: '经典', pieceFlat: '扁平', pieceInk: '水墨',
     animation: '走子动画',
     notify: '标签页在后台时，对手走棋后通知我',
+    menu: '菜单',
   },
 };
 
@@ -107,4 +109,17 @@ export function setupSettingsDialog(changed) {
   });
 }
 
+// Phones: the header's navigation folds into a menu (style.css shows the ☰ button on narrow
+// screens); the button opens and closes it, and a choice in it closes it.
+function setupMenu() {
+  const btn = $('btn-menu');
+  const top = btn && btn.closest('.top');
+  if (!top) return;
+  btn.setAttribute('aria-label', (SETTINGS_TEXT[settings.lang] || SETTINGS_TEXT.en).menu);
+  const set = (open) => { top.classList.toggle('open', open); btn.setAttribute('aria-expanded', open ? 'true' : 'false'); };
+  btn.addEventListener('click', () => set(!top.classList.contains('open')));
+  $('nav-main').addEventListener('click', (e) => { if (e.target.closest('button, a')) set(false); });
+}
+
 applyTheme();
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', setupMenu); else setupMenu();
