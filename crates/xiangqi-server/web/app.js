@@ -17,6 +17,7 @@ import {
 import { SETTINGS_TEXT, settings, saveSettings, setupSettingsDialog } from '/settings.js';
 import { moveShown, droppedMove } from '/motion.js';
 import { whoami, csrfHeaders } from '/account.js';
+import { keyboardBoard, announce } from '/keyboard.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -152,6 +153,8 @@ soundSwitch(() => settings.sound);
 let LIVE = null;
 // The lobby dialog (lobby.js): the live page's "New opponent" makes a seek there.
 let LOBBY = null;
+// The board by keyboard (keyboard.js), on both pages.
+let KB = null;
 // Game review (review.js), on the main page.
 let REVIEW = null;
 function t(key, vars) {
@@ -330,7 +333,25 @@ function render() {
     const [x, y] = xy(sq);
     el('rect', { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: 'hit', 'data-sq': sq }, hit);
   }
+  if (KB) KB.draw(xy);
+  announceLast();
   renderBars();
+}
+
+// A move just played (by either side, at the end of the game) is said to screen readers.
+function announceLast() {
+  const g = S.game;
+  if (!g || S.editor || S.preview) { S.announced = null; return; }
+  const key = `${g.id}:${g.moves.length}`;
+  const was = S.announced;
+  S.announced = key;
+  if (!was || was.split(':')[0] !== String(g.id) || +was.split(':')[1] + 1 !== g.moves.length || S.view !== g.moves.length) return;
+  announce(moveSaid(g.moves[g.moves.length - 1], parseFen(g.fen).turn === 'red' ? 'black' : 'red'));
+}
+// "Red: C2.5" (and "Check!"), in the page's language and notation.
+function moveSaid(m, side) {
+  const name = m[settings.notation] || m.iccs || m.uci;
+  return `${t(side)}: ${name}${m.check ? ' · ' + t('check') : ''}`;
 }
 
 function drawArrows(svg) {
@@ -748,6 +769,11 @@ function onPointerDown(evt) {
   if (evt.button !== undefined && evt.button !== 0) return;
   const sq = sqAt(evt);
   if (!sq) return;
+  pickSquare(sq, evt);
+}
+
+// A click on point `sq` (by the pointer `evt`, or by the keyboard: no `evt`, no drag).
+function pickSquare(sq, evt) {
   if (S.editor) { editorClick(sq); return; }
   if (!S.game) return;
   if (S.preview) { endPreview(); return; }
@@ -770,7 +796,7 @@ function onPointerDown(evt) {
     S.selected = sq;
     render();
     const g = $('board').querySelector(`#pieces [data-at="${sq}"]`);
-    if (g) {
+    if (g && evt) {
       drag.sq = sq; drag.g = g; drag.moved = false; drag.pointer = evt.pointerId;
       const [x, y] = xy(sq); drag.x0 = x; drag.y0 = y;
       drag.start = [evt.clientX, evt.clientY];
@@ -1197,6 +1223,12 @@ function copy(text) {
 function wire() {
   const svg = $('board');
   svg.addEventListener('pointerdown', onPointerDown);
+  KB = keyboardBoard(svg, {
+    flipped: () => (LIVE ? LIVE.flippedNow() : S.flipped),
+    fen: () => (LIVE ? LIVE.fenShown() : S.editor ? null : S.game ? fenAt(S.view) : null),
+    pick: (sq) => (LIVE ? LIVE.pick(sq) : pickSquare(sq, null)),
+    t, lang: () => settings.lang, redraw: () => render(),
+  });
   window.addEventListener('pointermove', onPointerMove);
   window.addEventListener('pointerup', onPointerUp);
   $('btn-new').addEventListener('click', () => { $('friend-name').value = settings.name || ''; $('dlg-new').showModal(); });
@@ -1319,7 +1351,7 @@ async function start() {
   showAccount();
   if (location.pathname.startsWith('/live/')) {
     LIVE = startLive({
-      t, settings, saveSettings, toast, api, copy, errText, ask, newOpponent: (o) => LOBBY.seekLike(o),
+      t, settings, saveSettings, toast, api, copy, errText, ask, newOpponent: (o) => LOBBY.seekLike(o), kb: KB, announce,
     });
     return;
   }

@@ -176,6 +176,8 @@ export function startLive(ctx) {
       const last = extends_ && added.length && !whole && !L.optimistic ? added[added.length - 1] : null;
       positionInfo(last);
       if (last !== null && L.seat && turnNow() === L.seat && !OVER(st.status)) notifyTurn();
+      // Every move played is said to screen readers (one's own when it is sent).
+      if (last !== null && ctx.announce) ctx.announce(movesSaid(L.moves.length));
     }
     if (OVER(st.status)) L.premove = null;
     L.optimistic = false;
@@ -250,6 +252,12 @@ export function startLive(ctx) {
     return !!L.seat && !!L.st && !OVER(L.st.status) && turnNow() === L.seat && !L.pending;
   }
 
+  // "Red: C2.5" for ply `ply` (from 1), in the page's language and notation.
+  function movesSaid(ply) {
+    const names = moveNames(L.fens[ply - 1], L.moves[ply - 1]);
+    return `${t(turnAt(ply - 1))}: ${names[settings.notation] || names.iccs}`;
+  }
+
   async function sendMove(uci) {
     if (!myTurn() || !L.legal.includes(uci)) return false;
     // Shown at once; the server's line confirms it (or the game is read again).
@@ -263,6 +271,7 @@ export function startLive(ctx) {
     L.legal = [];
     L.legalFor = -1;
     renderAll();
+    if (ctx.announce) ctx.announce(movesSaid(L.moves.length));
     // The sound says check too: the position after the move tells (no wait for the server).
     ctx.api('GET', '/api/position?fen=' + encodeURIComponent(fen)).then(
       (p) => play(p.check ? 'check' : capture ? 'capture' : 'move'),
@@ -373,6 +382,10 @@ export function startLive(ctx) {
   svg.addEventListener('pointerdown', (evt) => {
     if (evt.button !== undefined && evt.button !== 0) return;
     const sq = sqAt(evt);
+    if (sq) pick(sq, evt);
+  });
+  // A click on point `sq` (by the pointer `evt`, or by the keyboard: no `evt`, no drag).
+  function pick(sq, evt) {
     if (!sq || !L.seat) return;
     // Looking back: a click on the board comes back to the position now.
     if (L.view != null) { goTo(null); return; }
@@ -391,7 +404,7 @@ export function startLive(ctx) {
       if (!myTurn()) loadPreLegal();
       render();
       const g = svg.querySelector(`#pieces [data-at="${sq}"]`);
-      if (g) {
+      if (g && evt) {
         Object.assign(drag, { sq, g, moved: false, start: [evt.clientX, evt.clientY], pointer: evt.pointerId });
         g.parentNode.appendChild(g);
       }
@@ -399,7 +412,7 @@ export function startLive(ctx) {
       L.selected = null;
       render();
     }
-  });
+  }
   // A right click cancels the premove too.
   svg.addEventListener('contextmenu', (evt) => { if (cancelPremove()) evt.preventDefault(); });
   window.addEventListener('pointermove', (evt) => {
@@ -488,6 +501,7 @@ export function startLive(ctx) {
       const [x, y] = xy(sq);
       el('rect', { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: 'hit', 'data-sq': sq }, hit);
     }
+    if (ctx.kb) ctx.kb.draw(xy);
   }
 
   function node(tag, cls, text) {
@@ -816,6 +830,9 @@ export function startLive(ctx) {
   connect();
   return {
     render: renderAll,
+    pick: (sq) => pick(sq, null),
+    flippedNow: flipped,
+    fenShown: () => L.fens[shownPly()] || startFen(),
     flip() { L.flipped = !L.flipped; renderAll(); },
     goTo,
     step(d) { goTo(shownPly() + d); },

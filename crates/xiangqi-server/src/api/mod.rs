@@ -45,6 +45,7 @@ const MESSAGES_JS: &str = include_str!("../../web/messages.js");
 const MOVELIST_JS: &str = include_str!("../../web/movelist.js");
 const SETTINGS_JS: &str = include_str!("../../web/settings.js");
 const MOTION_JS: &str = include_str!("../../web/motion.js");
+const KEYBOARD_JS: &str = include_str!("../../web/keyboard.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 const ACCOUNT_HTML: &str = include_str!("../../web/account.html");
@@ -54,7 +55,7 @@ const ACCOUNT_JS: &str = include_str!("../../web/account.js");
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 19] = [
+const ASSETS: [(&str, &str, &str); 20] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -69,6 +70,7 @@ const ASSETS: [(&str, &str, &str); 19] = [
     ("/movelist.js", MOVELIST_JS, JS),
     ("/settings.js", SETTINGS_JS, JS),
     ("/motion.js", MOTION_JS, JS),
+    ("/keyboard.js", KEYBOARD_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
     // The account pages: log in / register / tokens, a player's profile, the leaderboards.
