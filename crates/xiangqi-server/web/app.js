@@ -4,7 +4,7 @@
 // lobby.js's; this file starts them and lends them its texts and settings.
 import {
   SVGNS, CELL, MARGIN, el, sqName, parseFen, boardToFen, xyOf, drawGrid as drawGridOf,
-  pieceGroup as pieceOf, fenAfter,
+  pieceGroup as pieceOf, fenAfter, boardPng, download,
 } from '/board.js';
 import { messageText } from '/messages.js';
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
@@ -34,7 +34,7 @@ const TEXT = {
     youPlay: 'You play', red: 'Red', black: 'Black', level: 'Level', toMove: 'To move',
     edStart: 'Start position', edClear: 'Clear', edAnalyse: 'Analyse', edTwo: 'Play (two players)',
     edComputer: 'Play the computer', importHelp: 'A PGN file (ICCS, WXF or Chinese moves), an XQF file, or a FEN. Choose a file or paste the text.',
-    link: 'Link to this position', copyFen: 'Copy FEN', copyLink: 'Copy link', downloadPgn: 'Download PGN',
+    link: 'Link to this position', copyFen: 'Copy FEN', copyLink: 'Copy link', downloadPgn: 'Download PGN', downloadPng: 'Download PNG',
     notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Traditional characters (帥 俥)', piecesSimplified: 'Simplified characters (帅 车)', piecesLetters: 'Letters (K R)',
     language: 'Language', hints: 'Show legal moves', typeMove: 'Type a move (h2e2, C2.5, 炮二平五)',
     redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
@@ -96,7 +96,7 @@ const TEXT = {
     red: '红方', black: '黑方', level: '级别', toMove: '走子方', edStart: '初始局面', edClear: '清空',
     edAnalyse: '分析', edTwo: '双人对弈', edComputer: '与电脑对弈',
     importHelp: 'PGN 棋谱（ICCS、WXF 或中文记谱）、XQF 文件或 FEN。选择文件或粘贴文本。',
-    link: '局面链接', copyFen: '复制 FEN', copyLink: '复制链接', downloadPgn: '下载 PGN',
+    link: '局面链接', copyFen: '复制 FEN', copyLink: '复制链接', downloadPgn: '下载 PGN', downloadPng: '下载 PNG 图片',
     notation: '记谱方式', pieces: '棋子', piecesChinese: '繁体字（帥 俥）', piecesSimplified: '简体字（帅 车）', piecesLetters: '字母（K R）', language: '语言',
     hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
     check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
@@ -1277,6 +1277,9 @@ function wire() {
   $('dlg-over').addEventListener('close', () => { if ($('dlg-over').returnValue === 'new') $('dlg-new').showModal(); });
   $('imp-go').addEventListener('click', doImport);
   $('btn-share').addEventListener('click', showShare);
+  $('share-png').addEventListener('click', async () => {
+    try { download(await boardPng($('board')), `xiangqi-${S.game && S.game.id != null ? S.game.id : 'position'}-${S.view}.png`); } catch (e) { toast(errText(e)); }
+  });
   $('share-copy-fen').addEventListener('click', () => copy($('share-fen').value));
   $('share-copy-url').addEventListener('click', () => copy($('share-url').value));
   $('btn-flip').addEventListener('click', () => { S.flipped = !S.flipped; renderAll(); });

@@ -168,6 +168,47 @@ export function pieceGroup(ch, x, y, parent, set) {
   return g;
 }
 
+// The board as drawn, as a PNG (twice the drawing's size): a copy of the SVG with the styles
+// the page gives it (style.css, the themes) written on each element, without the points'
+// click layer or the keyboard's cursor, painted on a canvas.
+const PNG_STYLES = [
+  'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-opacity', 'opacity',
+  'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline', 'stop-color', 'stop-opacity',
+  'paint-order',
+];
+export async function boardPng(svg) {
+  const copy = svg.cloneNode(true);
+  const from = [svg, ...svg.querySelectorAll('*')], to = [copy, ...copy.querySelectorAll('*')];
+  from.forEach((e, i) => {
+    const cs = getComputedStyle(e);
+    to[i].setAttribute('style', PNG_STYLES.map((k) => `${k}:${cs.getPropertyValue(k)}`).join(';'));
+  });
+  for (const e of copy.querySelectorAll('#hit, [data-cursor]')) e.remove();
+  const [w, h] = [580, 640];
+  copy.setAttribute('width', w); copy.setAttribute('height', h);
+  copy.setAttribute('xmlns', SVGNS);
+  const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(copy)], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    await new Promise((ok, bad) => { img.onload = ok; img.onerror = () => bad(new Error('the board could not be drawn')); img.src = url; });
+    const canvas = document.createElement('canvas');
+    canvas.width = 2 * w; canvas.height = 2 * h;
+    canvas.getContext('2d').drawImage(img, 0, 0, 2 * w, 2 * h);
+    return await new Promise((ok) => canvas.toBlob(ok, 'image/png'));
+  } finally { URL.revokeObjectURL(url); }
+}
+
+// Saves `blob` as a file named `name` (a download).
+export function download(blob, name) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
 // The FEN after the UCI move `uci` from `fen` (piece moved, side to move switched; the
 // counters are not kept: only the board and the turn matter to the callers).
 export function fenAfter(fen, uci) {

@@ -3,7 +3,7 @@
 // board with board.js, sends the player's moves and answers to the board API with the seat's
 // bearer token, and runs both clocks locally between the server's updates.
 import {
-  CELL, MARGIN, el, sqName, parseFen, xyOf, drawGrid, pieceGroup, fenAfter,
+  CELL, MARGIN, el, sqName, parseFen, xyOf, drawGrid, pieceGroup, fenAfter, boardPng, download,
 } from '/board.js';
 import { play } from '/sound.js';
 import { moveShown, droppedMove } from '/motion.js';
@@ -783,14 +783,10 @@ export function startLive(ctx) {
   $('live-copy-link').addEventListener('click', () => ctx.copy(`${location.origin}/live/${encodeURIComponent(id)}`));
   $('live-copy-fen').addEventListener('click', () => ctx.copy(L.fens[shownPly()] || startFen()));
   $('live-download-pgn').addEventListener('click', () => {
-    const blob = new Blob([livePgn(settings.notation)], { type: 'application/x-chess-pgn' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `xiangqi-live-${id}.pgn`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    download(new Blob([livePgn(settings.notation)], { type: 'application/x-chess-pgn' }), `xiangqi-live-${id}.pgn`);
+  });
+  $('live-download-png').addEventListener('click', async () => {
+    try { download(await boardPng(svg), `xiangqi-live-${id}-${shownPly()}.png`); } catch (e) { toast(errText(e)); }
   });
   $('live-draw').addEventListener('click', () => act('draw/yes'));
   $('live-takeback').addEventListener('click', () => act('takeback/yes'));

@@ -10,7 +10,7 @@ export const SETTINGS_TEXT = {
     theme: 'Theme', themeAuto: 'As the system', themeLight: 'Light', themeDark: 'Dark',
     board: 'Board', boardWood: 'Wood', boardJade: 'Jade', boardPaper: 'Paper',
     pieceStyle: 'Piece style', pieceClassic: 'Classic', pieceFlat: 'Flat', pieceInk: 'Ink',
-    animation: 'Animate moves',
+    animation: 'Animate moves', moveSpeed: 'Animation speed', speedFast: 'Fast', speedNormal: 'Normal', speedSlow: 'Slow',
     notify: "Notify me of my opponent's move when this tab is in the background",
     menu: 'Menu',
   },
@@ -18,7 +18,7 @@ export const SETTINGS_TEXT = {
     theme: '主题', themeAuto: '跟随系统', themeLight: '浅色', themeDark: '深色',
     board: '棋盘', boardWood: '木纹', boardJade: '青玉', boardPaper: '纸面',
     pieceStyle: '棋子样式', pieceClassic: '经典', pieceFlat: '扁平', pieceInk: '水墨',
-    animation: '走子动画',
+    animation: '走子动画', moveSpeed: '动画速度', speedFast: '快', speedNormal: '正常', speedSlow: '慢',
     notify: '标签页在后台时，对手走棋后通知我',
     menu: '菜单',
   },
@@ -42,7 +42,7 @@ export const settings = Object.assign(
   {
     lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese',
     hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
-    notify: false,
+    notify: false, moveSpeed: 'normal',
   },
   stored(),
 );
@@ -51,6 +51,9 @@ if (!THEMES.includes(settings.theme)) settings.theme = 'auto';
 if (!BOARDS.includes(settings.board)) settings.board = 'wood';
 if (!PIECE_STYLES.includes(settings.pieceStyle)) settings.pieceStyle = 'classic';
 if (!PIECE_SETS.includes(settings.pieces)) settings.pieces = 'chinese';
+// How long a move's slide takes, in ms, by the speed setting.
+export const MOVE_SPEEDS = { fast: 90, normal: 180, slow: 360 };
+if (!(settings.moveSpeed in MOVE_SPEEDS)) settings.moveSpeed = 'normal';
 
 export function saveSettings() {
   try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* storage full or off */ }
@@ -83,7 +86,7 @@ const $ = (id) => document.getElementById(id);
 export function setupSettingsDialog(changed) {
   const fields = [
     ['set-notation', 'notation'], ['set-pieces', 'pieces'], ['set-lang', 'lang'], ['set-theme', 'theme'],
-    ['set-board', 'board'], ['set-piece-style', 'pieceStyle'],
+    ['set-board', 'board'], ['set-piece-style', 'pieceStyle'], ['set-move-speed', 'moveSpeed'],
   ];
   const checks = [['set-hints', 'hints'], ['set-sound', 'sound'], ['set-animate', 'animate'], ['set-notify', 'notify']];
   // Notifications need the browser's permission: asked when the box is ticked (a click).

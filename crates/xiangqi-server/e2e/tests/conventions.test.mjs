@@ -4,7 +4,7 @@
 // the piece sets, abort only after a confirmation, the tab's title and a notification when
 // the opponent moves while the tab is hidden, copy link / copy FEN / download PGN (read back
 // by the server's importer), and "New opponent" after a game (a seek in the lobby with the
-// game's time control).
+// game's time control), the position as a PNG, and the animation speed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -170,6 +170,7 @@ test('abort asks first; the hidden tab is told of the move; link, FEN and PGN ar
     await red.click('#btn-settings');
     await red.check('#set-notify');
     await red.selectOption('#set-notation', 'wxf');
+    await red.selectOption('#set-move-speed', 'slow');
     await red.click('#dlg-settings button[value=ok]');
     await eventually(async () => assert.equal(
       await red.evaluate(() => (JSON.parse(localStorage.getItem('xiangqi.settings')) || {}).notify), true));
@@ -183,6 +184,10 @@ test('abort asks first; the hidden tab is told of the move; link, FEN and PGN ar
       document.dispatchEvent(new Event('visibilitychange'));
     });
     await click(black, 'h9', 'g7');
+    // The opponent's piece slides at the chosen speed (slow: 360 ms).
+    await eventually(async () => assert.ok(
+      (await red.evaluate(() => document.getAnimations().map((a) => a.effect.getTiming().duration))).includes(360),
+      'a 360 ms slide'), { interval: 20 });
     await expectMoves(id, 'h2e2 h9g7');
     await eventually(async () => assert.match(await red.title(), /^● (Your move|轮到你走)/));
     const notes = await red.evaluate(() => window.__notes);
@@ -218,6 +223,13 @@ test('abort asks first; the hidden tab is told of the move; link, FEN and PGN ar
     assert.match(pgn, /\[Format "WXF"\]/);
     assert.match(pgn, /\[Result "0-1"\]/);
     assert.match(pgn, /1\. C2\.5 H8\+7 0-1/);
+    // The position as a PNG: twice the board's drawing, 1160×1280.
+    const [pngDl] = await Promise.all([red.waitForEvent('download'), red.click('[data-testid="live-download-png"]')]);
+    const png = fs.readFileSync(await pngDl.path());
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1160, 1280]);
+    assert.ok(png.length > 50000, `a drawn board, not an empty image (${png.length} bytes)`);
+    fs.copyFileSync(await pngDl.path(), `${process.env.SCREENSHOT_DIR || 'screenshots'}/conventions-03-board.png`);
     const imp = await fetch(BASE + '/api/import', { method: 'POST', body: pgn }).then((r) => r.json());
     const g = await api('GET', `/api/games/${imp.games[0].id}`);
     assert.deepEqual(g.data.moves.map((m) => m.uci), ['h2e2', 'h9g7']);
