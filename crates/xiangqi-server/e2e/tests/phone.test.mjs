@@ -98,3 +98,30 @@ test('every page fits a phone: no sideways scroll, 44 px controls, a folding men
     }
   }
 });
+
+test('the board and its player bars fit a laptop window, on the game and live pages', async () => {
+  const g = (await api('POST', '/api/games', { mode: 'two-player' })).data;
+  const ch = (await api('POST', '/api/challenge/open', { clock: { limit: 300, increment: 3 } })).data;
+  const a = await launch();
+  try {
+    const page = await a.context.newPage();
+    for (const [w, h] of [[1280, 720], [1366, 768], [1920, 1080]]) {
+      await page.setViewportSize({ width: w, height: h });
+      for (const p of [`/?game=${g.id}`, ch.urlRed]) {
+        await page.goto(BASE + p);
+        await page.waitForSelector('#board rect.hit');
+        const m = await page.evaluate(() => ({
+          bottom: document.getElementById('bar-bottom').getBoundingClientRect().bottom,
+          board: document.getElementById('board').getBoundingClientRect().height,
+          scroll: document.documentElement.scrollWidth,
+        }));
+        assert.ok(m.bottom <= h, `${p} at ${w}×${h}: the lower player bar ends at ${m.bottom} px`);
+        assert.ok(m.board + 1 >= Math.min(640 * 640 / 580, h - 200), `${p} at ${w}×${h}: the board is ${m.board} px high`);
+        assert.ok(m.scroll <= w, `${p} at ${w}×${h}: ${m.scroll} px wide`);
+      }
+      if (w === 1280) await shot(page, 'laptop-1280x720-live');
+    }
+  } finally {
+    await a.cleanup();
+  }
+});
