@@ -61,12 +61,26 @@ function t(key, vars) {
 // ---- shared with the other pages ---------------------------------------------------
 
 let ME = null;
-// The logged-in account ({name, csrf, ratings}) or null.
+// Whether this browser has logged in (set when the server finds a session: after a log-in or
+// register here, or on the account page): the other pages ask who is logged in only then, so
+// a guest's page makes no request that is refused (a 401 the console shows).
+const SESSION_HINT = 'xiangqi.session';
+function hint(on) {
+  try { if (on) localStorage.setItem(SESSION_HINT, '1'); else localStorage.removeItem(SESSION_HINT); } catch { /* storage off */ }
+}
+function hinted() {
+  try { return !!localStorage.getItem(SESSION_HINT); } catch { return true; }
+}
+
+// The logged-in account ({name, csrf, ratings}) or null. `fresh`: ask the server again (the
+// account page always does).
 export async function whoami(fresh) {
   if (ME && !fresh) return ME.value;
+  if (!fresh && !hinted()) { ME = { value: null }; return null; }
   try {
     const res = await fetch('/api/account', { cache: 'no-store' });
     ME = { value: res.ok ? await res.json() : null };
+    hint(!!ME.value);
   } catch { ME = { value: null }; }
   return ME.value;
 }

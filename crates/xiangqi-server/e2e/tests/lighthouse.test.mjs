@@ -43,7 +43,10 @@ test('Lighthouse: accessibility and best practices at least 95 on the home, game
     for (const cat of Object.values(r.categories)) {
       for (const ref of cat.auditRefs) {
         const a = r.audits[ref.id];
-        if (ref.weight > 0 && a.score !== null && a.score < 1) console.log(`  ${cat.id}: ${ref.id} (${a.title})`);
+        if (ref.weight > 0 && a.score !== null && a.score < 1) {
+          console.log(`  ${cat.id}: ${ref.id} (${a.title})`);
+          for (const item of (a.details && a.details.items) || []) console.log(`    ${JSON.stringify(item).slice(0, 300)}`);
+        }
       }
       if (cat.score < MIN) low.push(`${name} ${cat.id} ${cat.score}`);
     }
