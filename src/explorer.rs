@@ -5,20 +5,19 @@ use std::time::Instant;
 
 use xiangqi::notation::Notation;
 use xiangqi::{Color, Position};
-use xiangqi_explorer::{
-    record, Added, Answer, Db, Explorer, NewGame, Options, Speed, RATING_BANDS,
-};
+use xiangqi_explorer::{record, Added, Answer, Explorer, NewGame, Options};
 use xiangqi_record::detect::read_any;
 
 use crate::cli::{ExplorerBuildArgs, ExplorerCommand, ExplorerDbArg, ExplorerQueryArgs, SideArg};
 use crate::Fail;
+use xiangqi_server::api::explorer as explorer_api;
 
 /// Games added per transaction.
 const BATCH: usize = 20_000;
 
 /// The index file inside the index's folder.
 pub fn index_path(dir: &str) -> PathBuf {
-    Path::new(dir).join("explorer.redb")
+    Path::new(dir).join(xiangqi_explorer::FILE_NAME)
 }
 
 pub fn cmd_explorer(cmd: &ExplorerCommand) -> Result<(), Fail> {
@@ -113,55 +112,41 @@ fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {
     Ok(())
 }
 
-/// The position a query names: the FEN (or the start) with the `play` moves made.
-pub fn query_position(fen: Option<&str>, play: Option<&str>) -> Result<Position, String> {
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
-        None => Position::new(),
-    };
-    for (i, m) in play
-        .unwrap_or("")
-        .split(',')
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-        .enumerate()
-    {
-        let mv = pos
-            .parse_uci(m)
-            .map_err(|e| format!("play: move {} '{m}': {e}", i + 1))?;
-        pos.play_unchecked(mv);
-    }
-    Ok(pos)
-}
-
 fn query(a: &ExplorerQueryArgs) -> Result<(), Fail> {
-    let pos = query_position(a.fen.as_deref(), a.play.as_deref())
-        .map_err(|e| Fail::input(format!("explorer: {e}")))?;
-    let db = match a.db {
-        ExplorerDbArg::Masters => Db::Masters,
-        ExplorerDbArg::Player => Db::Player {
-            name: a
-                .player
-                .clone()
-                .ok_or_else(|| Fail::input("explorer: --db player needs --player NAME"))?,
-            color: match a.color {
-                SideArg::Red => Color::Red,
-                SideArg::Black => Color::Black,
-            },
+    let refused =
+        |r: explorer_api::Refusal| Fail::input(format!("explorer: {}: {}", r.field, r.message));
+    let pos = explorer_api::query_position(a.fen.as_deref(), a.play.as_deref()).map_err(refused)?;
+    let db = explorer_api::query_db(
+        match a.db {
+            ExplorerDbArg::Masters => "masters",
+            ExplorerDbArg::Player => "player",
+            ExplorerDbArg::Site => "site",
         },
-        ExplorerDbArg::Site => Db::Site {
-            speeds: list(a.speeds.as_deref(), "speeds", Speed::parse)?,
-            bands: list(a.ratings.as_deref(), "ratings", |s| {
-                let r: u16 = s.parse().ok()?;
-                RATING_BANDS.iter().position(|&b| b == r).map(|i| i as u8)
-            })?,
+        a.speeds.as_deref(),
+        a.ratings.as_deref(),
+        a.player.as_deref(),
+        match a.color {
+            SideArg::Red => Color::Red,
+            SideArg::Black => Color::Black,
         },
-    };
+    )
+    .map_err(|r| {
+        if r.field == "player" {
+            Fail::input("explorer: --db player needs --player NAME")
+        } else {
+            refused(r)
+        }
+    })?;
     let path = index_path(&a.dir);
     let ex = Explorer::open_existing(&path).map_err(|e| Fail::input(e.to_string()))?;
     let ans = ex.lookup(&db, &pos).map_err(|e| Fail(e.to_string(), 1))?;
     if a.json {
-        println!("{}", json(&ex, &pos, &ans, a.top_games)?);
+        let answer = explorer_api::answer_json(&ex, &pos, &ans, usize::MAX, a.top_games)
+            .map_err(|e| Fail(e.to_string(), 1))?;
+        println!(
+            "{}",
+            serde_json::to_string(&answer).map_err(|e| Fail(e.to_string(), 1))?
+        );
     } else {
         print!(
             "{}",
@@ -169,19 +154,6 @@ fn query(a: &ExplorerQueryArgs) -> Result<(), Fail> {
         );
     }
     Ok(())
-}
-
-/// A comma-separated list, each item read by `one`; an unknown item is an error naming it.
-fn list<T>(s: Option<&str>, what: &str, one: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, Fail> {
-    s.unwrap_or("")
-        .split(',')
-        .map(str::trim)
-        .filter(|x| !x.is_empty())
-        .map(|x| {
-            one(x)
-                .ok_or_else(|| Fail::input(format!("explorer: --{what}: '{x}' is not one of them")))
-        })
-        .collect()
 }
 
 fn pct(n: u32, of: u64) -> f64 {
@@ -255,55 +227,4 @@ fn table(
         }
     }
     Ok(out)
-}
-
-/// lila-openingexplorer's shape: totals, moves (with the three notations), top games.
-fn json(ex: &Explorer, pos: &Position, ans: &Answer, top: usize) -> Result<String, Fail> {
-    use serde_json::json;
-    let t = &ans.total;
-    let moves: Vec<serde_json::Value> = ans
-        .moves
-        .iter()
-        .map(|m| {
-            let s = &m.stats;
-            json!({
-                "uci": m.mv.to_string(),
-                "wxf": Notation::Wxf.write(pos, m.mv),
-                "chinese": Notation::Chinese.write(pos, m.mv),
-                "red": s.red,
-                "draws": s.draws,
-                "black": s.black,
-                "averageRating": s.average_rating(),
-            })
-        })
-        .collect();
-    let mut games = vec![];
-    for (mv, g) in ans.top_games(top) {
-        let meta = ex
-            .game(g.id)
-            .map_err(|e| Fail(e.to_string(), 1))?
-            .unwrap_or_default();
-        games.push(json!({
-            "uci": mv.to_string(),
-            "id": g.id,
-            "red": {"name": meta.red, "rating": meta.red_rating},
-            "black": {"name": meta.black, "rating": meta.black_rating},
-            "winner": match meta.outcome {
-                Some(xiangqi_explorer::Outcome::RedWins) => Some("red"),
-                Some(xiangqi_explorer::Outcome::BlackWins) => Some("black"),
-                _ => None,
-            },
-            "date": meta.date,
-            "event": meta.event,
-            "source": meta.source,
-        }));
-    }
-    Ok(json!({
-        "red": t.red,
-        "draws": t.draws,
-        "black": t.black,
-        "moves": moves,
-        "topGames": games,
-    })
-    .to_string())
 }

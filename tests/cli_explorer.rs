@@ -78,3 +78,76 @@ fn build_then_query_counts_the_games_and_names_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `xiangqi serve --explorer DIR` answers `/api/explorer/masters` as `explorer query --json`
+/// prints it; a folder with no index is refused at start, naming it.
+#[test]
+fn serve_answers_the_explorer_query_as_the_command_does() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("xq_cli_explorer_serve_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let index = dir.join("ex");
+    let out = index.to_str().unwrap();
+    let big5 = format!("{DATA}/big5.pgn");
+    let o = xiangqi(&["explorer", "build", &big5, "-o", out]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = xiangqi(&["explorer", "query", out, "--json", "--play", "b2e2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let want: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+
+    let data = dir.join("data");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--no-fallback",
+            "--data",
+            data.to_str().unwrap(),
+            "--explorer",
+            out,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port: u16 = line
+        .trim()
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    let res = xiangqi_server::client::blocking(
+        std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+        &xiangqi_server::client::Request::get("/api/explorer/masters?play=b2e2&moves=50"),
+        std::time::Duration::from_secs(30),
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let res = res.expect("an answer");
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert_eq!(res.json().unwrap(), want);
+
+    let o = xiangqi(&[
+        "serve",
+        "--port",
+        "0",
+        "--data",
+        data.to_str().unwrap(),
+        "--explorer",
+        "/nonexistent/xq",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--explorer /nonexistent/xq"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

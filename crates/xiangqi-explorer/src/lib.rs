@@ -23,4 +23,8 @@ pub use index::{
     RATING_BANDS,
 };
 pub use key::{Keyed, PositionKey};
+
+/// The index file's name inside an explorer's folder (`xiangqi explorer build -o DIR`,
+/// `xiangqi serve --explorer DIR`).
+pub const FILE_NAME: &str = "explorer.redb";
 pub use stats::{GameRef, MoveStats, Outcome};

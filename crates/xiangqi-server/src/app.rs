@@ -10,6 +10,7 @@ use crate::engine::EnginePool;
 use crate::games::Games;
 use crate::online::hub::Hub;
 use crate::store::Store;
+use xiangqi_explorer::Explorer;
 
 /// Shared server state (the axum state, behind an `Arc`).
 pub struct App {
@@ -29,6 +30,8 @@ pub struct App {
     /// Session cookies are `Secure` (`--https`: the server is reached over https only);
     /// they are too for a request forwarded with `X-Forwarded-Proto: https`.
     pub https: bool,
+    /// The opening explorer's index (`--explorer DIR`), when there is one.
+    pub explorer: Option<Arc<Explorer>>,
 }
 
 impl App {
@@ -49,6 +52,7 @@ impl App {
             accounts: Accounts::new(store.clone()),
             hub,
             https: false,
+            explorer: None,
         }
     }
 }

@@ -51,6 +51,22 @@ pub use store::Store;
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
 impl Config {
+    /// The opening explorer's index to serve: `--explorer DIR`'s (which must hold one), else
+    /// `DATA/explorer`'s when there is one, else none.
+    pub fn open_explorer(&self) -> Result<Option<xiangqi_explorer::Explorer>, String> {
+        let (dir, given) = match &self.explorer {
+            Some(d) => (d.clone(), true),
+            None => (self.data.join("explorer"), false),
+        };
+        let file = dir.join(xiangqi_explorer::FILE_NAME);
+        if !given && !file.exists() {
+            return Ok(None);
+        }
+        xiangqi_explorer::Explorer::open_existing(&file)
+            .map(Some)
+            .map_err(|e| format!("--explorer {}: {e}", dir.display()))
+    }
+
     /// Where the games are kept: PostgreSQL with `--database`, else SQLite in `--data`.
     pub fn database(&self) -> store::Database {
         match &self.database {
@@ -78,6 +94,8 @@ pub struct Config {
     /// Reached over https only: session cookies get `Secure` (they do anyway on a request
     /// forwarded with `X-Forwarded-Proto: https`).
     pub https: bool,
+    /// `--explorer DIR`: the opening explorer's folder (else `data/explorer` if it has one).
+    pub explorer: Option<PathBuf>,
 }
 
 /// The per-user data folder.
@@ -125,6 +143,10 @@ pub struct ServeArgs {
     /// in --data; its tables are made and migrated at start (docs/DATABASE.md)
     #[arg(long, value_name = "URL", value_parser = parse_database_url)]
     pub database: Option<String>,
+    /// Serve the opening explorer built in DIR (`xiangqi explorer build -o DIR`) at
+    /// /api/explorer [default: DATA/explorer when it holds one]
+    #[arg(long, value_name = "DIR")]
+    pub explorer: Option<PathBuf>,
 }
 
 /// A PostgreSQL URL, or the message naming what is wrong.
@@ -160,6 +182,7 @@ impl ServeArgs {
             https: self.https,
             redis: self.redis,
             database: self.database,
+            explorer: self.explorer,
         }
     }
 }
@@ -188,6 +211,8 @@ pub fn serve(c: Config) -> Result<(), String> {
         let store = Store::open_database(&c.database())
             .await
             .map_err(|e| e.to_string())?;
+        // (Before listening: a bad --explorer stops the start, with nothing served.)
+        let explorer = c.open_explorer()?;
         let listener = bind(&c).await?;
         let addr: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
         let shown = if addr.ip().is_unspecified() {
@@ -201,6 +226,10 @@ pub fn serve(c: Config) -> Result<(), String> {
         let mut out = std::io::stdout();
         let _ = writeln!(out, "xiangqi: serving on {shown}");
         let _ = writeln!(out, "xiangqi: games are kept in {}", store.place());
+        if let Some(ex) = &explorer {
+            let (games, _) = ex.counts().map_err(|e| e.to_string())?;
+            let _ = writeln!(out, "xiangqi: the opening explorer holds {games} games");
+        }
         let _ = out.flush();
         let mut app = match &c.redis {
             None => App::new(store),
@@ -212,6 +241,9 @@ pub fn serve(c: Config) -> Result<(), String> {
             }
         };
         app.https = c.https;
+        if let Some(ex) = explorer {
+            app.explorer = Some(Arc::new(ex));
+        }
         app.accounts.set_limits(c.rate_limits);
         let app = Arc::new(app);
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod error;
+pub mod explorer;
 pub mod game_json;
 pub mod handlers;
 pub mod online;
@@ -240,6 +241,7 @@ fn api_routes() -> Routes {
         .get("/api/games/{id}/review", handlers::get_review)
         .delete("/api/games/{id}/review", handlers::cancel_review)
         .get("/api/analysis", handlers::analysis)
+        .get("/api/explorer/{db}", explorer::explorer)
         .post("/api/challenge/open", online::open_challenge)
         .get("/api/board/game/stream/{id}", online::game_stream)
         .get("/api/board/game/{id}", online::game_full)

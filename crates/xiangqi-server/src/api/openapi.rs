@@ -49,6 +49,7 @@ use crate::store::{Mode, Verdict};
         super::handlers::cancel_review,
         super::handlers::import,
         super::handlers::analysis,
+        super::explorer::explorer,
         super::online::open_challenge,
         super::online::game_stream,
         super::online::game_full,
@@ -83,6 +84,7 @@ use crate::store::{Mode, Verdict};
         (name = "board", description = "Online games between people: the board API"),
         (name = "lobby", description = "Seeks: finding an opponent"),
         (name = "accounts", description = "Accounts, sessions, API tokens, profiles, leaderboards"),
+        (name = "explorer", description = "The opening explorer: a position's moves with their results"),
         (name = "server", description = "The server itself"),
         (name = "page", description = "The browser app's page and files"),
     )

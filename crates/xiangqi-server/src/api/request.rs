@@ -838,6 +838,40 @@ pub struct PositionQuery {
     pub fen: Text,
 }
 
+/// `GET /api/explorer/{db}`, in lila-openingexplorer's manner.
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExplorerQuery {
+    /// The position (default: the start position).
+    #[param(inline)]
+    pub fen: Option<Text>,
+    /// Moves played from it first: UCI, separated by commas (`h2e2,h9g7`).
+    #[param(inline)]
+    pub play: Option<Text>,
+    /// `site`: the speeds, separated by commas (bullet, blitz, rapid, classical,
+    /// correspondence; default all).
+    #[param(inline)]
+    pub speeds: Option<Text>,
+    /// `site`: the rating bands by their lower bound, separated by commas (0, 1000, 1200,
+    /// 1400, 1600, 1800, 2000, 2200, 2500; default all).
+    #[param(inline)]
+    pub ratings: Option<Text>,
+    /// `player`: the account (required there).
+    #[param(inline)]
+    pub player: Option<Text>,
+    /// `player`: the colour the player had (default red).
+    #[param(inline)]
+    pub color: Option<Side>,
+    /// How many moves, most played first (default 12).
+    #[param(inline)]
+    pub moves: Option<Count<50>>,
+    /// How many of the highest-rated games (default 4).
+    #[serde(rename = "topGames")]
+    #[param(inline, rename = "topGames")]
+    pub top_games: Option<Count<15>>,
+}
+
 /// `GET /api/games`
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]

@@ -1,0 +1,272 @@
+//! `GET /api/explorer/{masters|site|player}`: a position's moves with their results and its
+//! best games, from the opening explorer (`xiangqi-explorer`), in lila-openingexplorer's
+//! shape (`red`/`black` where lichess says `white`/`black`). `xiangqi explorer query --json`
+//! prints the same answer.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::Serialize;
+use utoipa::ToSchema;
+use xiangqi::notation::Notation;
+use xiangqi::{Color, Position};
+use xiangqi_explorer::{Answer, Db, Explorer, Outcome, Speed, RATING_BANDS};
+
+use super::error::ApiError;
+use super::request::{self as req, Query};
+use crate::App;
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// The totals of a position, its moves and its best games.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExplorerJson {
+    pub red: u64,
+    pub draws: u64,
+    pub black: u64,
+    pub moves: Vec<ExplorerMove>,
+    pub top_games: Vec<ExplorerGame>,
+}
+
+/// One move of the position: its games' results.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExplorerMove {
+    pub uci: String,
+    pub wxf: String,
+    pub chinese: String,
+    pub red: u64,
+    pub draws: u64,
+    pub black: u64,
+    /// The mean rating of the games' players, where known.
+    pub average_rating: Option<u16>,
+}
+
+/// A game of the position.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExplorerGame {
+    /// The move the game played here.
+    pub uci: String,
+    pub id: u64,
+    pub red: ExplorerPlayer,
+    pub black: ExplorerPlayer,
+    /// `red` or `black`; absent for a draw.
+    pub winner: Option<&'static str>,
+    /// YYYYMMDD, 0 when unknown.
+    pub date: u32,
+    pub event: String,
+    /// Where the game came from (a record file, or the site).
+    pub source: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExplorerPlayer {
+    pub name: String,
+    pub rating: Option<u16>,
+}
+
+/// A refusal naming the query's field.
+#[derive(Debug)]
+pub struct Refusal {
+    pub field: &'static str,
+    pub message: String,
+}
+
+fn refuse(field: &'static str, message: String) -> Refusal {
+    Refusal { field, message }
+}
+
+/// The position a query names: the FEN (or the start) with the `play` moves made.
+pub fn query_position(fen: Option<&str>, play: Option<&str>) -> Result<Position, Refusal> {
+    let mut pos = match fen {
+        Some(f) => {
+            Position::from_fen(f).map_err(|e| refuse("fen", format!("bad FEN '{f}': {e}")))?
+        }
+        None => Position::new(),
+    };
+    for (i, m) in play
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .enumerate()
+    {
+        let mv = pos
+            .parse_uci(m)
+            .map_err(|e| refuse("play", format!("move {} '{m}': {e}", i + 1)))?;
+        pos.play_unchecked(mv);
+    }
+    Ok(pos)
+}
+
+/// A comma-separated list, each item read by `one`; an unknown item is refused, named.
+fn list<T>(
+    s: Option<&str>,
+    field: &'static str,
+    one: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, Refusal> {
+    let mut out = vec![];
+    for item in s
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+    {
+        out.push(
+            one(item)
+                .ok_or_else(|| refuse(field, format!("'{item}' is not one of the {field}")))?,
+        );
+    }
+    Ok(out)
+}
+
+/// The database a query names (`masters`, `site` or `player`) with its filters.
+pub fn query_db(
+    db: &str,
+    speeds: Option<&str>,
+    ratings: Option<&str>,
+    player: Option<&str>,
+    color: Color,
+) -> Result<Db, Refusal> {
+    match db {
+        "masters" => Ok(Db::Masters),
+        "site" => Ok(Db::Site {
+            speeds: list(speeds, "speeds", Speed::parse)?,
+            bands: list(ratings, "ratings", |s| {
+                let r: u16 = s.parse().ok()?;
+                RATING_BANDS.iter().position(|&b| b == r).map(|i| i as u8)
+            })?,
+        }),
+        "player" => Ok(Db::Player {
+            name: player
+                .filter(|p| !p.trim().is_empty())
+                .ok_or_else(|| refuse("player", "the player database needs a player".into()))?
+                .trim()
+                .to_owned(),
+            color,
+        }),
+        other => Err(refuse(
+            "db",
+            format!("'{other}' is not an explorer database (masters, site or player)"),
+        )),
+    }
+}
+
+/// The answer in lila-openingexplorer's shape: at most `moves` moves and `top` games.
+pub fn answer_json(
+    ex: &Explorer,
+    pos: &Position,
+    ans: &Answer,
+    moves: usize,
+    top: usize,
+) -> Result<ExplorerJson, xiangqi_explorer::Error> {
+    let t = &ans.total;
+    let list = ans
+        .moves
+        .iter()
+        .take(moves)
+        .map(|m| {
+            let s = &m.stats;
+            ExplorerMove {
+                uci: m.mv.to_string(),
+                wxf: Notation::Wxf.write(pos, m.mv),
+                chinese: Notation::Chinese.write(pos, m.mv),
+                red: u64::from(s.red),
+                draws: u64::from(s.draws),
+                black: u64::from(s.black),
+                average_rating: s.average_rating(),
+            }
+        })
+        .collect();
+    let mut games = vec![];
+    for (mv, g) in ans.top_games(top) {
+        let meta = ex.game(g.id)?.unwrap_or_default();
+        games.push(ExplorerGame {
+            uci: mv.to_string(),
+            id: g.id,
+            red: ExplorerPlayer {
+                name: meta.red,
+                rating: meta.red_rating,
+            },
+            black: ExplorerPlayer {
+                name: meta.black,
+                rating: meta.black_rating,
+            },
+            winner: match meta.outcome {
+                Some(Outcome::RedWins) => Some("red"),
+                Some(Outcome::BlackWins) => Some("black"),
+                _ => None,
+            },
+            date: meta.date,
+            event: meta.event,
+            source: meta.source,
+        });
+    }
+    Ok(ExplorerJson {
+        red: u64::from(t.red),
+        draws: u64::from(t.draws),
+        black: u64::from(t.black),
+        moves: list,
+        top_games: games,
+    })
+}
+
+/// `GET /api/explorer/{db}`
+#[utoipa::path(
+    get,
+    path = "/api/explorer/{db}",
+    tag = "explorer",
+    params(
+        ("db" = String, Path, description = "`masters` (the operator's records), `site` (this server's games) or `player` (one account's games)", pattern = "^(masters|site|player)$"),
+        req::ExplorerQuery,
+    ),
+    responses(
+        (status = 200, description = "The position's moves with their results, and its best games (all zero where the explorer has no games, or none was built)", body = ExplorerJson),
+        (status = 400, description = "Malformed input: a bad FEN, a `play` move that is not legal there (named by its number), an unknown speed or rating band, `player` missing for the player database", body = super::error::ErrorBody),
+        (status = 404, description = "No such database", body = super::error::ErrorBody),
+    )
+)]
+pub async fn explorer(
+    State(app): State<Arc<App>>,
+    Path(db): Path<String>,
+    Query(q): Query<req::ExplorerQuery>,
+) -> ApiResult<Json<ExplorerJson>> {
+    let text = |t: &Option<req::Text>| t.as_ref().map(|t| t.0.clone());
+    let bad = |r: Refusal| ApiError::bad(r.message).field(r.field);
+    let db = match query_db(
+        &db,
+        text(&q.speeds).as_deref(),
+        text(&q.ratings).as_deref(),
+        text(&q.player).as_deref(),
+        q.color.map_or(Color::Red, |c| c.0),
+    ) {
+        Ok(db) => db,
+        Err(r) if r.field == "db" => {
+            return Err(ApiError::new(axum::http::StatusCode::NOT_FOUND, r.message))
+        }
+        Err(r) => return Err(bad(r)),
+    };
+    let pos = query_position(text(&q.fen).as_deref(), text(&q.play).as_deref()).map_err(bad)?;
+    let moves = q.moves.map_or(12, |n| n.0 as usize);
+    let top = q.top_games.map_or(4, |n| n.0 as usize);
+    let Some(ex) = app.explorer.clone() else {
+        return Ok(Json(ExplorerJson {
+            red: 0,
+            draws: 0,
+            black: 0,
+            moves: vec![],
+            top_games: vec![],
+        }));
+    };
+    // redb reads block: off the async threads.
+    let answer = tokio::task::spawn_blocking(move || {
+        let ans = ex.lookup(&db, &pos)?;
+        answer_json(&ex, &pos, &ans, moves, top)
+    })
+    .await
+    .map_err(|e| ApiError::unavailable(format!("the explorer's lookup failed: {e}")))?
+    .map_err(|e| ApiError::unavailable(format!("the explorer's file: {e}")))?;
+    Ok(Json(answer))
+}
