@@ -51,20 +51,36 @@ pub use store::Store;
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
 impl Config {
-    /// The opening explorer's index to serve: `--explorer DIR`'s (which must hold one), else
-    /// `DATA/explorer`'s when there is one, else none.
+    /// The opening explorer's index to serve, and to add this node's ended games to:
+    /// `--explorer DIR`'s (which must hold one); else, on a single node, `DATA/explorer`'s
+    /// (made when missing; served without when it cannot be opened, say held by another
+    /// server); else none (nodes sharing live games over Redis each take an `--explorer`).
     pub fn open_explorer(&self) -> Result<Option<xiangqi_explorer::Explorer>, String> {
-        let (dir, given) = match &self.explorer {
-            Some(d) => (d.clone(), true),
-            None => (self.data.join("explorer"), false),
-        };
-        let file = dir.join(xiangqi_explorer::FILE_NAME);
-        if !given && !file.exists() {
+        use xiangqi_explorer::{Explorer, Options, FILE_NAME};
+        if let Some(dir) = &self.explorer {
+            return Explorer::open_existing(&dir.join(FILE_NAME))
+                .map(Some)
+                .map_err(|e| format!("--explorer {}: {e}", dir.display()));
+        }
+        if self.redis.is_some() {
             return Ok(None);
         }
-        xiangqi_explorer::Explorer::open_existing(&file)
-            .map(Some)
-            .map_err(|e| format!("--explorer {}: {e}", dir.display()))
+        let dir = self.data.join("explorer");
+        let opened = std::fs::create_dir_all(&dir)
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                Explorer::open(&dir.join(FILE_NAME), Options::default()).map_err(|e| e.to_string())
+            });
+        match opened {
+            Ok(ex) => Ok(Some(ex)),
+            Err(e) => {
+                eprintln!(
+                    "xiangqi: serving without the opening explorer: {}: {e}",
+                    dir.display()
+                );
+                Ok(None)
+            }
+        }
     }
 
     /// Where the games are kept: PostgreSQL with `--database`, else SQLite in `--data`.
@@ -144,7 +160,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "URL", value_parser = parse_database_url)]
     pub database: Option<String>,
     /// Serve the opening explorer built in DIR (`xiangqi explorer build -o DIR`) at
-    /// /api/explorer [default: DATA/explorer when it holds one]
+    /// /api/explorer, and add the games that end here to it [default: DATA/explorer, made
+    /// when missing; none with --redis]
     #[arg(long, value_name = "DIR")]
     pub explorer: Option<PathBuf>,
 }
@@ -242,7 +259,11 @@ pub fn serve(c: Config) -> Result<(), String> {
         };
         app.https = c.https;
         if let Some(ex) = explorer {
-            app.explorer = Some(Arc::new(ex));
+            let ex = Arc::new(ex);
+            app.explorer = Some(ex.clone());
+            // Every game this node ends goes into the explorer's site database (told from now
+            // on, before any game is resumed).
+            tokio::spawn(api::explorer::index_ended(ex, app.hub.ended_games()));
         }
         app.accounts.set_limits(c.rate_limits);
         let app = Arc::new(app);

@@ -257,3 +257,111 @@ fn urlencode(s: &str) -> String {
         })
         .collect()
 }
+
+async fn post(
+    r: &axum::Router,
+    uri: &str,
+    token: Option<&str>,
+    body: Value,
+) -> (StatusCode, Value) {
+    let mut req = Request::post(uri).header("content-type", "application/json");
+    if let Some(t) = token {
+        req = req.header("authorization", format!("Bearer {t}"));
+    }
+    let text = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let res = r
+        .clone()
+        .oneshot(req.body(Body::from(text)).unwrap())
+        .await
+        .unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// A live game that ends is added to the site database, with its result and speed; one that
+/// is aborted is not.
+#[tokio::test]
+async fn an_ended_site_game_goes_into_the_site_database() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-explorer-site-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ex = Arc::new(
+        Explorer::open(&dir.join(xiangqi_explorer::FILE_NAME), Options::default()).unwrap(),
+    );
+    let store = Store::open(&dir).expect("store");
+    let mut app = App::new(store);
+    app.explorer = Some(ex.clone());
+    tokio::spawn(xiangqi_server::api::explorer::index_ended(
+        ex,
+        app.hub.ended_games(),
+    ));
+    let r = router(Arc::new(app));
+    // A blitz game (3+2): two moves, then Red resigns.
+    let (st, c) = post(
+        &r,
+        "/api/challenge/open",
+        None,
+        serde_json::json!({"clock": {"limit": 180, "increment": 2}}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{c}");
+    let (id, red, black) = (
+        c["id"].as_str().unwrap(),
+        c["tokenRed"].as_str().unwrap(),
+        c["tokenBlack"].as_str().unwrap(),
+    );
+    for (m, t) in [("h2e2", red), ("h9g7", black)] {
+        let (st, v) = post(
+            &r,
+            &format!("/api/board/game/{id}/move/{m}"),
+            Some(t),
+            Value::Null,
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+    }
+    let (st, v) = post(
+        &r,
+        &format!("/api/board/game/{id}/resign"),
+        Some(red),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    // An aborted game adds nothing.
+    let (_, c2) = post(&r, "/api/challenge/open", None, Value::Null).await;
+    let (st, _) = post(
+        &r,
+        &format!("/api/board/game/{}/abort", c2["id"].as_str().unwrap()),
+        Some(c2["tokenRed"].as_str().unwrap()),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let mut v = Value::Null;
+    for _ in 0..200 {
+        v = get(&r, "/api/explorer/site?play=h2e2").await.1;
+        if v["black"] == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(counts(&v), (0, 0, 1), "{v}");
+    assert_eq!(v["moves"][0]["uci"], "h9g7");
+    assert_eq!(v["topGames"][0]["source"], format!("site {id}"));
+    let (_, v) = get(&r, "/api/explorer/site?play=h2e2&speeds=blitz").await;
+    assert_eq!(counts(&v), (0, 0, 1));
+    let (_, v) = get(&r, "/api/explorer/site?play=h2e2&speeds=rapid").await;
+    assert_eq!(counts(&v), (0, 0, 0));
+    let (_, v) = get(&r, "/api/explorer/site").await;
+    assert_eq!(counts(&v), (0, 0, 1), "the aborted game is not there: {v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,7 +1,8 @@
 //! `GET /api/explorer/{masters|site|player}`: a position's moves with their results and its
 //! best games, from the opening explorer (`xiangqi-explorer`), in lila-openingexplorer's
 //! shape (`red`/`black` where lichess says `white`/`black`). `xiangqi explorer query --json`
-//! prints the same answer.
+//! prints the same answer. And the site database's feed: every game that ends on this node
+//! is added to it (`index_ended`).
 
 use std::sync::Arc;
 
@@ -11,10 +12,13 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use xiangqi::notation::Notation;
 use xiangqi::{Color, Position};
-use xiangqi_explorer::{Answer, Db, Explorer, Outcome, Speed, RATING_BANDS};
+use xiangqi_explorer::{
+    Answer, Db, Explorer, GameMeta, NewGame, Outcome, Speed, Target, RATING_BANDS,
+};
 
 use super::error::ApiError;
 use super::request::{self as req, Query};
+use crate::online::hub::Ended;
 use crate::App;
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -269,4 +273,81 @@ pub async fn explorer(
     .map_err(|e| ApiError::unavailable(format!("the explorer's lookup failed: {e}")))?
     .map_err(|e| ApiError::unavailable(format!("the explorer's file: {e}")))?;
     Ok(Json(answer))
+}
+
+/// The explorer's entry of a site game that ended.
+pub fn site_game(e: &Ended) -> NewGame {
+    NewGame {
+        meta: GameMeta {
+            red: e.names[0].clone(),
+            black: e.names[1].clone(),
+            red_rating: e.ratings[0],
+            black_rating: e.ratings[1],
+            outcome: Some(match e.winner {
+                Some(Color::Red) => Outcome::RedWins,
+                Some(Color::Black) => Outcome::BlackWins,
+                None => Outcome::Draw,
+            }),
+            date: yyyymmdd(e.at),
+            event: "online game".into(),
+            source: format!("site {}", e.id),
+        },
+        start: e.start.clone(),
+        moves: e.moves.clone(),
+        target: Target::Site {
+            // The server's speeds and the explorer's have the same names.
+            speed: Speed::parse(e.speed.as_str()).unwrap_or(Speed::Correspondence),
+            accounts: e.accounts.clone(),
+        },
+    }
+}
+
+/// The civil date (UTC) of a time in ms since 1970, as `yyyymmdd`.
+fn yyyymmdd(ms: i64) -> u32 {
+    // Howard Hinnant's days-to-civil.
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y * 10_000 + m * 100 + d).clamp(0, i64::from(u32::MAX)) as u32
+}
+
+/// Adds every game the hub tells of (`Hub::ended_games`) to the explorer's site database, as
+/// they end (a batch of what has come meanwhile at a time, off the async threads). Runs until
+/// the hub is gone.
+pub async fn index_ended(ex: Arc<Explorer>, mut rx: tokio::sync::mpsc::UnboundedReceiver<Ended>) {
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![site_game(&first)];
+        while let Ok(more) = rx.try_recv() {
+            batch.push(site_game(&more));
+            if batch.len() >= 1000 {
+                break;
+            }
+        }
+        let ex = ex.clone();
+        let n = batch.len();
+        match tokio::task::spawn_blocking(move || ex.add(&batch)).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                eprintln!("xiangqi serve: the explorer could not add {n} ended games: {e}")
+            }
+            Err(e) => eprintln!("xiangqi serve: the explorer's add failed: {e}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(super::yyyymmdd(0), 19700101);
+        assert_eq!(super::yyyymmdd(951_782_400_000), 20000229);
+        assert_eq!(super::yyyymmdd(1_796_342_400_000 - 1), 20261203);
+        assert_eq!(super::yyyymmdd(1_796_342_400_000), 20261204);
+    }
 }

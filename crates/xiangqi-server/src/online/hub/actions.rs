@@ -174,6 +174,7 @@ impl Hub {
         st: &mut RoomState,
         rate: Option<Write>,
         w: LiveWrite,
+        next: &LiveGame,
     ) -> Result<(), StoreError> {
         match rate {
             Some(r) => {
@@ -192,6 +193,7 @@ impl Hub {
                 self.store.write(Write::Live(w)).await?;
             }
         }
+        self.tell_ended(&room.id, st, next);
         Ok(())
     }
 
@@ -273,7 +275,7 @@ impl Hub {
             }
         };
         let rate = Self::rating_write(&room.id, &st, &next);
-        self.commit(room, &mut st, rate, w).await?;
+        self.commit(room, &mut st, rate, w, &next).await?;
         st.live = next;
         room.over.store(st.live.is_over(), Ordering::Relaxed);
         Self::send(room, None, &Self::state_event(&st.live, now));

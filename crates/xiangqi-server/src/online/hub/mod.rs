@@ -15,10 +15,12 @@
 //! (restores, heartbeats, leases, take-overs, sweeps), `remote` (operations run on or
 //! forwarded to the owner), `actions` (new games, moves, offers, and their commits),
 //! `timers` (deadlines), `presence` (streams counted on every node, grace periods),
-//! `fanout` (what the streams are told), `seeks` (the lobby), `error` (refusals).
+//! `fanout` (what the streams are told), `seeks` (the lobby), `ended` (games that end, for the
+//! explorer), `error` (refusals).
 
 mod actions;
 mod codec;
+mod ended;
 mod error;
 mod fanout;
 mod ownership;
@@ -27,6 +29,7 @@ mod remote;
 mod seeks;
 mod timers;
 
+pub use ended::Ended;
 pub use error::OnlineError;
 pub use presence::{Guard, Subscription};
 pub use seeks::SeekGuard;
@@ -258,6 +261,8 @@ pub struct Hub {
     /// A single node: its previous run's last heartbeat in the store (wall ms), read when it
     /// started again; what a game restored from the store charges its side to move up to.
     last_run: Mutex<Option<i64>>,
+    /// Where the games this node ends are told (`ended_games`).
+    ended: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Ended>>>,
 }
 
 fn color_of(s: &str) -> Option<Color> {
@@ -292,6 +297,7 @@ impl Hub {
             said: AtomicU64::new(0),
             suspects: Mutex::new(Vec::new()),
             last_run: Mutex::new(None),
+            ended: Mutex::new(None),
         }
     }
 

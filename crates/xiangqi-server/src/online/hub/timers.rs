@@ -52,7 +52,7 @@ impl Hub {
                 change: change_of(&next, now),
             };
             let rate = Self::rating_write(&room.id, &st, &next);
-            match self.commit(room, &mut st, rate, w).await {
+            match self.commit(room, &mut st, rate, w, &next).await {
                 Ok(_) => {
                     st.live = next;
                     room.over.store(st.live.is_over(), Ordering::Relaxed);
