@@ -18,6 +18,7 @@ import { SETTINGS_TEXT, settings, saveSettings, setupSettingsDialog } from '/set
 import { moveShown, droppedMove } from '/motion.js';
 import { whoami, csrfHeaders } from '/account.js';
 import { keyboardBoard, announce } from '/keyboard.js';
+import { EXPLORER_TEXT, setupExplorer } from '/explorer.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -147,7 +148,7 @@ const TEXT = {
 };
 
 // The texts of the modules moved out of this file (move list, settings).
-for (const T of [MOVELIST_TEXT, SETTINGS_TEXT]) for (const l of ['en', 'zh']) Object.assign(TEXT[l], T[l]);
+for (const T of [MOVELIST_TEXT, SETTINGS_TEXT, EXPLORER_TEXT]) for (const l of ['en', 'zh']) Object.assign(TEXT[l], T[l]);
 soundSwitch(() => settings.sound);
 // The live game's page, when this is one (/live/{id}): it draws the board itself.
 let LIVE = null;
@@ -155,6 +156,8 @@ let LIVE = null;
 let LOBBY = null;
 // The board by keyboard (keyboard.js), on both pages.
 let KB = null;
+// The opening explorer's panel (explorer.js), on the main page.
+let EXPLORER = null;
 // Game review (review.js), on the main page.
 let REVIEW = null;
 function t(key, vars) {
@@ -523,6 +526,7 @@ function renderAll() {
   renderMoves();
   renderAnalysis();
   if (REVIEW) REVIEW.render();
+  if (EXPLORER) EXPLORER.render();
 }
 
 function goTo(ply) {
@@ -1248,6 +1252,12 @@ function wire() {
   $('imp-text').addEventListener('input', () => { S.importFrom = 'text'; });
   $('btn-editor').addEventListener('click', () => openEditor());
   setupSettingsDialog(() => { applyLanguage(); renderAll(); });
+  EXPLORER = setupExplorer({
+    t, settings, saveSettings, api,
+    fen: () => (S.game && !S.editor && !S.preview ? fenAt(S.view) : null),
+    // (A move the game does not allow now, the computer's turn say, is not played.)
+    play: (uci) => { if (S.game) tryMove(uci.slice(0, 2), uci.slice(2, 4)); },
+  });
   setupMoveList({ t, settings, state: () => S, goTo, promoteLine, api, setGame, toast, errText });
   wireMoveList();
   $('btn-lang').addEventListener('click', () => {

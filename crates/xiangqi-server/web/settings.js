@@ -42,7 +42,7 @@ export const settings = Object.assign(
   {
     lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese',
     hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
-    notify: false, moveSpeed: 'normal',
+    notify: false, moveSpeed: 'normal', explorer: false,
   },
   stored(),
 );

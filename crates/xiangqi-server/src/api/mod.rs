@@ -47,6 +47,7 @@ const MOVELIST_JS: &str = include_str!("../../web/movelist.js");
 const SETTINGS_JS: &str = include_str!("../../web/settings.js");
 const MOTION_JS: &str = include_str!("../../web/motion.js");
 const KEYBOARD_JS: &str = include_str!("../../web/keyboard.js");
+const EXPLORER_JS: &str = include_str!("../../web/explorer.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 const ACCOUNT_HTML: &str = include_str!("../../web/account.html");
@@ -56,7 +57,7 @@ const ACCOUNT_JS: &str = include_str!("../../web/account.js");
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 20] = [
+const ASSETS: [(&str, &str, &str); 21] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -72,6 +73,7 @@ const ASSETS: [(&str, &str, &str); 20] = [
     ("/settings.js", SETTINGS_JS, JS),
     ("/motion.js", MOTION_JS, JS),
     ("/keyboard.js", KEYBOARD_JS, JS),
+    ("/explorer.js", EXPLORER_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
     // The account pages: log in / register / tokens, a player's profile, the leaderboards.
