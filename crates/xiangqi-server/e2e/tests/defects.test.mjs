@@ -402,6 +402,15 @@ test('analysis lines are numbered and clickable; an analysis board has no game c
     await page.waitForFunction(() => document.querySelectorAll('#an-lines li:first-child .pvmv').length >= 2, null, { timeout: 20000 });
     await page.click('#an-toggle');
     await expectText(page, '#an-toggle', 'Start');
+    // The search's last lines can still come just after the stop (CI saw the line change
+    // between reading its move and clicking it): wait until the first line stays the same
+    // for half a second.
+    const firstLine = () => page.evaluate(() => [...document.querySelectorAll('#an-lines li:first-child .pvmv')].map((x) => x.dataset.uci).join(' '));
+    await eventually(async () => {
+      const before = await firstLine();
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(await firstLine(), before, 'the first line settled');
+    }, { timeout: 20000 });
     const second = page.locator('#an-lines li:first-child .pvmv').nth(1);
     const name = await second.textContent();
     // The line's first two moves, as the page has them.
