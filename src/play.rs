@@ -326,7 +326,7 @@ impl Play {
             ..GameRecord::default()
         };
         rec.set_tag("Event", "xiangqi play");
-        rec.set_tag("Date", today());
+        rec.set_tag("Date", xiangqi_record::date::pgn_today());
         rec.set_tag("Red", red);
         rec.set_tag("Black", black);
         if let Some(o) = self.game.outcome() {
@@ -439,25 +439,6 @@ pub fn visible_width(s: &str) -> usize {
         };
     }
     w
-}
-
-/// Today's date as PGN writes it (`2026.12.01`, UTC).
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let days = (secs / 86_400) as i64;
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
 }
 
 /// A source of keys: `Ok(None)` when there are no more.
@@ -881,6 +862,6 @@ mod tests {
     #[test]
     fn widths() {
         assert_eq!(visible_width("\x1b[31m帥\x1b[0m a"), 4);
-        assert_eq!(today().len(), 10);
+        assert_eq!(xiangqi_record::date::pgn_today().len(), 10);
     }
 }

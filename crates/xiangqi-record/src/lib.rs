@@ -6,6 +6,7 @@
 pub mod cbf;
 pub mod cbl;
 pub mod cbr;
+pub mod date;
 pub mod detect;
 pub mod dhtmlxq;
 pub mod encoding;

@@ -288,7 +288,7 @@ pub fn site_game(e: &Ended) -> NewGame {
                 Some(Color::Black) => Outcome::BlackWins,
                 None => Outcome::Draw,
             }),
-            date: yyyymmdd(e.at),
+            date: xiangqi_record::date::yyyymmdd_of_ms(e.at),
             event: "online game".into(),
             source: format!("site {}", e.id),
         },
@@ -300,21 +300,6 @@ pub fn site_game(e: &Ended) -> NewGame {
             accounts: e.accounts.clone(),
         },
     }
-}
-
-/// The civil date (UTC) of a time in ms since 1970, as `yyyymmdd`.
-fn yyyymmdd(ms: i64) -> u32 {
-    // Howard Hinnant's days-to-civil.
-    let z = ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y * 10_000 + m * 100 + d).clamp(0, i64::from(u32::MAX)) as u32
 }
 
 /// Adds every game the hub tells of (`Hub::ended_games`) to the explorer's site database, as
@@ -338,16 +323,5 @@ pub async fn index_ended(ex: Arc<Explorer>, mut rx: tokio::sync::mpsc::Unbounded
             }
             Err(e) => eprintln!("xiangqi serve: the explorer's add failed: {e}"),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn dates_are_civil() {
-        assert_eq!(super::yyyymmdd(0), 19700101);
-        assert_eq!(super::yyyymmdd(951_782_400_000), 20000229);
-        assert_eq!(super::yyyymmdd(1_796_342_400_000 - 1), 20261203);
-        assert_eq!(super::yyyymmdd(1_796_342_400_000), 20261204);
     }
 }
