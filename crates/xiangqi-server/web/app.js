@@ -35,8 +35,8 @@ const TEXT = {
     youPlay: 'You play', red: 'Red', black: 'Black', level: 'Level', toMove: 'To move',
     edStart: 'Start position', edClear: 'Clear', edAnalyse: 'Analyse', edTwo: 'Play (two players)',
     edComputer: 'Play the computer', importHelp: 'A PGN file (ICCS, WXF or Chinese moves), an XQF file, or a FEN. Choose a file or paste the text.',
-    link: 'Link to this position', copyFen: 'Copy FEN', copyLink: 'Copy link', downloadPgn: 'Download PGN', downloadPng: 'Download PNG',
-    notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Traditional characters (帥 俥)', piecesSimplified: 'Simplified characters (帅 车)', piecesLetters: 'Letters (K R)',
+    link: 'Link to this position', copyFen: 'Copy FEN', copyLink: 'Copy link', downloadPgn: 'Download PGN', downloadPng: 'Download PNG', downloadGif: 'Download GIF',
+    notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Traditional characters (帥 俥)', piecesSimplified: 'Simplified characters (帅 车)', piecesLetters: 'Letters (K R)', piecesWestern: 'Western symbols (♔ ♖)', coords: 'Coordinates', coordsOutside: 'Outside the board', coordsInside: 'On the board', coordsNone: 'None', gifMaking: 'Drawing the GIF…',
     language: 'Language', hints: 'Show legal moves', typeMove: 'Type a move (h2e2, C2.5, 炮二平五)',
     redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
     review: 'Review', rvTitle: 'Game review', rvDepth: 'Depth', rvNext: 'Next mistake', rvAccuracy: 'accuracy',
@@ -97,8 +97,8 @@ const TEXT = {
     red: '红方', black: '黑方', level: '级别', toMove: '走子方', edStart: '初始局面', edClear: '清空',
     edAnalyse: '分析', edTwo: '双人对弈', edComputer: '与电脑对弈',
     importHelp: 'PGN 棋谱（ICCS、WXF 或中文记谱）、XQF 文件或 FEN。选择文件或粘贴文本。',
-    link: '局面链接', copyFen: '复制 FEN', copyLink: '复制链接', downloadPgn: '下载 PGN', downloadPng: '下载 PNG 图片',
-    notation: '记谱方式', pieces: '棋子', piecesChinese: '繁体字（帥 俥）', piecesSimplified: '简体字（帅 车）', piecesLetters: '字母（K R）', language: '语言',
+    link: '局面链接', copyFen: '复制 FEN', copyLink: '复制链接', downloadPgn: '下载 PGN', downloadPng: '下载 PNG 图片', downloadGif: '下载 GIF 动图',
+    notation: '记谱方式', pieces: '棋子', piecesChinese: '繁体字（帥 俥）', piecesSimplified: '简体字（帅 车）', piecesLetters: '字母（K R）', piecesWestern: '西洋符号（♔ ♖）', coords: '坐标', coordsOutside: '棋盘外', coordsInside: '棋盘上', coordsNone: '不显示', gifMaking: '正在生成 GIF…', language: '语言',
     hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
     check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
     review: '复盘', rvTitle: '复盘分析', rvDepth: '深度', rvNext: '下一个失误', rvAccuracy: '准确率',
@@ -265,7 +265,7 @@ function humanTurn() {
 // Drawing the board (board.js draws; these give it the flip and the piece style)
 
 function xy(sq) { return xyOf(sq, S.flipped); }
-function drawGrid(svg) { drawGridOf(svg, S.flipped, settings.notation); }
+function drawGrid(svg) { drawGridOf(svg, S.flipped, settings.notation, settings.coords); }
 function pieceGroup(ch, x, y, parent) { return pieceOf(ch, x, y, parent, settings.pieces); }
 
 function render() {
@@ -1289,6 +1289,16 @@ function wire() {
   $('btn-share').addEventListener('click', showShare);
   $('share-png').addEventListener('click', async () => {
     try { download(await boardPng($('board')), `xiangqi-${S.game && S.game.id != null ? S.game.id : 'position'}-${S.view}.png`); } catch (e) { toast(errText(e)); }
+  });
+  $('share-gif').addEventListener('click', async () => {
+    const g = S.game;
+    const positions = g ? [{ fen: g.start_fen }, ...g.moves.map((m) => ({ fen: m.fen, last: m.uci }))] : [{ fen: fenAt(0) }];
+    toast(t('gifMaking'));
+    try {
+      const opts = { flipped: S.flipped, notation: settings.notation, set: settings.pieces, coords: settings.coords };
+      const { gameGif } = await import('/gif.js');
+      download(await gameGif(positions, opts), `xiangqi-${g && g.id != null ? g.id : 'game'}.gif`);
+    } catch (e) { toast(errText(e)); }
   });
   $('share-copy-fen').addEventListener('click', () => copy($('share-fen').value));
   $('share-copy-url').addEventListener('click', () => copy($('share-url').value));

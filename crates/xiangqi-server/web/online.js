@@ -446,7 +446,7 @@ export function startLive(ctx) {
   function render() {
     svg.textContent = '';
     const fl = flipped();
-    drawGrid(svg, fl, settings.notation);
+    drawGrid(svg, fl, settings.notation, settings.coords);
     const n = shownPly();
     const fen = L.fens[n] || startFen();
     if (!fen) return;
@@ -787,6 +787,14 @@ export function startLive(ctx) {
   });
   $('live-download-png').addEventListener('click', async () => {
     try { download(await boardPng(svg), `xiangqi-live-${id}-${shownPly()}.png`); } catch (e) { toast(errText(e)); }
+  });
+  $('live-download-gif').addEventListener('click', async () => {
+    const positions = L.fens.map((fen, i) => ({ fen, last: i > 0 ? L.moves[i - 1] : null }));
+    try {
+      const opts = { flipped: flipped(), notation: settings.notation, set: settings.pieces, coords: settings.coords };
+      const { gameGif } = await import('/gif.js');
+      download(await gameGif(positions.length ? positions : [{ fen: startFen() }], opts), `xiangqi-live-${id}.gif`);
+    } catch (e) { toast(errText(e)); }
   });
   $('live-draw').addEventListener('click', () => act('draw/yes'));
   $('live-takeback').addEventListener('click', () => act('takeback/yes'));

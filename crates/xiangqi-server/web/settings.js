@@ -3,7 +3,7 @@
 // The themes are attributes on <html> (data-theme, data-board, data-pieces) that style.css
 // reads. Moved out of app.js.
 
-import { PIECE_SETS } from '/board.js';
+import { PIECE_SETS, COORDS } from '/board.js';
 
 export const SETTINGS_TEXT = {
   en: {
@@ -42,7 +42,7 @@ export const settings = Object.assign(
   {
     lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese',
     hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
-    notify: false, moveSpeed: 'normal', explorer: false,
+    notify: false, moveSpeed: 'normal', explorer: false, coords: 'outside',
   },
   stored(),
 );
@@ -51,6 +51,7 @@ if (!THEMES.includes(settings.theme)) settings.theme = 'auto';
 if (!BOARDS.includes(settings.board)) settings.board = 'wood';
 if (!PIECE_STYLES.includes(settings.pieceStyle)) settings.pieceStyle = 'classic';
 if (!PIECE_SETS.includes(settings.pieces)) settings.pieces = 'chinese';
+if (!COORDS.includes(settings.coords)) settings.coords = 'outside';
 // How long a move's slide takes, in ms, by the speed setting.
 export const MOVE_SPEEDS = { fast: 90, normal: 180, slow: 360 };
 if (!(settings.moveSpeed in MOVE_SPEEDS)) settings.moveSpeed = 'normal';
@@ -86,7 +87,7 @@ const $ = (id) => document.getElementById(id);
 export function setupSettingsDialog(changed) {
   const fields = [
     ['set-notation', 'notation'], ['set-pieces', 'pieces'], ['set-lang', 'lang'], ['set-theme', 'theme'],
-    ['set-board', 'board'], ['set-piece-style', 'pieceStyle'], ['set-move-speed', 'moveSpeed'],
+    ['set-board', 'board'], ['set-piece-style', 'pieceStyle'], ['set-move-speed', 'moveSpeed'], ['set-coords', 'coords'],
   ];
   const checks = [['set-hints', 'hints'], ['set-sound', 'sound'], ['set-animate', 'animate'], ['set-notify', 'notify']];
   // Notifications need the browser's permission: asked when the box is ticked (a click).
