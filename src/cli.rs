@@ -126,13 +126,15 @@ pub enum Command {
     Match(MatchArgs),
     /// Build and query an opening explorer index (docs/EXPLORER.md)
     #[command(
-        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N] | xiangqi explorer query DIR [--fen FEN] [--play MOVES] [--db masters|site|player] [--json]",
+        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N] | xiangqi explorer query DIR [--fen FEN] [--play MOVES] [--db masters|site|player] [--json] | xiangqi explorer book DIR -o FILE [--db masters|site] [--min-games N] [--max-ply N] [--weights results|games|points] [--min-score F]",
         long_about = "An opening explorer: for every position of a set of games, the moves played \
                       from it with their results. `build` indexes the main lines of record files \
                       (any format convert reads) into DIR/explorer.redb, adding to what is there \
-                      (a game already there counts once); `query` shows a position's moves.",
+                      (a game already there counts once); `query` shows a position's moves; \
+                      `book` writes the engine's opening book (BookFile) from an index.",
         after_help = "Examples:\n  xiangqi explorer build games/*.pgn -o book\n  \
-                      xiangqi explorer query book --play h2e2,h9g7 --notation chinese"
+                      xiangqi explorer query book --play h2e2,h9g7 --notation chinese\n  \
+                      xiangqi explorer book book -o engine.xqb --min-games 5 --max-ply 16"
     )]
     Explorer(ExplorerArgs),
     /// Play a game against the engine in the terminal
@@ -303,6 +305,53 @@ pub enum ExplorerCommand {
     Build(ExplorerBuildArgs),
     /// Show a position's moves with their results
     Query(ExplorerQueryArgs),
+    /// Write the engine's opening book (BookFile) from an index
+    Book(ExplorerBookArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExplorerBookArgs {
+    /// The index's folder (made by `xiangqi explorer build`)
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// The book file to write
+    #[arg(short, long, value_name = "FILE")]
+    pub output: String,
+    /// Which database (site: all speeds and ratings)
+    #[arg(long, value_enum, ignore_case = true, default_value = "masters")]
+    pub db: BookDbArg,
+    /// Moves played fewer times are left out
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_games: u32,
+    /// Book moves are taken from the first N plies
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub max_ply: u16,
+    /// How a move's weight is made: games x (score + 0.1), games, or 2 x wins + draws
+    #[arg(long, value_enum, ignore_case = true, default_value = "results")]
+    pub weights: BookWeightsArg,
+    /// Moves whose mover scored less (0 to 1) are not played
+    #[arg(long, value_name = "F", default_value_t = 0.2, value_parser = score_fraction)]
+    pub min_score: f64,
+}
+
+fn score_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err(format!("'{s}' is not a score from 0 to 1")),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BookDbArg {
+    Masters,
+    Site,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BookWeightsArg {
+    Results,
+    Games,
+    Points,
 }
 
 #[derive(Args, Debug)]
