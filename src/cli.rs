@@ -39,7 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Serve the browser app (the default) and print its URL
     #[command(
-        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL] [--explorer DIR]",
+        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL] [--explorer DIR] [--book FILE]",
         long_about = "Serve the browser app and print its URL. When the port is taken it listens \
                       on the next free one of the following 19, unless --no-fallback. Games are \
                       kept in a SQLite file in --data DIR. The HTTP API is in docs/API.md.",
@@ -139,7 +139,7 @@ pub enum Command {
     Explorer(ExplorerArgs),
     /// Play a game against the engine in the terminal
     #[command(
-        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
+        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--book FILE] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
         long_about = "Play a game against the engine in the terminal. Type moves in any notation \
                       (ICCS h2e2 or H2-E2, WXF C2.5, Chinese 炮二平五) and Enter, or move the \
                       cursor with the arrow keys and pick a piece and its square with Enter or \
@@ -517,6 +517,9 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub movetime: u64,
+    /// The engine plays its opening moves from this book (`xiangqi explorer book`)
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
     /// The position to start from [default: the start position]
     #[arg(long, value_name = "FEN", default_value = START_FEN, hide_default_value = true)]
     pub fen: String,

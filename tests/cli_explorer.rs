@@ -257,6 +257,22 @@ fn book_from_an_index_is_played_by_the_engine() {
             "{bad:?}: {err}"
         );
     }
+    // serve --book: a file that is not a book stops the start, naming it.
+    let o = xiangqi(&[
+        "serve",
+        "--port",
+        "0",
+        "--data",
+        dir.join("data").to_str().unwrap(),
+        "--book",
+        &format!("{DATA}/big5.pgn"),
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--book: ") && err.contains("big5.pgn: not a book file"),
+        "{err}"
+    );
     let o = xiangqi(&["explorer", "book", out, "-o", "/nonexistent/dir/b.xqb"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/dir/b.xqb"));
