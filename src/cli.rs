@@ -39,7 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Serve the browser app (the default) and print its URL
     #[command(
-        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL] [--explorer DIR]",
+        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL] [--explorer DIR] [--book FILE]",
         long_about = "Serve the browser app and print its URL. When the port is taken it listens \
                       on the next free one of the following 19, unless --no-fallback. Games are \
                       kept in a SQLite file in --data DIR. The HTTP API is in docs/API.md.",
@@ -126,18 +126,20 @@ pub enum Command {
     Match(MatchArgs),
     /// Build and query an opening explorer index (docs/EXPLORER.md)
     #[command(
-        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N] | xiangqi explorer query DIR [--fen FEN] [--play MOVES] [--db masters|site|player] [--json]",
+        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N] | xiangqi explorer query DIR [--fen FEN] [--play MOVES] [--db masters|site|player] [--json] | xiangqi explorer book DIR -o FILE [--db masters|site] [--min-games N] [--max-ply N] [--weights results|games|points] [--min-score F]",
         long_about = "An opening explorer: for every position of a set of games, the moves played \
                       from it with their results. `build` indexes the main lines of record files \
                       (any format convert reads) into DIR/explorer.redb, adding to what is there \
-                      (a game already there counts once); `query` shows a position's moves.",
+                      (a game already there counts once); `query` shows a position's moves; \
+                      `book` writes the engine's opening book (BookFile) from an index.",
         after_help = "Examples:\n  xiangqi explorer build games/*.pgn -o book\n  \
-                      xiangqi explorer query book --play h2e2,h9g7 --notation chinese"
+                      xiangqi explorer query book --play h2e2,h9g7 --notation chinese\n  \
+                      xiangqi explorer book book -o engine.xqb --min-games 5 --max-ply 16"
     )]
     Explorer(ExplorerArgs),
     /// Play a game against the engine in the terminal
     #[command(
-        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
+        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--book FILE] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
         long_about = "Play a game against the engine in the terminal. Type moves in any notation \
                       (ICCS h2e2 or H2-E2, WXF C2.5, Chinese 炮二平五) and Enter, or move the \
                       cursor with the arrow keys and pick a piece and its square with Enter or \
@@ -303,6 +305,53 @@ pub enum ExplorerCommand {
     Build(ExplorerBuildArgs),
     /// Show a position's moves with their results
     Query(ExplorerQueryArgs),
+    /// Write the engine's opening book (BookFile) from an index
+    Book(ExplorerBookArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExplorerBookArgs {
+    /// The index's folder (made by `xiangqi explorer build`)
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// The book file to write
+    #[arg(short, long, value_name = "FILE")]
+    pub output: String,
+    /// Which database (site: all speeds and ratings)
+    #[arg(long, value_enum, ignore_case = true, default_value = "masters")]
+    pub db: BookDbArg,
+    /// Moves played fewer times are left out
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_games: u32,
+    /// Book moves are taken from the first N plies
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub max_ply: u16,
+    /// How a move's weight is made: games x (score + 0.1), games, or 2 x wins + draws
+    #[arg(long, value_enum, ignore_case = true, default_value = "results")]
+    pub weights: BookWeightsArg,
+    /// Moves whose mover scored less (0 to 1) are not played
+    #[arg(long, value_name = "F", default_value_t = 0.2, value_parser = score_fraction)]
+    pub min_score: f64,
+}
+
+fn score_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
+        _ => Err(format!("'{s}' is not a score from 0 to 1")),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BookDbArg {
+    Masters,
+    Site,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BookWeightsArg {
+    Results,
+    Games,
+    Points,
 }
 
 #[derive(Args, Debug)]
@@ -468,6 +517,9 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub movetime: u64,
+    /// The engine plays its opening moves from this book (`xiangqi explorer book`)
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
     /// The position to start from [default: the start position]
     #[arg(long, value_name = "FEN", default_value = START_FEN, hide_default_value = true)]
     pub fen: String,

@@ -8,7 +8,10 @@ use xiangqi::{Color, Position};
 use xiangqi_explorer::{record, Added, Answer, Explorer, NewGame, Options};
 use xiangqi_record::detect::read_any;
 
-use crate::cli::{ExplorerBuildArgs, ExplorerCommand, ExplorerDbArg, ExplorerQueryArgs, SideArg};
+use crate::cli::{
+    BookDbArg, BookWeightsArg, ExplorerBookArgs, ExplorerBuildArgs, ExplorerCommand, ExplorerDbArg,
+    ExplorerQueryArgs, SideArg,
+};
 use crate::Fail;
 use xiangqi_server::api::explorer as explorer_api;
 
@@ -24,7 +27,66 @@ pub fn cmd_explorer(cmd: &ExplorerCommand) -> Result<(), Fail> {
     match cmd {
         ExplorerCommand::Build(a) => build(a),
         ExplorerCommand::Query(a) => query(a),
+        ExplorerCommand::Book(a) => book(a),
     }
+}
+
+/// `explorer book`: the engine's opening book from an index (docs/EXPLORER.md, "The
+/// engine's book").
+fn book(a: &ExplorerBookArgs) -> Result<(), Fail> {
+    use xiangqi_explorer::book::{self, BuildOptions, Weights};
+    let path = index_path(&a.dir);
+    if !path.exists() {
+        return Err(Fail::input(format!(
+            "explorer book: {} holds no index ({} is missing; make one with `xiangqi explorer build RECORDS -o {}`)",
+            a.dir,
+            path.display(),
+            a.dir
+        )));
+    }
+    let ex = Explorer::open_existing(&path).map_err(|e| Fail::input(e.to_string()))?;
+    let db = match a.db {
+        BookDbArg::Masters => xiangqi_explorer::Db::Masters,
+        BookDbArg::Site => xiangqi_explorer::Db::Site {
+            speeds: Vec::new(),
+            bands: Vec::new(),
+        },
+    };
+    let o = BuildOptions {
+        min_games: a.min_games,
+        max_ply: a.max_ply,
+        weights: match a.weights {
+            BookWeightsArg::Results => Weights::Results,
+            BookWeightsArg::Games => Weights::Games,
+            BookWeightsArg::Points => Weights::Points,
+        },
+        min_score: a.min_score,
+    };
+    let started = Instant::now();
+    let bar = crate::progress::spinner("walking the index");
+    let built = book::build(&ex, &db, &o, &mut |positions, entries| {
+        bar.set_message(format!("{positions} positions, {entries} book moves"));
+    })
+    .map_err(|e| Fail(e.to_string(), 1))?;
+    bar.finish_and_clear();
+    let n = built.entries.len();
+    let bytes = book::encode(built.entries, built.header).map_err(|e| Fail(e.to_string(), 1))?;
+    std::fs::write(&a.output, &bytes)
+        .map_err(|e| Fail(format!("explorer book: {}: {e}", a.output), 1))?;
+    eprintln!(
+        "xiangqi explorer: {} positions looked up in {:.1} s; the book holds {n} moves ({} bytes) in {}",
+        built.positions,
+        started.elapsed().as_secs_f64(),
+        bytes.len(),
+        a.output
+    );
+    if n == 0 {
+        eprintln!(
+            "xiangqi explorer: no move was played {} times from the start within {} plies; the book is empty",
+            a.min_games, a.max_ply
+        );
+    }
+    Ok(())
 }
 
 fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {

@@ -71,6 +71,13 @@ impl Play {
         engine
             .set_option("Skill Level", &a.level.to_string())
             .map_err(Fail::input)?;
+        if let Some(book) = &a.book {
+            // The play levels play from a book when one is given.
+            engine
+                .set_option("BookFile", &book.display().to_string())
+                .map_err(|e| Fail::input(format!("--book: {e}")))?;
+            engine.set_option("OwnBook", "true").map_err(Fail::input)?;
+        }
         let cursor = start.general(human);
         Ok(Play {
             game: Game::with_rules(start, Rules::default()),
@@ -663,6 +670,41 @@ mod tests {
         })
         .unwrap();
         frames
+    }
+
+    /// `--book`: the engine answers from the book while the game is in it; a file that is
+    /// not a book is refused, naming the option.
+    #[test]
+    fn the_engine_plays_from_the_book() {
+        use xiangqi_explorer::book::{encode, Entry, Header};
+        let mut after = xiangqi::Position::new();
+        after.play_unchecked(after.parse_uci("h2e2").unwrap());
+        let bytes = encode(
+            vec![Entry::new(
+                &after,
+                after.parse_uci("a6a5").unwrap(),
+                1,
+                1,
+                1,
+            )],
+            Header::default(),
+        )
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("xq_play_book_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("b.xqb");
+        std::fs::write(&path, bytes).unwrap();
+        let book = path.to_str().unwrap();
+        for level in ["0", "20"] {
+            let a = args(&["--movetime", "30", "--level", level, "--book", book]);
+            let mut p = Play::new(&a, PLAIN).unwrap();
+            script(&mut p, keys("h2e2\n"));
+            assert_eq!(p.game.moves()[1].to_string(), "a6a5", "level {level}");
+        }
+        let a = args(&["--book", dir.to_str().unwrap()]);
+        let e = Play::new(&a, PLAIN).err().unwrap();
+        assert!(e.0.starts_with("--book: BookFile: cannot read"), "{}", e.0);
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

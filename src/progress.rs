@@ -42,3 +42,17 @@ pub fn items(total: u64, what: &str, unit: &str) -> ProgressBar {
     b.set_message(what.to_string());
     b
 }
+
+/// A spinner for work of unknown length, labelled `what`; its message says how far it is.
+pub fn spinner(what: &str) -> ProgressBar {
+    if !enabled() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    b.set_style(
+        ProgressStyle::with_template(&format!("{{spinner}} {what}: {{msg}} ({{elapsed}})"))
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    b.enable_steady_tick(std::time::Duration::from_millis(200));
+    b
+}

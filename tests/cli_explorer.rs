@@ -151,3 +151,130 @@ fn serve_answers_the_explorer_query_as_the_command_does() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `xiangqi explorer book` writes a book from an index that the engine then plays from;
+/// a missing index and bad options exit with status 2 and a message naming them.
+#[test]
+fn book_from_an_index_is_played_by_the_engine() {
+    let dir = std::env::temp_dir().join(format!("xq_cli_book_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let big5 = format!("{DATA}/big5.pgn");
+    let cbl = format!("{DATA}/compressed.cbl");
+    let o = xiangqi(&["explorer", "build", &big5, &cbl, "-o", out]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let book = dir.join("engine.xqb");
+    let book_s = book.to_str().unwrap();
+    let o = xiangqi(&[
+        "explorer",
+        "book",
+        out,
+        "-o",
+        book_s,
+        "--min-games",
+        "1",
+        "--max-ply",
+        "6",
+        "--min-score",
+        "0",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("positions looked up") && err.contains("the book holds"),
+        "{err}"
+    );
+    let bytes = std::fs::read(&book).unwrap();
+    assert!(
+        bytes.starts_with(b"XQBOOK\0\0") && bytes.len() > 32,
+        "{}",
+        bytes.len()
+    );
+
+    // The start's book moves are the index's moves from the start (and their mirrors).
+    let o = xiangqi(&["explorer", "query", out, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let indexed: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap().to_string())
+        .collect();
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = engine.stdin.take().unwrap();
+        write!(
+            stdin,
+            "setoption name BookFile value {book_s}\nsetoption name OwnBook value true\nposition startpos\ngo depth 30\nisready\n"
+        )
+        .unwrap();
+    }
+    let o = engine.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(text.contains("info string book move "), "{text}");
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap()
+        .to_string();
+    let mirror = |m: &str| -> String {
+        m.chars()
+            .map(|c| match c {
+                'a'..='i' => (b'a' + (b'i' - c as u8)) as char,
+                _ => c,
+            })
+            .collect()
+    };
+    assert!(
+        indexed.contains(&best) || indexed.contains(&mirror(&best)),
+        "{best} not among {indexed:?}"
+    );
+
+    // Bad input.
+    let o = xiangqi(&["explorer", "book", "/nonexistent/xq", "-o", book_s]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("/nonexistent/xq holds no index"), "{err}");
+    for bad in [
+        vec!["--min-score", "1.5"],
+        vec!["--min-games", "0"],
+        vec!["--weights", "luck"],
+        vec!["--db", "player"],
+    ] {
+        let mut args = vec!["explorer", "book", out, "-o", book_s];
+        args.extend(&bad);
+        let o = xiangqi(&args);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(bad[0]) || err.contains(bad[1]),
+            "{bad:?}: {err}"
+        );
+    }
+    // serve --book: a file that is not a book stops the start, naming it.
+    let o = xiangqi(&[
+        "serve",
+        "--port",
+        "0",
+        "--data",
+        dir.join("data").to_str().unwrap(),
+        "--book",
+        &format!("{DATA}/big5.pgn"),
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--book: ") && err.contains("big5.pgn: not a book file"),
+        "{err}"
+    );
+    let o = xiangqi(&["explorer", "book", out, "-o", "/nonexistent/dir/b.xqb"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/dir/b.xqb"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -58,6 +58,7 @@ use search::{Frame, RootMove, Shared, Worker};
 use skill::{Rng, Skill};
 use timeman::{Clock, TimeManager};
 use tt::TranspositionTable;
+pub use xiangqi_explorer::book::{Book, BookMove};
 
 /// What a search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +93,10 @@ pub struct Options {
     pub use_nnue: bool,
     /// The network file last loaded (empty: the embedded network).
     pub eval_file: String,
+    /// Play a move of the book (`BookFile`) when the position is in it.
+    pub own_book: bool,
+    /// The book file loaded (empty: none).
+    pub book_file: String,
 }
 
 impl Default for Options {
@@ -108,12 +113,17 @@ impl Default for Options {
             elo: 0,
             use_nnue: false,
             eval_file: String::new(),
+            own_book: false,
+            book_file: String::new(),
         };
         for spec in OPTIONS {
             match spec.kind {
                 OptionKind::Spin { default, .. } => o.set_spin(spec.id, default),
                 OptionKind::Check { default } => o.set_check(spec.id, default),
-                OptionKind::String { default } => o.eval_file = default.to_string(),
+                OptionKind::String { default } => match spec.id {
+                    OptionId::BookFile => o.book_file = default.to_string(),
+                    _ => o.eval_file = default.to_string(),
+                },
                 OptionKind::Button => {}
             }
         }
@@ -135,7 +145,9 @@ impl Options {
             | OptionId::Ponder
             | OptionId::LimitStrength
             | OptionId::UseNnue
-            | OptionId::EvalFile => {}
+            | OptionId::EvalFile
+            | OptionId::OwnBook
+            | OptionId::BookFile => {}
         }
     }
     fn set_check(&mut self, id: OptionId, b: bool) {
@@ -143,6 +155,7 @@ impl Options {
             OptionId::Ponder => self.ponder = b,
             OptionId::LimitStrength => self.limit_strength = b,
             OptionId::UseNnue => self.use_nnue = b,
+            OptionId::OwnBook => self.own_book = b,
             _ => {}
         }
     }
@@ -180,6 +193,8 @@ pub enum OptionId {
     Elo,
     UseNnue,
     EvalFile,
+    OwnBook,
+    BookFile,
 }
 
 /// One engine option: its UCI name, the UCCI name if UCCI has it, and its kind, default
@@ -284,6 +299,18 @@ pub const OPTIONS: &[OptionSpec] = &[
         id: OptionId::EvalFile,
         name: "EvalFile",
         ucci_name: None,
+        kind: OptionKind::String { default: "" },
+    },
+    OptionSpec {
+        id: OptionId::OwnBook,
+        name: "OwnBook",
+        ucci_name: Some("usebook"),
+        kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::BookFile,
+        name: "BookFile",
+        ucci_name: Some("bookfiles"),
         kind: OptionKind::String { default: "" },
     },
 ];
@@ -415,6 +442,8 @@ pub struct Engine {
     rng: Rng,
     /// The network: the embedded one, or the one `EvalFile` loaded.
     net: Arc<xiangqi_nnue::QuantisedNet>,
+    /// The opening book `BookFile` loaded (or [`Engine::set_book`] gave).
+    book: Option<Arc<Book>>,
 }
 
 /// The network shipped in the binary (docs/NNUE.md says how it was made), in the `.nnue`
@@ -460,6 +489,7 @@ impl Engine {
             running: None,
             rng: Rng::new(seed),
             net: embedded_net(),
+            book: None,
         };
         engine.set_game(&Game::default());
         engine
@@ -469,7 +499,8 @@ impl Engine {
         &self.options
     }
 
-    /// Seeds the random choices of reduced strength levels (for reproducible tests).
+    /// Seeds the random choices of reduced strength levels and of book moves (for
+    /// reproducible tests).
     pub fn set_seed(&mut self, seed: u64) {
         self.rng = Rng::new(seed);
     }
@@ -513,6 +544,18 @@ impl Engine {
                         .map_err(|e| format!("EvalFile: {e}"))?;
                     self.set_network(Arc::new(net));
                     self.options.eval_file = path;
+                }
+            }
+            (OptionId::BookFile, OptionValue::String(path)) => {
+                if path.is_empty() || path == "<empty>" {
+                    self.book = None;
+                    self.options.book_file.clear();
+                } else {
+                    // A bad file is refused with the reason and the book in use stays.
+                    let book = Book::load(std::path::Path::new(&path))
+                        .map_err(|e| format!("BookFile: {e}"))?;
+                    self.book = Some(Arc::new(book));
+                    self.options.book_file = path;
                 }
             }
             (id, OptionValue::Spin(n)) => self.options.set_spin(id, n),
@@ -646,6 +689,41 @@ impl Engine {
         &self.net
     }
 
+    /// Uses `book` (one already read, to share it between engines) as the `BookFile`,
+    /// named `name` in the options; `None` drops the book. `OwnBook` is not changed.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>, name: &str) {
+        self.options.book_file = if book.is_some() {
+            name.to_string()
+        } else {
+            String::new()
+        };
+        self.book = book;
+    }
+
+    /// The book in use, if any.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
+    }
+
+    /// The book's moves of the root that a search with `limits` may play (none unless
+    /// `OwnBook` is on and the search is not `infinite`, `ponder` or `mate`): legal moves
+    /// only, not banned, within `searchmoves`.
+    pub fn book_moves(&self, limits: &Limits) -> Vec<BookMove> {
+        let Some(book) = self.book.as_ref() else {
+            return Vec::new();
+        };
+        if !self.options.own_book || limits.infinite || limits.ponder || limits.mate.is_some() {
+            return Vec::new();
+        }
+        book.probe(&self.root)
+            .into_iter()
+            .filter(|m| {
+                !self.banned.contains(&m.mv)
+                    && (limits.searchmoves.is_empty() || limits.searchmoves.contains(&m.mv))
+            })
+            .collect()
+    }
+
     /// The current root position.
     pub fn position(&self) -> &Position {
         &self.root
@@ -668,6 +746,42 @@ impl Engine {
     pub fn go(&mut self, limits: Limits, callback: Callback) {
         self.stop();
         self.wait();
+        let in_book = self.book_moves(&limits);
+        if !in_book.is_empty() {
+            if let Some(pick) = Book::choose(&in_book, self.rng.unit()) {
+                // Answered at once, on a thread like a search's answer.
+                let total: f64 = in_book.iter().map(BookMove::chance_weight).sum();
+                let message = format!(
+                    "book move {} weight {:.1} of {:.1} ({} games, the mover scored {:.1} %)",
+                    pick.mv,
+                    pick.chance_weight(),
+                    total,
+                    pick.games,
+                    if pick.games == 0 {
+                        0.0
+                    } else {
+                        50.0 * f64::from(pick.score) / f64::from(pick.games)
+                    }
+                );
+                let handle = std::thread::Builder::new()
+                    .name("book".into())
+                    .spawn(move || {
+                        callback(Event::Message(message));
+                        callback(Event::BestMove {
+                            best: Some(pick.mv),
+                            ponder: None,
+                        });
+                    })
+                    .expect("spawn book thread");
+                self.running = Some(Running {
+                    handle,
+                    stop: Arc::new(AtomicBool::new(false)),
+                    pondering: Arc::new(AtomicBool::new(false)),
+                    clock: Arc::new(Clock::new()),
+                });
+                return;
+            }
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let pondering = Arc::new(AtomicBool::new(limits.ponder));
         let clock = Arc::new(Clock::new());

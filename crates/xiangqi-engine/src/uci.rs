@@ -149,12 +149,25 @@ impl Loop {
                 self.out.line(&format!("id author {AUTHOR}"));
                 self.out.line("option usemillisec type check default false");
                 for spec in OPTIONS {
-                    if let (Some(name), OptionKind::Spin { default, min, max }) =
-                        (spec.ucci_name, &spec.kind)
-                    {
-                        self.out.line(&format!(
+                    let Some(name) = spec.ucci_name else {
+                        continue;
+                    };
+                    match &spec.kind {
+                        OptionKind::Spin { default, min, max } => self.out.line(&format!(
                             "option {name} type spin min {min} max {max} default {default}"
-                        ));
+                        )),
+                        OptionKind::Check { default } => self
+                            .out
+                            .line(&format!("option {name} type check default {default}")),
+                        OptionKind::String { default } => self.out.line(&format!(
+                            "option {name} type string default {}",
+                            if default.is_empty() {
+                                "<empty>"
+                            } else {
+                                default
+                            }
+                        )),
+                        OptionKind::Button => {}
                     }
                 }
                 self.out.line("ucciok");
@@ -224,7 +237,7 @@ impl Loop {
                     return;
                 }
                 "batch" | "debug" | "ponder" | "promotion" | "idle" | "style" | "knowledge"
-                | "pruning" | "randomness" | "bookfiles" | "evalapi" | "loadbook" | "egtbpaths" => {
+                | "pruning" | "randomness" | "evalapi" | "loadbook" | "egtbpaths" => {
                     self.out
                         .line(&format!("info string option '{n}' is accepted and ignored"));
                     return;

@@ -9,15 +9,23 @@
 //! twice counts once. Adding games never rebuilds: each batch is merged into the entries in
 //! one transaction.
 //!
+//! The engine's opening book (`book`) is a file of its own made from an index (`xiangqi
+//! explorer book`); reading and probing it need neither redb nor the records crate (build
+//! without the default `index` feature).
+//!
 //! Storage is [redb](https://docs.rs/redb), an embedded copy-on-write B-tree (docs/EXPLORER.md
 //! says why).
 
+pub mod book;
 pub mod key;
+#[cfg(feature = "index")]
 pub mod record;
 pub mod stats;
 
+#[cfg(feature = "index")]
 mod index;
 
+#[cfg(feature = "index")]
 pub use index::{
     Added, Answer, Db, Error, Explorer, GameMeta, MoveAnswer, NewGame, Options, Speed, Target,
     RATING_BANDS,

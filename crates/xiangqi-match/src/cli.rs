@@ -11,7 +11,8 @@ use crate::stats::Sprt;
 pub const USAGE: &str =
     "usage: xiangqi match -engine name=A cmd=PATH [options] -engine name=B cmd=PATH [options]
        [-each options] [-games N] [-rounds N] [-repeat] [-concurrency K]
-       [-openings file=FILE [format=epd|pgn] [order=sequential|random] [start=N]] [-srand N]
+       [-openings file=FILE [format=epd|pgn|book] [order=sequential|random] [start=N] [plies=N]]
+       [-srand N]
        [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B]
        [-draw movenumber=N movecount=N score=N] [-resign movecount=N score=N [twosided=true]]
        [-rules repetitions=3 movelimit=120|off chase=on|off] [-log DIR [-debug]]
@@ -140,7 +141,15 @@ pub struct OpeningsSpec {
     pub order: Order,
     /// The first opening to use (1-based).
     pub start: usize,
+    /// An engine book (`xiangqi explorer book`): openings are weighted random walks in it
+    /// (also when the file starts as a book does and no format is given).
+    pub book: bool,
+    /// The most plies a book walk takes (default [`DEFAULT_BOOK_PLIES`]).
+    pub plies: Option<usize>,
 }
+
+/// The plies of a book walk when `plies=` is not given.
+pub const DEFAULT_BOOK_PLIES: usize = 8;
 
 /// Draw adjudication: from move `movenumber` on, both engines' scores within ±`score` for
 /// `movecount` consecutive moves each.
@@ -420,17 +429,21 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                     pgn: None,
                     order: Order::Sequential,
                     start: 1,
+                    book: false,
+                    plies: None,
                 };
                 for (k, v) in pairs(args, &mut i, flag)? {
                     match k {
                         "file" => spec.file = PathBuf::from(v),
                         "format" => {
+                            spec.book = v == "book";
                             spec.pgn = match v {
                                 "pgn" => Some(true),
                                 "epd" | "fen" => Some(false),
+                                "book" => None,
                                 _ => {
                                     return Err(format!(
-                                        "-openings format: '{v}' is not epd or pgn"
+                                        "-openings format: '{v}' is not epd, pgn or book"
                                     ))
                                 }
                             }
@@ -452,7 +465,16 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                                 return Err("-openings start: openings are numbered from 1".into());
                             }
                         }
-                        "plies" | "policy" => {} // accepted for cutechess compatibility
+                        "plies" => {
+                            let n: usize = num("-openings plies", v)?;
+                            if n == 0 {
+                                return Err(
+                                    "-openings plies: a book walk needs at least 1 ply".into()
+                                );
+                            }
+                            spec.plies = Some(n);
+                        }
+                        "policy" => {} // accepted for cutechess compatibility
                         _ => return Err(format!("-openings: unknown setting '{k}'")),
                     }
                 }

@@ -283,7 +283,12 @@ pub fn run(args: &[String]) -> i32 {
 /// Runs a parsed match.
 pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
     let book = match &cfg.openings {
-        Some(o) => openings::load(o)?,
+        // A book gives one walk per opening the schedule uses.
+        Some(o) => {
+            let per = if cfg.repeat { 2 } else { 1 };
+            let needed = cfg.total_games().div_ceil(per) as usize;
+            openings::load(o, needed, cfg.srand)?
+        }
         None => Vec::new(),
     };
     if let Some(dir) = &cfg.logdir {

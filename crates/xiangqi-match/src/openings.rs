@@ -1,4 +1,5 @@
-//! Opening books: EPD/FEN lines or PGN games.
+//! Opening books: EPD/FEN lines, PGN games, or walks in an engine book (`xiangqi explorer
+//! book`).
 
 use std::path::Path;
 
@@ -112,11 +113,69 @@ pub fn parse_pgn(bytes: &[u8], file: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
-/// Loads the openings of `spec`.
-pub fn load(spec: &OpeningsSpec) -> Result<Vec<Opening>, String> {
+/// splitmix64 from `s`.
+fn splitmix(s: &mut u64) -> u64 {
+    *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `count` openings from an engine book: from the start position, each ply a book move of
+/// the position chosen by weight (as the engine chooses with `OwnBook`), up to `plies` plies
+/// or until the position is out of book. Walk `i` is random from `seed` and `i`, so a
+/// match's openings are the same on every run with the same `-srand`.
+pub fn book_walks(
+    book: &xiangqi_explorer::book::Book,
+    count: usize,
+    plies: usize,
+    seed: u64,
+    file: &str,
+) -> Result<Vec<Opening>, String> {
+    let start = Position::new();
+    if book.probe(&start).iter().all(|m| m.weight == 0) {
+        return Err(format!(
+            "{file}: the book has no move for the start position"
+        ));
+    }
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let mut s = seed ^ (i as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ 0xB00C;
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        while moves.len() < plies {
+            let unit = (splitmix(&mut s) >> 11) as f64 / (1u64 << 53) as f64;
+            let Some(m) = xiangqi_explorer::book::Book::choose(&book.probe(&pos), unit) else {
+                break;
+            };
+            let mut next = pos.clone();
+            next.play_unchecked(m.mv);
+            if next.legal_moves().is_empty() {
+                break; // never an opening that ends the game
+            }
+            moves.push(m.mv);
+            pos = next;
+        }
+        out.push(Opening {
+            start: start.clone(),
+            moves,
+            label: None,
+        });
+    }
+    Ok(out)
+}
+
+/// Loads the openings of `spec`; a book gives `count` walks (random from `seed`).
+pub fn load(spec: &OpeningsSpec, count: usize, seed: u64) -> Result<Vec<Opening>, String> {
     let file = spec.file.display().to_string();
     let bytes =
         std::fs::read(&spec.file).map_err(|e| format!("-openings: cannot read {file}: {e}"))?;
+    if spec.book || (spec.pgn.is_none() && bytes.starts_with(&xiangqi_explorer::book::MAGIC)) {
+        let book = xiangqi_explorer::book::Book::from_bytes(bytes, &file).map_err(|e| e.0)?;
+        let plies = spec.plies.unwrap_or(crate::cli::DEFAULT_BOOK_PLIES);
+        return book_walks(&book, count.max(1), plies, seed, &file);
+    }
     let is_pgn = spec.pgn.unwrap_or_else(|| {
         let ext = Path::new(&spec.file)
             .extension()
@@ -128,7 +187,13 @@ pub fn load(spec: &OpeningsSpec) -> Result<Vec<Opening>, String> {
         }
     });
     let list = if is_pgn {
-        parse_pgn(&bytes, &file)?
+        let mut list = parse_pgn(&bytes, &file)?;
+        if let Some(n) = spec.plies {
+            for o in &mut list {
+                o.moves.truncate(n);
+            }
+        }
+        list
     } else {
         let text = String::from_utf8(bytes).map_err(|_| format!("{file}: not UTF-8 text"))?;
         parse_epd(&text, &file)?
@@ -152,14 +217,7 @@ pub fn order(n: usize, order: Order, start: usize, seed: u64) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..n).map(|i| (i + start - 1) % n).collect();
     if order == Order::Random {
         let mut s = seed ^ 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            // splitmix64
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut next = || splitmix(&mut s);
         for i in (1..n).rev() {
             let j = (next() % (i as u64 + 1)) as usize;
             idx.swap(i, j);

@@ -693,6 +693,94 @@ fn shipped_openings_are_balanced_and_replay() {
         pgn: None,
         order: xiangqi_match::cli::Order::Sequential,
         start: 1,
+        book: false,
+        plies: None,
     };
-    assert_eq!(xiangqi_match::openings::load(&spec).unwrap().len(), n);
+    assert_eq!(xiangqi_match::openings::load(&spec, 1, 0).unwrap().len(), n);
+}
+
+/// `-openings file=BOOK format=book plies=N`: each opening is a weighted walk in an engine
+/// book, played with both colours; every book ply is a move the book has for its position.
+#[test]
+fn book_openings_are_walks_in_the_book_played_with_both_colours() {
+    use xiangqi_explorer::book::{encode, Book, Entry, Header};
+    let env = Env::new("book");
+    let start = xiangqi::Position::new();
+    let after = |line: &[&str]| {
+        let mut p = xiangqi::Position::new();
+        for m in line {
+            let mv = p.parse_uci(m).unwrap();
+            p.play_unchecked(mv);
+        }
+        p
+    };
+    let e =
+        |p: &xiangqi::Position, m: &str, w: u16| Entry::new(p, p.parse_uci(m).unwrap(), w, 9, 9);
+    let p1 = after(&["h2e2"]);
+    let p2 = after(&["h2e2", "h9g7"]);
+    let entries = vec![
+        e(&start, "h2e2", 3),
+        e(&start, "c3c4", 1),
+        e(&p1, "h9g7", 2),
+        e(&p1, "h7e7", 1),
+        e(&p2, "h0g2", 1),
+    ];
+    let path = env.path("engine.xqb");
+    std::fs::write(&path, encode(entries, Header::default()).unwrap()).unwrap();
+    let book = Book::load(std::path::Path::new(&path)).unwrap();
+    let pgn_path = env.path("games.pgn");
+    let o = env.run(&args(&format!(
+        "-engine name=A cmd={BIN} arg=--uci-engine -engine name=B cmd={BIN} arg=--uci-engine \
+         -each nodes=300 option.Hash=4 -games 2 -rounds 4 -repeat -srand 11 -pgnout {pgn_path} \
+         -draw movenumber=10 movecount=2 score=2000 \
+         -openings file={path} format=book plies=4 order=random"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("4 openings from"), "{out}");
+    let games = games_of(&pgn_path);
+    assert_eq!(games.len(), 8, "{out}");
+    let mut pairs: std::collections::HashMap<String, Vec<(Vec<String>, String)>> =
+        Default::default();
+    let mut longest = 0;
+    for g in &games {
+        let mut p = g.start.clone();
+        assert_eq!(p.fen(), start.fen());
+        let mut line = vec![];
+        for n in g
+            .moves
+            .iter()
+            .take_while(|n| n.comment.as_deref() == Some("book"))
+        {
+            let mv = n.mv;
+            assert!(
+                book.probe(&p).iter().any(|b| b.mv == mv),
+                "{mv} is not a book move of {}",
+                p.fen()
+            );
+            line.push(mv.to_string());
+            p.play_unchecked(mv);
+        }
+        assert!(!line.is_empty() && line.len() <= 4, "{line:?}");
+        longest = longest.max(line.len());
+        pairs
+            .entry(g.tag("Round").unwrap().to_string())
+            .or_default()
+            .push((line, g.tag("Red").unwrap().to_string()));
+    }
+    assert_eq!(longest, 3, "h2e2 h9g7 h0g2 is the longest line in the book");
+    for (_, v) in pairs {
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].0, v[1].0, "the same opening");
+        assert_ne!(v[0].1, v[1].1, "colours swapped");
+    }
+    // A file that is not a book, named as one, is refused with the reason.
+    let junk = env.path("junk.xqb");
+    std::fs::write(&junk, "not a book").unwrap();
+    let o = env.run(&args(&format!(
+        "-engine name=A cmd={BIN} arg=--uci-engine -engine name=B cmd={BIN} arg=--uci-engine \
+         -each nodes=300 -openings file={junk} format=book"
+    )));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("not a book file"), "{}", text(&o));
 }

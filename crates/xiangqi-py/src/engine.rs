@@ -337,6 +337,8 @@ impl Engine {
         d.set_item("Move Overhead", o.move_overhead_ms)?;
         d.set_item("Use NNUE", o.use_nnue)?;
         d.set_item("EvalFile", o.eval_file.as_str())?;
+        d.set_item("OwnBook", o.own_book)?;
+        d.set_item("BookFile", o.book_file.as_str())?;
         Ok(d)
     }
 

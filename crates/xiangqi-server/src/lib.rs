@@ -112,6 +112,8 @@ pub struct Config {
     pub https: bool,
     /// `--explorer DIR`: the opening explorer's folder (else `data/explorer` if it has one).
     pub explorer: Option<PathBuf>,
+    /// `--book FILE`: the engine's opening book for the play levels (`xiangqi explorer book`).
+    pub book: Option<PathBuf>,
 }
 
 /// The per-user data folder.
@@ -164,6 +166,10 @@ pub struct ServeArgs {
     /// when missing; none with --redis]
     #[arg(long, value_name = "DIR")]
     pub explorer: Option<PathBuf>,
+    /// The computer plays its opening moves from this book (`xiangqi explorer book`) at every
+    /// level; analysis and reviews never use it
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
 }
 
 /// A PostgreSQL URL, or the message naming what is wrong.
@@ -200,6 +206,7 @@ impl ServeArgs {
             redis: self.redis,
             database: self.database,
             explorer: self.explorer,
+            book: self.book,
         }
     }
 }
@@ -230,6 +237,12 @@ pub fn serve(c: Config) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         // (Before listening: a bad --explorer stops the start, with nothing served.)
         let explorer = c.open_explorer()?;
+        let book = match &c.book {
+            Some(p) => Some(Arc::new(
+                xiangqi_engine::Book::load(p).map_err(|e| format!("--book: {e}"))?,
+            )),
+            None => None,
+        };
         let listener = bind(&c).await?;
         let addr: SocketAddr = listener.local_addr().map_err(|e| e.to_string())?;
         let shown = if addr.ip().is_unspecified() {
@@ -258,6 +271,14 @@ pub fn serve(c: Config) -> Result<(), String> {
             }
         };
         app.https = c.https;
+        if let Some(b) = book {
+            let _ = writeln!(
+                std::io::stdout(),
+                "xiangqi: the computer's opening book holds {} moves",
+                b.len()
+            );
+            app.engines.set_book(Some(b));
+        }
         if let Some(ex) = explorer {
             let ex = Arc::new(ex);
             app.explorer = Some(ex.clone());

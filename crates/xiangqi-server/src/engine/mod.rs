@@ -7,10 +7,10 @@ pub mod review;
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use xiangqi::{Move, Position};
-use xiangqi_engine::{Engine, Event, Limits, Score};
+use xiangqi_engine::{Book, Engine, Event, Limits, Score};
 
 /// The hash table of each pooled engine, in MiB.
 pub const POOL_HASH_MB: usize = 16;
@@ -71,6 +71,8 @@ pub struct EnginePool {
     size: usize,
     /// Engines made so far.
     made: AtomicUsize,
+    /// The opening book the computer's moves come from while in it (`--book`).
+    book: Option<Arc<Book>>,
 }
 
 impl EnginePool {
@@ -82,7 +84,14 @@ impl EnginePool {
             idle: Mutex::new(Vec::with_capacity(size)),
             size,
             made: Default::default(),
+            book: None,
         }
+    }
+
+    /// The computer's moves ([`search`](Self::search)) come from `book` while the game is in
+    /// it, at every level; [`run`](Self::run) (analysis, reviews) never uses it.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
     }
 
     /// A pool with as many engines as the machine has cores.
@@ -128,8 +137,13 @@ impl EnginePool {
         level: i32,
         movetime_ms: u64,
     ) -> Result<Found, EngineError> {
+        let book = self.book.clone();
         let ((best, score), serial) = self
             .with_engine(game, move |engine| {
+                engine.set_book(book.clone(), "--book");
+                engine
+                    .set_option("OwnBook", if book.is_some() { "true" } else { "false" })
+                    .map_err(EngineError::Option)?;
                 search_with(engine, start, &moves, level, movetime_ms)
             })
             .await?;
@@ -149,9 +163,14 @@ impl EnginePool {
         game: i64,
         f: impl FnOnce(&mut Engine) -> T + Send + 'static,
     ) -> Result<T, EngineError> {
-        self.with_engine(game, move |engine| Ok(f(engine)))
-            .await
-            .map(|(r, _)| r)
+        self.with_engine(game, move |engine| {
+            // Analysis never plays from the book.
+            engine.set_book(None, "");
+            let _ = engine.set_option("OwnBook", "false");
+            Ok(f(engine))
+        })
+        .await
+        .map(|(r, _)| r)
     }
 
     /// What [`search`](Self::search) and [`run`](Self::run) share: waits for a slot, takes
@@ -280,6 +299,42 @@ mod tests {
             assert_eq!(found.engine, 0);
         }
         assert_eq!(pool.made(), 1);
+    }
+
+    /// With `--book`, the computer's moves come from the book at every level, and the same
+    /// engine's analysis afterwards does not.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_play_levels_play_from_the_book_and_analysis_does_not() {
+        use xiangqi_explorer::book::{encode, Entry, Header};
+        let s = start();
+        let bytes = encode(
+            vec![Entry::new(&s, s.parse_uci("h0g2").unwrap(), 5, 5, 5)],
+            Header::default(),
+        )
+        .unwrap();
+        let book = Arc::new(Book::from_bytes(bytes, "test book").unwrap());
+        let mut pool = EnginePool::new(1);
+        pool.set_book(Some(book));
+        for level in [0, 10, 20] {
+            for _ in 0..5 {
+                let f = pool.search(1, start(), vec![], level, 5000).await.unwrap();
+                let best = f.best.unwrap().to_string();
+                assert!(best == "h0g2" || best == "b0c2", "level {level}: {best}");
+                // At once: a book move has no search score.
+                assert_eq!(f.score, None);
+            }
+        }
+        let (_, events) = pool
+            .run(1, |e| {
+                e.set_position(Position::new(), &[]).unwrap();
+                e.search(Limits::depth(2))
+            })
+            .await
+            .unwrap();
+        assert!(events.iter().any(|e| matches!(e, Event::Info(_))));
+        assert!(!events
+            .iter()
+            .any(|e| matches!(e, Event::Message(m) if m.contains("book"))));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
