@@ -164,6 +164,26 @@ pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError>
     read_any_progress(bytes, strict, &mut |_, _| {})
 }
 
+/// How far a reading goes to keep what it can.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Any unplayable move makes its game an error ([`read_any_strict`]).
+    Strict,
+    /// A bad move inside a variation drops that variation's tail, with a warning; a bad
+    /// main-line move is still the game's error ([`read_any`]).
+    Lenient,
+    /// As `Lenient`, and a well-formed main-line move that cannot be played (illegal,
+    /// ambiguous) ends the game there: every game is kept with every move up to the first
+    /// bad one, one warning per loss. For the text formats (PGN, XieXie, EPD/FEN lines);
+    /// the binary ones read as `Lenient`.
+    Salvage,
+}
+
+/// Reads every game in `mode` (see [`Mode`]).
+pub fn read_any_mode(bytes: &[u8], mode: Mode) -> Result<ReadAll, RecordError> {
+    read_any_inner(bytes, mode, &mut |_, _| {})
+}
+
 /// [`read_any_with`], telling `progress(done, total)` how far it is: after each game of a
 /// PGN or XieXie file (`done` bytes of `total` of the decoded text), and once at the end
 /// (`done == total`) for every format.
@@ -172,6 +192,16 @@ pub fn read_any_progress(
     strict: bool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ReadAll, RecordError> {
+    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    read_any_inner(bytes, mode, progress)
+}
+
+fn read_any_inner(
+    bytes: &[u8],
+    mode: Mode,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ReadAll, RecordError> {
+    let strict = mode == Mode::Strict;
     let format = detect(bytes).ok_or_else(|| RecordError::UnknownFormat(describe_head(bytes)))?;
     let mut warnings = Vec::new();
     // A single-game binary reader, strict or lenient; its drops become warnings of game 1.
@@ -202,8 +232,10 @@ pub fn read_any_progress(
                 _ => text,
             };
             let mut reader = crate::pgn::PgnReader::new(&text);
-            if !strict {
-                reader = reader.lenient();
+            match mode {
+                Mode::Strict => {}
+                Mode::Lenient => reader = reader.lenient(),
+                Mode::Salvage => reader = reader.salvaging(),
             }
             let mut v = Vec::new();
             while let Some(r) = reader.next() {
