@@ -882,7 +882,11 @@ impl GameBuilder {
                     // variation: drop the variation from it on; the game reads on. Text that
                     // is no move at all stays an error: the file is broken there.
                     // On the main line: the game is kept up to the move before it.
-                    e @ ReadMoveError::Move(_) if self.lenient && (depth > 1 || self.salvage) => {
+                    // (A coordinate-SAN move no legal move fits is such a move too.)
+                    e if self.lenient
+                        && (depth > 1 || self.salvage)
+                        && (matches!(e, ReadMoveError::Move(_)) || san_parts(tok).is_some()) =>
+                    {
                         let what = if depth > 1 {
                             "left out with the rest of its variation"
                         } else {
@@ -1062,8 +1066,22 @@ fn san_ranks_hint(tok: &str) -> Option<SanRanks> {
 /// The numbering the coordinate-SAN moves of a movetext use, from the first token that
 /// can only be one of them (`None`: none tells, or no such tokens).
 pub fn detect_san_ranks(movetext: &str) -> Option<SanRanks> {
-    movetext
-        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '{' | '}'))
+    // Comments (`{...}`, `; ...` to the line's end) left out: their words are no moves.
+    let mut text = String::with_capacity(movetext.len());
+    let mut comment = None;
+    for c in movetext.chars() {
+        match (comment, c) {
+            (None, '{') => comment = Some('}'),
+            (None, ';') => comment = Some('\n'),
+            (Some(end), c) if c == end => {
+                comment = None;
+                text.push(' ');
+            }
+            (Some(_), _) => {}
+            (None, c) => text.push(c),
+        }
+    }
+    text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')'))
         .map(strip_number)
         .filter(|t| t.len() >= 2 && t.len() <= 8)
         // ICCS (`h2e2`, `h0g2`) counts 0-9 too but is no SAN: leave it out.

@@ -90,6 +90,11 @@ fn the_numbering_is_told_by_a_move_only_one_can_be() {
         .remove(0)
         .unwrap();
     assert_eq!(iccs(&g), ["h2e2", "h9g7", "h0g2"]);
+    // Words of comments do not count.
+    assert_eq!(
+        detect_san_ranks("1. Che2 {Rh10} Hg7 ; Ad10\n2. Rb0"),
+        Some(SanRanks::ZeroToNine)
+    );
     // Told by a later move.
     assert_eq!(
         detect_san_ranks("1. Pg5 Hg8 2. Hg3 Rh10 *"),
@@ -154,4 +159,92 @@ fn an_ambiguous_xiexie_move_cuts_the_game_there_leniently() {
     );
     // `11. C8+2 C8-2 !!12. E5+7`: the mark before the move number is Black's 11th move's.
     assert_eq!(g.moves[21].nags, [3]);
+}
+
+#[test]
+fn fen_lines_read_as_games_with_no_moves() {
+    let (format, g) = games("ianfab-books-xiangqi-first200.epd");
+    assert_eq!(format, RecordFormat::Epd);
+    assert_eq!(g.len(), 200);
+    assert!(g.iter().all(|g| g.moves.is_empty()));
+    // Line by line: the position is the line's FEN (placement, side, counters).
+    let text = String::from_utf8(data("ianfab-books-xiangqi-first200.epd")).unwrap();
+    for (line, g) in text.lines().zip(&g) {
+        assert_eq!(g.start.fen(), line.trim(), "{line}");
+    }
+}
+
+#[test]
+fn title_bar_fen_lines_of_the_cchess_library_read() {
+    let r = read_any(&data("walker-cchess-level0.epd")).unwrap();
+    assert_eq!(r.format, RecordFormat::Epd);
+    // 263 puzzles; 6 are no legal position (5 with the side not to move in check, one with
+    // an advisor off its points): skipped, each with a warning naming its line.
+    assert_eq!(r.games.len(), 257);
+    let lines: Vec<String> = r.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert!(lines[0].contains("position 37 (line 37)") && lines[0].contains("in check"));
+    assert!(lines[5].contains("line 246") && lines[5].contains("advisor on d9"));
+    let g: Vec<GameRecord> = r.games.into_iter().map(Result::unwrap).collect();
+    assert_eq!(g[0].tag("Event"), Some("兵的杀法"));
+    assert_eq!(g[0].start.fen(), "9/3k5/3aP4/9/9/9/9/9/9/4K4 w - - 0 1");
+    // Written as PGN (a FEN tag, no moves) and read back: the same positions and titles.
+    let written = pgn::write_games(g.iter(), Notation::Iccs);
+    let back: Vec<GameRecord> = pgn::read_all(&written)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(back.len(), g.len());
+    for (a, b) in g.iter().zip(&back) {
+        assert_eq!(
+            (a.start.fen(), a.tag("Event")),
+            (b.start.fen(), b.tag("Event"))
+        );
+    }
+}
+
+#[test]
+fn a_bad_position_line_is_skipped_with_a_warning_naming_its_line() {
+    let mut text = String::from_utf8(data("ianfab-books-xiangqi-first200.epd")).unwrap();
+    // Line 3's board loses a rank.
+    let lines: Vec<&str> = text.lines().collect();
+    let bad = lines[2].replacen("/9/", "/", 1);
+    text = text.replacen(lines[2], &bad, 1);
+    let r = read_any(text.as_bytes()).unwrap();
+    assert_eq!(r.format, RecordFormat::Epd);
+    assert_eq!(r.games.len(), 199);
+    assert_eq!(r.warnings.len(), 1);
+    let w = r.warnings[0].to_string();
+    assert!(
+        w.contains("position 3 (line 3)") && w.contains("9 ranks"),
+        "{w}"
+    );
+    // Strictly it is the third game's error, the others read.
+    let s = read_any_strict(text.as_bytes()).unwrap();
+    assert_eq!(s.games.len(), 200);
+    assert!(s.games[2].is_err() && s.games[3].is_ok());
+    assert_eq!(s.games[2].as_ref().unwrap_err().game(), Some(3));
+}
+
+#[test]
+fn salvaging_keeps_every_pgn_game_up_to_its_bad_move() {
+    let text =
+        "[Event \"a\"]\n1. h2e2 h9g7 2. a0a5 h0g2 *\n\n[Event \"b\"]\n1. Che3 Hg8 2. Cxe9 *\n";
+    // Read leniently, both games are errors; salvaging, both are kept up to the bad move.
+    let r = read_any(text.as_bytes()).unwrap();
+    assert!(r.games.iter().all(|g| g.is_err()));
+    let r = read_any_mode(text.as_bytes(), Mode::Salvage).unwrap();
+    let g: Vec<&GameRecord> = r.games.iter().map(|g| g.as_ref().unwrap()).collect();
+    assert_eq!(iccs(g[0]), ["h2e2", "h9g7"]);
+    assert_eq!(iccs(g[1]), ["h2e2", "h9g7"]);
+    let w: Vec<String> = r.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(
+        w[0].contains("game 1, line 2") && w[0].contains("'a0a5' (ply 3)"),
+        "{w:?}"
+    );
+    assert!(
+        w[1].contains("game 2, line 5") && w[1].contains("'Cxe9' (ply 3)"),
+        "{w:?}"
+    );
 }
