@@ -248,3 +248,14 @@ fn salvaging_keeps_every_pgn_game_up_to_its_bad_move() {
         "{w:?}"
     );
 }
+
+#[test]
+fn dhtmlxq_forum_tags_without_the_wrapper_read() {
+    // A UBB forum post: the DhtmlXQ tags with no `[DhtmlXQ]...[/DhtmlXQ]` around them.
+    let post = "看这盘棋：\n[DhtmlXQ_title]测试[/DhtmlXQ_title]\n\
+                [DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n谢谢";
+    let r = read_any(post.as_bytes()).unwrap();
+    assert_eq!(r.format, RecordFormat::DhtmlXq);
+    let g = r.games[0].as_ref().unwrap();
+    assert_eq!(iccs(g), ["h2e2", "h9g7"]);
+}
