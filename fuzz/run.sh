@@ -50,6 +50,17 @@ cp "$data/xiexie.wxf" "$work/seeds/xiexie/"
 cp "$data/compressed.cbl" "$data/plain.cbl" "$data/empty-record.cbl" "$work/seeds/cbl/"
 cp "$work/seeds/cb_dhtmlxq/cbl-head.cbl" "$work/seeds/cbl/"
 
+# Issue 29's record files: coordinate-SAN PGN (WinBoard, pychess), XieXie ending `}END`, and
+# position files (FEN, title|FEN); the long ones cut to their head.
+more="$root/crates/xiangqi-record/tests/data/records"
+mkdir -p "$work/seeds/epd"
+cp "$more"/elephantchess-winboard-*.pgn "$work/seeds/pgn_read/"
+head -c 8192 "$more/elephantchess-pychess-davide2022.pgn" > "$work/seeds/pgn_read/pychess-head.pgn"
+cp "$more"/elephantchess-xiexie-end-*.wxf "$work/seeds/xiexie/"
+head -c 4096 "$more/ianfab-books-xiangqi-first200.epd" > "$work/seeds/epd/fen-lines.epd"
+head -c 4096 "$more/walker-cchess-level0.epd" > "$work/seeds/epd/title-fen.epd"
+printf '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - bm e1e8; id "mate 1"; c0 "Red mates";\n' > "$work/seeds/epd/ops.epd"
+
 status=0
 for target in ${FUZZ_TARGETS:-$(cargo fuzz list)}; do
     extra=()
@@ -58,7 +69,7 @@ for target in ${FUZZ_TARGETS:-$(cargo fuzz list)}; do
         wxf_parse | chinese_parse) seeds="seeds/$target"; extra=(-max_len=64) ;;
         xqf) seeds="$records/xqf"; extra=(-max_len=4096) ;;
         cb_dhtmlxq | pgn_read) seeds="$work/seeds/$target"; extra=(-max_len=8192) ;;
-        xiexie | cbl) seeds="$work/seeds/$target"; extra=(-max_len=8192) ;;
+        xiexie | cbl | epd) seeds="$work/seeds/$target"; extra=(-max_len=8192) ;;
         *) echo "fuzz: $target has no seeds in fuzz/run.sh"; status=1; continue ;;
     esac
     if [ -z "$(ls -A "$seeds")" ]; then

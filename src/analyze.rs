@@ -67,7 +67,8 @@ pub fn cmd_analyze(a: &AnalyzeArgs) -> Result<(), Fail> {
 /// Runs the analysis. A game that cannot be read is reported on stderr (as `convert` does) and
 /// the others are analysed; the status is then 1, or 2 when no game could be read.
 pub fn run(o: &Options) -> Result<(), Fail> {
-    let (all, default_notation, _) = read_records(&o.input, false, "analyze")?;
+    let (all, default_notation, _) =
+        read_records(&o.input, xiangqi_record::detect::Mode::Lenient, "analyze")?;
     let notation = o.notation.unwrap_or(default_notation);
     let total = all.games.len();
     let mut engine = Engine::new();

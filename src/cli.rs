@@ -76,12 +76,13 @@ pub enum Command {
     Judge(JudgeArgs),
     /// Read a record file in any format and write PGN or FENs
     #[command(
-        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk] [--strict]",
+        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk] [--strict | --lenient]",
         long_about = "Read a record file in any format (recognised from the content; many games \
                       per file) and write PGN in the chosen notation, or each game's final FEN. A \
                       broken game is reported and the others convert (exit status 1). An illegal \
                       move inside a variation drops that branch with a warning; --strict refuses \
-                      such a game instead. Shows a progress bar on stderr for big files when \
+                      such a game instead, --lenient also keeps a game with an unplayable \
+                      main-line move up to the move before it (with a warning). Shows a progress bar on stderr for big files when \
                       stderr is a terminal.",
         after_help = "Examples:\n  xiangqi convert games.xqf -o games.pgn --notation wxf\n  \
                       xiangqi convert - --to fen < games.pgn"
@@ -429,8 +430,12 @@ pub struct ConvertArgs {
     #[arg(long, value_enum, ignore_case = true, default_value = "utf8")]
     pub encoding: EncodingArg,
     /// Refuse a game with an illegal move in a variation instead of dropping the branch
-    #[arg(long)]
+    #[arg(long, conflicts_with = "lenient")]
     pub strict: bool,
+    /// Keep every game with every move up to the first one that cannot be played, with a
+    /// warning per loss (an unplayable main-line move otherwise makes the game an error)
+    #[arg(long)]
+    pub lenient: bool,
 }
 
 #[derive(Args, Debug)]

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 
 use xiangqi::notation::Notation;
-use xiangqi_record::detect::{read_any_progress, ReadAll, RecordFormat};
+use xiangqi_record::detect::{read_any_mode_progress, Mode, ReadAll, RecordFormat};
 use xiangqi_record::pgn;
 
 use crate::cli::{ConvertArgs, EncodingArg, OutputFormat};
@@ -20,7 +20,14 @@ pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
     let output = a.output.clone();
     let to_fen = a.to == OutputFormat::Fen;
     let gbk = a.encoding == EncodingArg::Gbk;
-    let (all, default_notation, big) = read_records(&input, a.strict, "convert")?;
+    let mode = if a.strict {
+        Mode::Strict
+    } else if a.lenient {
+        Mode::Salvage
+    } else {
+        Mode::Lenient
+    };
+    let (all, default_notation, big) = read_records(&input, mode, "convert")?;
     let notation = a.notation.map(Notation::from).unwrap_or(default_notation);
     let total = all.games.len();
     let mut out = String::new();
@@ -77,14 +84,14 @@ pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
     }
 }
 
-/// Reads INPUT (a file, or stdin for `-`) as any record format, strictly or not, with a
+/// Reads INPUT (a file, or stdin for `-`) as any record format in `mode`, with a
 /// progress bar on stderr for big inputs (when it is a terminal), and prints the readers'
 /// warnings on stderr as `xiangqi CMD: warning: ...`. Answers the games, the notation to write
 /// by default (the input's own for PGN, WXF for XieXie, else Chinese) and whether the input
 /// was big. `xiangqi convert` and `xiangqi analyze` share it, and so its error messages.
 pub fn read_records(
     input: &str,
-    strict: bool,
+    mode: Mode,
     cmd: &str,
 ) -> Result<(ReadAll, Notation, bool), (String, u8)> {
     let bytes = if input == "-" {
@@ -102,7 +109,7 @@ pub fn read_records(
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let all = read_any_progress(&bytes, strict, &mut |done, total| {
+    let all = read_any_mode_progress(&bytes, mode, &mut |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     });
@@ -197,6 +204,40 @@ mod tests {
         let (msg, code) = cmd_convert(&args(&[input, "-o", o, "--strict"])).unwrap_err();
         assert_eq!(code, 2, "{msg}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn lenient_keeps_a_game_up_to_its_bad_move_and_positions_convert_to_fen() {
+        let data = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/xiangqi-record/tests/data/records/"
+        );
+        let dir = std::env::temp_dir().join(format!("xiangqi-convert-l-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let output = dir.join("out.pgn");
+        let o = output.to_str().unwrap();
+        // XieXie game1's 122nd ply is ambiguous: an error by default, kept up to it leniently.
+        let wxf = format!("{data}elephantchess-xiexie-end-game1.wxf");
+        let (_, code) = cmd_convert(&args(&[&wxf, "-o", o])).unwrap_err();
+        assert_eq!(code, 2);
+        cmd_convert(&args(&[&wxf, "-o", o, "--lenient", "--notation", "wxf"])).unwrap();
+        let out = std::fs::read_to_string(&output).unwrap();
+        assert!(out.contains("61. C6-5 *"), "{out}");
+        assert!(cli_rejects(&[&wxf, "--lenient", "--strict"]));
+        // A position file to FENs: one a line, in order.
+        let epd = format!("{data}ianfab-books-xiangqi-first200.epd");
+        let fens = dir.join("out.fen");
+        cmd_convert(&args(&[&epd, "-o", fens.to_str().unwrap(), "--to", "fen"])).unwrap();
+        let out = std::fs::read_to_string(&fens).unwrap();
+        let want = std::fs::read_to_string(&epd).unwrap();
+        assert_eq!(out, want);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    fn cli_rejects(v: &[&str]) -> bool {
+        use clap::Parser;
+        let all = ["xiangqi", "convert"].iter().chain(v);
+        crate::cli::Cli::try_parse_from(all).is_err()
     }
 
     fn encoding_gbk(s: &str) -> Vec<u8> {

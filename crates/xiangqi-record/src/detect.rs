@@ -2,7 +2,8 @@
 //! format from the content (never from a file name) and reads every game in it.
 //!
 //! Binary formats are recognised by their magic (XQF, CBR, CBL), CBF by its XML and DhtmlXQ by
-//! its `[DhtmlXQ` markup (both by their readers' `looks_like`), and PGN after decoding
+//! its `[DhtmlXQ` markup (both by their readers' `looks_like`), position files (FEN/EPD lines,
+//! [`crate::epd`]) by a board as the first field of their first line, and PGN after decoding
 //! ([`crate::encoding::decode`]) by a tag line or movetext at the start.
 
 use core::fmt;
@@ -24,6 +25,8 @@ pub enum RecordFormat {
     DhtmlXq,
     /// The XieXie GUI's `.wxf` game file (see [`crate::xiexie`]).
     XieXie,
+    /// A position file: FEN or EPD lines, or `title|FEN` (see [`crate::epd`]).
+    Epd,
 }
 
 impl RecordFormat {
@@ -36,6 +39,7 @@ impl RecordFormat {
             RecordFormat::Cbf => "CBF",
             RecordFormat::DhtmlXq => "DhtmlXQ",
             RecordFormat::XieXie => "XieXie WXF",
+            RecordFormat::Epd => "EPD/FEN",
         }
     }
 }
@@ -53,6 +57,8 @@ pub enum RecordError {
     UnknownFormat(String),
     Pgn(PgnError),
     Binary(ReadError),
+    /// A line of a position file that is no position.
+    Epd(crate::epd::EpdError),
 }
 
 impl RecordError {
@@ -62,6 +68,7 @@ impl RecordError {
             RecordError::UnknownFormat(_) => None,
             RecordError::Pgn(e) => Some(e.game),
             RecordError::Binary(e) => e.game,
+            RecordError::Epd(e) => Some(e.game),
         }
     }
 }
@@ -74,6 +81,7 @@ impl fmt::Display for RecordError {
             }
             RecordError::Pgn(e) => write!(f, "PGN {e}"),
             RecordError::Binary(e) => write!(f, "{e}"),
+            RecordError::Epd(e) => write!(f, "EPD/FEN {e}"),
         }
     }
 }
@@ -111,6 +119,9 @@ pub fn detect(bytes: &[u8]) -> Option<RecordFormat> {
     let (text, _) = crate::encoding::decode(bytes);
     if crate::xiexie::looks_like(&text) {
         return Some(RecordFormat::XieXie);
+    }
+    if crate::epd::looks_like(&text) {
+        return Some(RecordFormat::Epd);
     }
     if crate::pgn::looks_like(&text) {
         return Some(RecordFormat::Pgn);
@@ -164,6 +175,26 @@ pub fn read_any_with(bytes: &[u8], strict: bool) -> Result<ReadAll, RecordError>
     read_any_progress(bytes, strict, &mut |_, _| {})
 }
 
+/// How far a reading goes to keep what it can.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Any unplayable move makes its game an error ([`read_any_strict`]).
+    Strict,
+    /// A bad move inside a variation drops that variation's tail, with a warning; a bad
+    /// main-line move is still the game's error ([`read_any`]).
+    Lenient,
+    /// As `Lenient`, and a well-formed main-line move that cannot be played (illegal,
+    /// ambiguous) ends the game there: every game is kept with every move up to the first
+    /// bad one, one warning per loss. For the text formats (PGN, XieXie, EPD/FEN lines);
+    /// the binary ones read as `Lenient`.
+    Salvage,
+}
+
+/// Reads every game in `mode` (see [`Mode`]).
+pub fn read_any_mode(bytes: &[u8], mode: Mode) -> Result<ReadAll, RecordError> {
+    read_any_mode_progress(bytes, mode, &mut |_, _| {})
+}
+
 /// [`read_any_with`], telling `progress(done, total)` how far it is: after each game of a
 /// PGN or XieXie file (`done` bytes of `total` of the decoded text), and once at the end
 /// (`done == total`) for every format.
@@ -172,6 +203,17 @@ pub fn read_any_progress(
     strict: bool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ReadAll, RecordError> {
+    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    read_any_mode_progress(bytes, mode, progress)
+}
+
+/// [`read_any_mode`] with progress reports as [`read_any_progress`] makes them.
+pub fn read_any_mode_progress(
+    bytes: &[u8],
+    mode: Mode,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<ReadAll, RecordError> {
+    let strict = mode == Mode::Strict;
     let format = detect(bytes).ok_or_else(|| RecordError::UnknownFormat(describe_head(bytes)))?;
     let mut warnings = Vec::new();
     // A single-game binary reader, strict or lenient; its drops become warnings of game 1.
@@ -202,8 +244,10 @@ pub fn read_any_progress(
                 _ => text,
             };
             let mut reader = crate::pgn::PgnReader::new(&text);
-            if !strict {
-                reader = reader.lenient();
+            match mode {
+                Mode::Strict => {}
+                Mode::Lenient => reader = reader.lenient(),
+                Mode::Salvage => reader = reader.salvaging(),
             }
             let mut v = Vec::new();
             while let Some(r) = reader.next() {
@@ -220,6 +264,23 @@ pub fn read_any_progress(
             } else {
                 v
             }
+        }
+        RecordFormat::Epd => {
+            let (text, _) = crate::encoding::decode(bytes);
+            let mut v = Vec::new();
+            for r in crate::epd::read_str(&text) {
+                match r {
+                    Ok(g) => v.push(Ok(g)),
+                    // Strictly a bad line is a game's error; else it is skipped with a warning.
+                    Err(e) if strict => v.push(Err(RecordError::Epd(e))),
+                    Err(e) => warnings.push(RecordError::Epd(e)),
+                }
+            }
+            if v.is_empty() {
+                // No line read: the lines' errors, never an empty success.
+                v = std::mem::take(&mut warnings).into_iter().map(Err).collect();
+            }
+            v
         }
         RecordFormat::Cbl => {
             let lib = if strict {

@@ -10,6 +10,7 @@ pub mod date;
 pub mod detect;
 pub mod dhtmlxq;
 pub mod encoding;
+pub mod epd;
 pub mod model;
 pub mod pgn;
 pub mod rawtree;

@@ -153,6 +153,7 @@ pub struct PgnReader<'a> {
     game: usize,
     notation: Option<Notation>,
     lenient: bool,
+    salvage: bool,
     warnings: Vec<PgnError>,
 }
 
@@ -165,6 +166,7 @@ impl<'a> PgnReader<'a> {
             game: 0,
             notation: None,
             lenient: false,
+            salvage: false,
             warnings: Vec::new(),
         }
     }
@@ -174,6 +176,15 @@ impl<'a> PgnReader<'a> {
     /// [`PgnReader::take_warnings`]. A bad main-line move is still the game's error.
     pub fn lenient(mut self) -> PgnReader<'a> {
         self.lenient = true;
+        self
+    }
+
+    /// A salvaging reader: lenient, and besides a well-formed main-line move that cannot be
+    /// played (illegal, ambiguous) ends its game there: the game is kept up to the move
+    /// before, the rest left out, with a warning naming the game, line and move.
+    pub fn salvaging(mut self) -> PgnReader<'a> {
+        self.lenient = true;
+        self.salvage = true;
         self
     }
 
@@ -376,6 +387,7 @@ impl<'a> PgnReader<'a> {
         let game_line = self.line;
         let mut g = GameBuilder::new();
         g.lenient = self.lenient;
+        g.salvage = self.salvage;
         // Tags.
         while self.at_line_start_tag() {
             let line = self.line;
@@ -390,6 +402,7 @@ impl<'a> PgnReader<'a> {
             self.skip_ws();
         }
         let _ = game_line;
+        g.san_ranks.set(detect_san_ranks(self.movetext_ahead()));
         let read = self.movetext(&mut g);
         let dropped = std::mem::take(&mut g.dropped);
         match read {
@@ -407,6 +420,21 @@ impl<'a> PgnReader<'a> {
         }
         self.notation = g.notation;
         Some(Ok(g.finish()))
+    }
+
+    /// The text from here to the next line that starts with `[` (the next game's tags): this
+    /// game's movetext, for a look ahead.
+    fn movetext_ahead(&self) -> &'a str {
+        let rest = &self.s[self.i..];
+        let end = rest
+            .match_indices('\n')
+            .find(|(k, _)| {
+                rest[k + 1..]
+                    .trim_start_matches([' ', '\t'])
+                    .starts_with('[')
+            })
+            .map_or(rest.len(), |(k, _)| k);
+        &rest[..end]
     }
 
     fn error(&self, line: usize, kind: PgnErrorKind) -> PgnError {
@@ -522,6 +550,15 @@ impl<'a> PgnReader<'a> {
             }
             return Ok(false);
         }
+        // A mark glued before the next move number (XieXie: `!!12.`): the last move's.
+        let marks = tok.len() - tok.trim_start_matches(['!', '?']).len();
+        let tok = match glyph_nag(&tok[..marks]) {
+            Some(n) if tok[marks..].starts_with(|c: char| c.is_ascii_digit()) => {
+                g.nag(n);
+                &tok[marks..]
+            }
+            _ => tok,
+        };
         let tok = strip_number(tok);
         if tok.is_empty() || tok.chars().all(|c| c == '.' || c == '…') {
             return Ok(false);
@@ -629,8 +666,13 @@ struct GameBuilder {
     format_tag: Option<Notation>,
     plies: usize,
     lenient: bool,
+    /// A main-line move that cannot be played ends the game there (kept, with a warning).
+    salvage: bool,
     /// Where (line) and why the lenient reading dropped a variation's tail.
     dropped: Vec<(usize, PgnErrorKind)>,
+    /// The rank numbering of the game's coordinate-SAN moves, once known: from the movetext
+    /// ([`detect_san_ranks`]) or from the first move only one numbering can read.
+    san_ranks: std::cell::Cell<Option<SanRanks>>,
 }
 
 impl GameBuilder {
@@ -646,7 +688,9 @@ impl GameBuilder {
             format_tag: None,
             plies: 0,
             lenient: false,
+            salvage: false,
             dropped: Vec::new(),
+            san_ranks: std::cell::Cell::new(None),
         }
     }
 
@@ -763,6 +807,14 @@ impl GameBuilder {
     fn read_move(&self, pos: &Position, tok: &str) -> Result<(Move, Notation), ReadMoveError> {
         let first = self.notation.or(self.format_tag);
         let mut err = None;
+        // `A9e8`, `E5e3`: a piece letter, then a lower-case target file: coordinate SAN, not
+        // ICCS (which writes both files in one case).
+        if is_mixed_case_san(tok) {
+            if let Some((m, ranks)) = read_san_any(pos, tok, self.san_ranks.get()) {
+                self.san_ranks.set(Some(ranks));
+                return Ok((m, first.unwrap_or(Notation::Iccs)));
+            }
+        }
         if let Some(n) = first {
             match n.read(pos, tok) {
                 Ok(m) => return Ok((m, n)),
@@ -774,8 +826,22 @@ impl GameBuilder {
         if let Some(n) = Notation::guess(&t).filter(|&n| Some(n) != first) {
             return n.read(pos, tok).map(|m| (m, n));
         }
-        if let Some(m) = read_san(pos, &t) {
+        if let Some((m, ranks)) = read_san_any(pos, &t, self.san_ranks.get()) {
+            self.san_ranks.set(Some(ranks));
             return Ok((m, first.unwrap_or(Notation::Iccs)));
+        }
+        if san_parts(&t).is_some() {
+            return Err(ReadMoveError::Parse(
+                xiangqi::notation::ParseNotationError {
+                    input: tok.to_string(),
+                    notation: match self.san_ranks.get() {
+                        Some(SanRanks::OneToTen) => "coordinate SAN, ranks 1-10 (pychess)",
+                        Some(SanRanks::ZeroToNine) => "coordinate SAN, ranks 0-9 (WinBoard)",
+                        None => "coordinate SAN",
+                    },
+                    reason: "no single legal move of that piece goes to that square",
+                },
+            ));
         }
         Err(err.unwrap_or_else(|| {
             ReadMoveError::Parse(xiangqi::notation::ParseNotationError {
@@ -808,23 +874,30 @@ impl GameBuilder {
                 }
                 let kind = match e {
                     ReadMoveError::Parse(_)
-                        if Notation::guess(tok).is_none() && read_san(&pos, tok).is_none() =>
+                        if Notation::guess(tok).is_none() && san_parts(tok).is_none() =>
                     {
                         PgnErrorKind::UnknownToken(tok.to_string())
                     }
                     // A well-formed move that cannot be played (illegal, ambiguous) inside a
                     // variation: drop the variation from it on; the game reads on. Text that
                     // is no move at all stays an error: the file is broken there.
-                    e @ ReadMoveError::Move(_) if self.lenient && depth > 1 => {
+                    // On the main line: the game is kept up to the move before it.
+                    // (A coordinate-SAN move no legal move fits is such a move too.)
+                    e if self.lenient
+                        && (depth > 1 || self.salvage)
+                        && (matches!(e, ReadMoveError::Move(_)) || san_parts(tok).is_some()) =>
+                    {
+                        let what = if depth > 1 {
+                            "left out with the rest of its variation"
+                        } else {
+                            "the game is kept up to the move before it, the rest left out"
+                        };
                         self.dropped.push((
                             line,
                             PgnErrorKind::BadMove {
                                 token: tok.to_string(),
                                 ply,
-                                reason: format!(
-                                    "{e} (position {}); left out with the rest of its variation",
-                                    pos.fen()
-                                ),
+                                reason: format!("{e} (position {}); {what}", pos.fen()),
                             },
                         ));
                         self.top().dead = true;
@@ -884,18 +957,49 @@ impl GameBuilder {
     }
 }
 
-/// WinBoard's coordinate SAN with ranks 0-9 (`Che2`, `Cbg7`, `Cxe6`, `Hg2`, `g5`, `Ecxe2+`).
-fn read_san(pos: &Position, tok: &str) -> Option<Move> {
+/// The rank numbering of coordinate SAN: WinBoard/xboard count the ranks 0-9 (`Che2`,
+/// `Rb0`), pychess-variants and elephantchess.io 1-10 (`Che3`, `Rh10`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SanRanks {
+    /// WinBoard/xboard: ranks 0-9, Red's back rank 0.
+    ZeroToNine,
+    /// pychess-variants: ranks 1-10, Red's back rank 1.
+    OneToTen,
+}
+
+/// A coordinate-SAN token taken apart: piece letter, from-file and from-rank hints as
+/// written, capture, target file and target rank as written (not yet shifted to 0-9).
+struct SanParts {
+    role: Role,
+    dfile: Option<u8>,
+    drank: Option<u8>,
+    file: u8,
+    rank: u8,
+}
+
+/// Splits `Che2`, `Cbg7`, `Cxe6`, `Rh10`, `A10e9`, `H8e7`, `exe5`, `ab4`, `Ecxe2+` (the piece
+/// letters K A E/B H/N R C P; no letter: a soldier). `None` when the token is not of this form.
+fn san_parts(tok: &str) -> Option<SanParts> {
     let t = tok.trim_end_matches(['+', '#', '!', '?']);
     let b = t.as_bytes();
     if b.len() < 2 || !b.is_ascii() {
         return None;
     }
-    let to: Square = t[b.len() - 2..].parse().ok()?;
-    if !b[b.len() - 2].is_ascii_lowercase() {
+    // The target: a file letter and one or two rank digits at the end.
+    let digits = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 || b.len() < digits + 1 {
         return None;
     }
-    let mut head = &t[..b.len() - 2];
+    let fpos = b.len() - digits - 1;
+    if !(b'a'..=b'i').contains(&b[fpos]) {
+        return None;
+    }
+    let rank: u8 = t[fpos + 1..].parse().ok()?;
+    if rank > 10 {
+        return None;
+    }
+    let file = b[fpos] - b'a';
+    let mut head = &t[..fpos];
     let role = match head.as_bytes().first() {
         Some(c) if c.is_ascii_uppercase() => {
             let r = match c {
@@ -913,21 +1017,100 @@ fn read_san(pos: &Position, tok: &str) -> Option<Move> {
         }
         _ => Role::Soldier,
     };
-    let head = head.trim_end_matches('x');
+    let head = head.strip_suffix('x').unwrap_or(head);
     let (mut dfile, mut drank) = (None, None);
-    for c in head.chars() {
-        match c {
-            'a'..='i' => dfile = Some(c as u8 - b'a'),
-            '0'..='9' => drank = Some(c as u8 - b'0'),
+    let hb = head.as_bytes();
+    let mut i = 0;
+    while i < hb.len() {
+        match hb[i] {
+            c @ b'a'..=b'i' if dfile.is_none() && drank.is_none() => dfile = Some(c - b'a'),
+            b'1' if hb.get(i + 1) == Some(&b'0') && drank.is_none() => {
+                drank = Some(10);
+                i += 1;
+            }
+            c @ b'0'..=b'9' if drank.is_none() => drank = Some(c - b'0'),
             _ => return None,
         }
+        i += 1;
     }
+    Some(SanParts {
+        role,
+        dfile,
+        drank,
+        file,
+        rank,
+    })
+}
+
+/// Whether a token is coordinate SAN by its letters' case: an upper-case piece letter and a
+/// lower-case file (`A9e8`, `Che2`), which no ICCS move has.
+fn is_mixed_case_san(tok: &str) -> bool {
+    tok.as_bytes()
+        .first()
+        .is_some_and(|c| b"KAEBHNRCP".contains(c))
+        && tok.bytes().skip(1).any(|c| (b'a'..=b'i').contains(&c))
+        && san_parts(tok).is_some()
+}
+
+/// What the ranks written in a coordinate-SAN token say about the numbering: a rank 10 only
+/// pychess writes, a rank 0 only WinBoard.
+fn san_ranks_hint(tok: &str) -> Option<SanRanks> {
+    let p = san_parts(tok)?;
+    match (p.rank, p.drank) {
+        (10, _) | (_, Some(10)) => Some(SanRanks::OneToTen),
+        (0, _) | (_, Some(0)) => Some(SanRanks::ZeroToNine),
+        _ => None,
+    }
+}
+
+/// The numbering the coordinate-SAN moves of a movetext use, from the first token that
+/// can only be one of them (`None`: none tells, or no such tokens).
+pub fn detect_san_ranks(movetext: &str) -> Option<SanRanks> {
+    // Comments (`{...}`, `; ...` to the line's end) left out: their words are no moves.
+    let mut text = String::with_capacity(movetext.len());
+    let mut comment = None;
+    for c in movetext.chars() {
+        match (comment, c) {
+            (None, '{') => comment = Some('}'),
+            (None, ';') => comment = Some('\n'),
+            (Some(end), c) if c == end => {
+                comment = None;
+                text.push(' ');
+            }
+            (Some(_), _) => {}
+            (None, c) => text.push(c),
+        }
+    }
+    text.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')'))
+        .map(strip_number)
+        .filter(|t| t.len() >= 2 && t.len() <= 8)
+        // ICCS (`h2e2`, `h0g2`) counts 0-9 too but is no SAN: leave it out.
+        .filter(|t| Notation::guess(t) != Some(Notation::Iccs))
+        .find_map(san_ranks_hint)
+}
+
+/// Reads a coordinate-SAN move with the given rank numbering; `None` when the token is no
+/// such move or no single legal move fits it.
+fn read_san(pos: &Position, tok: &str, ranks: SanRanks) -> Option<Move> {
+    let p = san_parts(tok)?;
+    let shift = |r: u8| match ranks {
+        SanRanks::ZeroToNine => (r <= 9).then_some(r),
+        SanRanks::OneToTen => r.checked_sub(1),
+    };
+    let to = Square::from_coords(
+        xiangqi::File::new(p.file)?,
+        xiangqi::Rank::new(shift(p.rank)?)?,
+    );
+    let drank = match p.drank {
+        Some(r) => Some(shift(r)?),
+        None => None,
+    };
     let mut found = None;
     for &m in pos.legal_moves().iter() {
-        if m.to() != to || pos.board().role_at(m.from()) != Some(role) {
+        if m.to() != to || pos.board().role_at(m.from()) != Some(p.role) {
             continue;
         }
-        if dfile.is_some_and(|f| m.from().file().index() != f)
+        if p.dfile.is_some_and(|f| m.from().file().index() != f)
             || drank.is_some_and(|r| m.from().rank().index() != r)
         {
             continue;
@@ -938,6 +1121,17 @@ fn read_san(pos: &Position, tok: &str) -> Option<Move> {
         found = Some(m);
     }
     found
+}
+
+/// Reads a coordinate-SAN move: in `ranks` when known, else in whichever numbering gives a
+/// legal move (WinBoard's first when both do). Returns the numbering that read it.
+fn read_san_any(pos: &Position, tok: &str, ranks: Option<SanRanks>) -> Option<(Move, SanRanks)> {
+    match ranks {
+        Some(r) => read_san(pos, tok, r).map(|m| (m, r)),
+        None => [SanRanks::ZeroToNine, SanRanks::OneToTen]
+            .into_iter()
+            .find_map(|r| read_san(pos, tok, r).map(|m| (m, r))),
+    }
 }
 
 impl Iterator for PgnReader<'_> {

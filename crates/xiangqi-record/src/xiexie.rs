@@ -1,5 +1,6 @@
 //! The game files of the XieXie GUI (`.wxf`): a text header of `KEY value` lines, then the
-//! moves in WXF notation between `START{` and `END}`:
+//! moves in WXF notation between `START{` and `END}` (XieXie itself writes `}END`, and puts a
+//! move's `!`/`?` mark before the next move number: `C8-2    !!12.  E5+7`):
 //!
 //! ```text
 //! FORMAT     WXF
@@ -51,8 +52,12 @@ fn is_start(l: &str) -> bool {
     l.replace(' ', "").eq_ignore_ascii_case("START{")
 }
 
+/// The end of the move list: `END}`, or `}END` as XieXie itself writes it (and a bare `END`).
 fn is_end(l: &str) -> bool {
-    l.replace(' ', "").eq_ignore_ascii_case("END}")
+    let l = l.replace(' ', "");
+    ["END}", "}END", "END"]
+        .iter()
+        .any(|e| l.eq_ignore_ascii_case(e))
 }
 
 fn is_key_line(l: &str) -> bool {
