@@ -138,6 +138,19 @@ pub enum Command {
                       xiangqi explorer book book -o engine.xqb --min-games 5 --max-ply 16"
     )]
     Explorer(ExplorerArgs),
+    /// Generate and probe endgame tablebases (docs/TABLEBASES.md)
+    #[command(
+        override_usage = "xiangqi tb generate SETS... -o DIR [--threads N] | xiangqi tb probe FEN --tb DIR",
+        long_about = "Endgame tablebases: for every position of a small piece set, whether the side \
+                      to move wins, draws or loses and in how many plies mate comes (DTM). \
+                      `generate` writes DIR/SET.xqtb for each set named (e.g. KRKAA: the \
+                      stronger side first, WXF letters K A E H R C P or FEN letters B N) and for \
+                      the smaller sets its captures lead to, skipping sets already there; \
+                      `probe` prints a position's result and every legal move's.",
+        after_help = "Examples:\n  xiangqi tb generate KRKAA KHKA -o tables --threads 2\n  \
+                      xiangqi tb probe '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1' --tb tables"
+    )]
+    Tb(TbArgs),
     /// Play a game against the engine in the terminal
     #[command(
         override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--book FILE] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
@@ -298,6 +311,43 @@ pub enum EncodingArg {
 pub struct ExplorerArgs {
     #[command(subcommand)]
     pub command: ExplorerCommand,
+}
+
+#[derive(Args, Debug)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    pub command: TbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TbCommand {
+    /// Generate the tables of piece sets (and of the smaller sets they lead to) into DIR
+    Generate(TbGenerateArgs),
+    /// Print a position's result and every legal move's
+    Probe(TbProbeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TbGenerateArgs {
+    /// Piece sets, e.g. KRKAA KHKAE KPK (stronger side first; WXF or FEN letters)
+    #[arg(required = true, value_name = "SETS")]
+    pub sets: Vec<String>,
+    /// The tables' folder (made when missing)
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Threads
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+}
+
+#[derive(Args, Debug)]
+pub struct TbProbeArgs {
+    /// The position
+    #[arg(value_name = "FEN")]
+    pub fen: String,
+    /// The tables' folder (made by `xiangqi tb generate`)
+    #[arg(long, value_name = "DIR")]
+    pub tb: PathBuf,
 }
 
 #[derive(Subcommand, Debug)]

@@ -18,6 +18,7 @@ mod judge;
 mod play;
 mod progress;
 mod show;
+mod tb;
 
 use cli::Command;
 
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(a)) => analyze::cmd_analyze(&a).map_err(|(m, c)| Fail(m, c)),
         Some(Command::Judge(a)) => judge::cmd_judge(&a),
         Some(Command::Explorer(a)) => explorer::cmd_explorer(&a.command),
+        Some(Command::Tb(a)) => tb::cmd_tb(&a.command),
         Some(Command::Match(a)) => std::process::exit(xiangqi_match::run(&a.args)),
         Some(Command::Serve(a)) => xiangqi_server::cli(a).map_err(Fail::input),
         Some(Command::Uci) => {

@@ -4,7 +4,7 @@
 use std::process::{Command, Output, Stdio};
 
 /// Every subcommand, in the README's order.
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 15] = [
     "serve",
     "perft",
     "moves",
@@ -12,6 +12,7 @@ const COMMANDS: [&str; 14] = [
     "convert",
     "analyze",
     "explorer",
+    "tb",
     "uci",
     "bench",
     "match",

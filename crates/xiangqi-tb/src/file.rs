@@ -1,0 +1,255 @@
+//! The table file (`KRKAA.xqtb`), little-endian throughout:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 4 | magic `XQTB` |
+//! | 4 | format version (1) |
+//! | 1 + n | the set's canonical name, its length first |
+//! | 8 | positions (indices) |
+//! | 4 | positions per block |
+//! | 4 | blocks |
+//! | 8 × 4 | won, drawn, lost and illegal positions |
+//! | 2 | the longest DTM |
+//! | 4 | CRC-32 of all the values (uncompressed) |
+//! | 16 × blocks | per block: offset of its data from the file's start (8), length (4), CRC-32 of the data (4) |
+//! | 4 | CRC-32 of everything above |
+//! | ... | the blocks: one byte per position ([`crate::Value::to_byte`]), raw DEFLATE |
+//!
+//! A probe reads one block and inflates it; the last block inflated is kept.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::generate::Stats;
+use crate::index::Indexer;
+use crate::material::Material;
+use crate::{Source, TbError};
+
+pub const MAGIC: &[u8; 4] = b"XQTB";
+pub const VERSION: u32 = 1;
+/// Positions per block.
+pub const BLOCK: u64 = 1 << 16;
+
+/// Writes a table (to `path.tmp`, then renamed, so that an interrupted write leaves no
+/// table behind); returns the file's size in bytes.
+pub fn write(path: &Path, material: &Material, values: &[u8], st: &Stats) -> Result<u64, TbError> {
+    let io = |err| TbError::Io {
+        path: path.to_path_buf(),
+        err,
+    };
+    let name = material.to_string();
+    let nblocks = (values.len() as u64).div_ceil(BLOCK) as usize;
+    let blocks: Vec<Vec<u8>> = values
+        .chunks(BLOCK as usize)
+        .map(|b| miniz_oxide::deflate::compress_to_vec(b, 6))
+        .collect();
+    let mut head = Vec::new();
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
+    head.push(name.len() as u8);
+    head.extend_from_slice(name.as_bytes());
+    head.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    head.extend_from_slice(&(BLOCK as u32).to_le_bytes());
+    head.extend_from_slice(&(nblocks as u32).to_le_bytes());
+    for c in [st.wins, st.draws, st.losses, st.illegal] {
+        head.extend_from_slice(&c.to_le_bytes());
+    }
+    head.extend_from_slice(&st.max_dtm.to_le_bytes());
+    head.extend_from_slice(&crc32fast::hash(values).to_le_bytes());
+    let mut offset = (head.len() + 16 * nblocks + 4) as u64;
+    for b in &blocks {
+        head.extend_from_slice(&offset.to_le_bytes());
+        head.extend_from_slice(&(b.len() as u32).to_le_bytes());
+        head.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+        offset += b.len() as u64;
+    }
+    let crc = crc32fast::hash(&head);
+    head.extend_from_slice(&crc.to_le_bytes());
+    for b in &blocks {
+        head.extend_from_slice(b);
+    }
+    let tmp = path.with_extension("xqtb.tmp");
+    std::fs::write(&tmp, &head).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)?;
+    Ok(head.len() as u64)
+}
+
+/// An opened table file.
+pub struct TableFile {
+    path: PathBuf,
+    material: Material,
+    indexer: Indexer,
+    positions: u64,
+    block: u64,
+    /// (offset, length, crc) per block.
+    blocks: Vec<(u64, u32, u32)>,
+    values_crc: u32,
+    /// Won, drawn, lost, illegal.
+    pub counts: [u64; 4],
+    pub max_dtm: u16,
+    data: Vec<u8>,
+    last: Mutex<Option<(usize, Vec<u8>)>>,
+}
+
+/// Reads fields off a byte slice, failing with a message on a short file.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let s = self.bytes.get(self.at..self.at + n).ok_or_else(|| {
+            format!(
+                "the file ends at byte {} inside its header",
+                self.bytes.len()
+            )
+        })?;
+        self.at += n;
+        Ok(s)
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4")))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8")))
+    }
+}
+
+impl TableFile {
+    /// Opens a table file and checks its header.
+    pub fn open(path: &Path) -> Result<TableFile, TbError> {
+        let data = std::fs::read(path).map_err(|err| TbError::Io {
+            path: path.to_path_buf(),
+            err,
+        })?;
+        Self::parse(path, data).map_err(|why| TbError::Damaged {
+            path: path.to_path_buf(),
+            why,
+        })
+    }
+
+    fn parse(path: &Path, data: Vec<u8>) -> Result<TableFile, String> {
+        let mut r = Reader {
+            bytes: &data,
+            at: 0,
+        };
+        if r.take(4)? != MAGIC {
+            return Err("not a table file (no XQTB magic)".into());
+        }
+        let v = r.u32()?;
+        if v != VERSION {
+            return Err(format!("format version {v}, this program reads {VERSION}"));
+        }
+        let n = r.take(1)?[0] as usize;
+        let name = String::from_utf8_lossy(r.take(n)?).into_owned();
+        let material = Material::parse(&name).map_err(|e| e.to_string())?;
+        if material.canonical() != material {
+            return Err(format!("{name} is not a canonical set name"));
+        }
+        let positions = r.u64()?;
+        let block = r.u32()? as u64;
+        let nblocks = r.u32()? as usize;
+        let indexer = Indexer::new(material);
+        if positions != indexer.size() || block == 0 || nblocks as u64 != positions.div_ceil(block)
+        {
+            return Err(format!(
+                "sizes do not match {name} ({positions} positions in {nblocks} blocks of {block})"
+            ));
+        }
+        let counts = [r.u64()?, r.u64()?, r.u64()?, r.u64()?];
+        let max_dtm = u16::from_le_bytes(r.take(2)?.try_into().expect("2"));
+        let values_crc = r.u32()?;
+        let mut blocks = Vec::with_capacity(nblocks);
+        for _ in 0..nblocks {
+            blocks.push((r.u64()?, r.u32()?, r.u32()?));
+        }
+        let head_end = r.at;
+        let crc = r.u32()?;
+        if crc32fast::hash(&data[..head_end]) != crc {
+            return Err("header checksum mismatch".into());
+        }
+        for (i, &(off, len, _)) in blocks.iter().enumerate() {
+            if off
+                .checked_add(len as u64)
+                .is_none_or(|e| e > data.len() as u64)
+            {
+                return Err(format!("block {i} lies past the end of the file"));
+            }
+        }
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            material,
+            indexer,
+            positions,
+            block,
+            blocks,
+            values_crc,
+            counts,
+            max_dtm,
+            data,
+            last: Mutex::new(None),
+        })
+    }
+
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn inflate(&self, i: usize) -> Result<Vec<u8>, TbError> {
+        let damaged = |why: String| TbError::Damaged {
+            path: self.path.clone(),
+            why,
+        };
+        let (off, len, crc) = self.blocks[i];
+        let raw = &self.data[off as usize..(off + len as u64) as usize];
+        if crc32fast::hash(raw) != crc {
+            return Err(damaged(format!("block {i} checksum mismatch")));
+        }
+        let out = miniz_oxide::inflate::decompress_to_vec(raw)
+            .map_err(|e| damaged(format!("block {i} does not inflate: {e:?}")))?;
+        let want = (self.positions - i as u64 * self.block).min(self.block);
+        if out.len() as u64 != want {
+            return Err(damaged(format!(
+                "block {i} holds {} values, not {want}",
+                out.len()
+            )));
+        }
+        Ok(out)
+    }
+
+    /// All the values, checked against the checksum of the whole.
+    pub fn values(&self) -> Result<Vec<u8>, TbError> {
+        let mut v = Vec::with_capacity(self.positions as usize);
+        for i in 0..self.blocks.len() {
+            v.extend(self.inflate(i)?);
+        }
+        if crc32fast::hash(&v) != self.values_crc {
+            return Err(TbError::Damaged {
+                path: self.path.clone(),
+                why: "values checksum mismatch".into(),
+            });
+        }
+        Ok(v)
+    }
+}
+
+impl Source for TableFile {
+    fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+    fn byte(&self, idx: u64) -> Result<u8, TbError> {
+        let b = (idx / self.block) as usize;
+        let mut last = self.last.lock().expect("table lock");
+        if last.as_ref().is_none_or(|(i, _)| *i != b) {
+            *last = Some((b, self.inflate(b)?));
+        }
+        Ok(last.as_ref().expect("just set").1[(idx % self.block) as usize])
+    }
+}

@@ -1,0 +1,347 @@
+//! Xiangqi endgame tablebases: for every position of a small piece set, whether the side to
+//! move wins, draws or loses, and the distance to mate in plies (DTM), generated here from
+//! the rules core's move generation (docs/TABLEBASES.md).
+//!
+//! ```no_run
+//! use xiangqi::Position;
+//! use xiangqi_tb::{Tablebase, Value};
+//! let tb = Tablebase::open("tables").unwrap();
+//! let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1").unwrap();
+//! match tb.probe(&pos).unwrap() {
+//!     Value::Win(dtm) => println!("win, mate in {dtm} plies"),
+//!     Value::Draw => println!("draw"),
+//!     Value::Loss(dtm) => println!("loss, mated in {dtm} plies"),
+//! }
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod file;
+pub mod generate;
+pub mod index;
+pub mod material;
+
+use core::fmt;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use xiangqi::{Move, Position};
+
+pub use file::TableFile;
+pub use generate::{generate, Generated, Stats};
+pub use index::Indexer;
+pub use material::{Material, MaterialError};
+
+/// A position's value for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Value {
+    /// The side to move mates in this many plies (odd).
+    Win(u16),
+    /// Neither side can force mate.
+    Draw,
+    /// The side to move is mated in this many plies (even; 0: mated or stalemated now).
+    Loss(u16),
+}
+
+/// The byte of an illegal position (no position has this index).
+pub const ILLEGAL: u8 = 255;
+/// The largest DTM a byte holds.
+pub const MAX_DTM: u16 = 253;
+
+impl Value {
+    /// The value from its byte: 0 draw, `dtm + 1` otherwise (odd DTM a win, even a loss),
+    /// `None` for [`ILLEGAL`].
+    pub fn from_byte(b: u8) -> Option<Value> {
+        match b {
+            0 => Some(Value::Draw),
+            ILLEGAL => None,
+            b => {
+                let dtm = b as u16 - 1;
+                Some(if dtm % 2 == 1 {
+                    Value::Win(dtm)
+                } else {
+                    Value::Loss(dtm)
+                })
+            }
+        }
+    }
+    /// The byte of a value (DTM at most [`MAX_DTM`]).
+    pub fn to_byte(self) -> u8 {
+        match self {
+            Value::Draw => 0,
+            Value::Win(d) | Value::Loss(d) => {
+                debug_assert!(d <= MAX_DTM);
+                d as u8 + 1
+            }
+        }
+    }
+    /// lichess's word for it: `win`, `draw` or `loss`.
+    pub fn category(self) -> &'static str {
+        match self {
+            Value::Win(_) => "win",
+            Value::Draw => "draw",
+            Value::Loss(_) => "loss",
+        }
+    }
+    /// The DTM in plies (`None` for a draw).
+    pub fn dtm(self) -> Option<u16> {
+        match self {
+            Value::Win(d) | Value::Loss(d) => Some(d),
+            Value::Draw => None,
+        }
+    }
+    /// The value of the position before a move that reaches a position of this value.
+    pub fn parent(self) -> Value {
+        match self {
+            Value::Win(d) => Value::Loss(d + 1),
+            Value::Draw => Value::Draw,
+            Value::Loss(d) => Value::Win(d + 1),
+        }
+    }
+    /// An order for the side to move: higher is better (a faster win, a slower loss).
+    pub fn rank(self) -> i32 {
+        match self {
+            Value::Win(d) => 1000 - d as i32,
+            Value::Draw => 0,
+            Value::Loss(d) => -1000 + d as i32,
+        }
+    }
+}
+
+/// Why a probe or a generation failed.
+#[derive(Debug)]
+pub enum TbError {
+    /// A piece-set name that is not one.
+    BadName(MaterialError),
+    /// The position's material has no table in the folder.
+    Missing { set: String, path: PathBuf },
+    /// A table file that cannot be read or is not a table.
+    Damaged { path: PathBuf, why: String },
+    /// A file that cannot be written or read.
+    Io { path: PathBuf, err: std::io::Error },
+    /// A set too large for this generator or format.
+    TooLarge { set: String, why: String },
+}
+
+impl fmt::Display for TbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TbError::BadName(e) => write!(f, "{e}"),
+            TbError::Missing { set, path } => {
+                write!(f, "no table for {set}: {} does not exist", path.display())
+            }
+            TbError::Damaged { path, why } => write!(f, "{}: damaged table: {why}", path.display()),
+            TbError::Io { path, err } => write!(f, "{}: {err}", path.display()),
+            TbError::TooLarge { set, why } => write!(f, "{set}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for TbError {}
+
+impl From<MaterialError> for TbError {
+    fn from(e: MaterialError) -> TbError {
+        TbError::BadName(e)
+    }
+}
+
+/// The file name of a set's table: `KRKAA.xqtb`.
+pub fn file_name(m: &Material) -> String {
+    format!("{}.xqtb", m.canonical())
+}
+
+/// Whatever gives the value of a table's index: a table in memory while generating, a file
+/// when probing.
+pub trait Source: Send + Sync {
+    fn indexer(&self) -> &Indexer;
+    fn byte(&self, idx: u64) -> Result<u8, TbError>;
+}
+
+/// A table in memory: its indexer and values.
+pub struct MemTable {
+    pub indexer: Indexer,
+    pub values: Vec<u8>,
+}
+
+impl Source for MemTable {
+    fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+    fn byte(&self, idx: u64) -> Result<u8, TbError> {
+        Ok(self.values[idx as usize])
+    }
+}
+
+/// The value of a position without attackers on either side: a loss if the side to move
+/// has no legal move (that comes first in the rules), else a draw by insufficient material.
+pub fn bare_value(pos: &Position) -> Value {
+    if pos.has_no_legal_move() {
+        Value::Loss(0)
+    } else {
+        Value::Draw
+    }
+}
+
+/// The value of `pos` from the table `get` gives for its canonical material.
+pub fn value_in<F>(pos: &Position, get: F) -> Result<Value, TbError>
+where
+    F: FnOnce(&Material) -> Result<Arc<dyn Source>, TbError>,
+{
+    let m = Material::of_board(pos.board());
+    if !m.any_attacker() {
+        return Ok(bare_value(pos));
+    }
+    let swapped;
+    let (pos, m) = if m.needs_swap() {
+        swapped = pos.swap_colors();
+        (&swapped, m.swapped())
+    } else {
+        (pos, m)
+    };
+    let src = get(&m)?;
+    let idx = src.indexer().index(pos);
+    let b = src.byte(idx)?;
+    Value::from_byte(b).ok_or_else(|| TbError::Damaged {
+        path: PathBuf::from(file_name(&m)),
+        why: format!("the legal position {} is marked illegal", pos.fen()),
+    })
+}
+
+/// A folder of table files, opened as probes need them.
+pub struct Tablebase {
+    dir: PathBuf,
+    tables: Mutex<HashMap<Material, Arc<TableFile>>>,
+}
+
+impl Tablebase {
+    /// The tables in `dir` (which must be a folder).
+    pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, TbError> {
+        let dir = dir.as_ref().to_path_buf();
+        if !dir.is_dir() {
+            return Err(TbError::Io {
+                err: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+                path: dir,
+            });
+        }
+        Ok(Tablebase {
+            dir,
+            tables: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The table of a canonical material, opened on first use.
+    pub fn table(&self, m: &Material) -> Result<Arc<TableFile>, TbError> {
+        let mut t = self.tables.lock().expect("tablebase lock");
+        if let Some(f) = t.get(m) {
+            return Ok(f.clone());
+        }
+        let path = self.dir.join(file_name(m));
+        if !path.exists() {
+            return Err(TbError::Missing {
+                set: m.to_string(),
+                path,
+            });
+        }
+        let f = Arc::new(TableFile::open(&path)?);
+        if f.material() != m {
+            return Err(TbError::Damaged {
+                path,
+                why: format!("it holds {}, not {m}", f.material()),
+            });
+        }
+        t.insert(*m, f.clone());
+        Ok(f)
+    }
+
+    /// The value of a position for the side to move.
+    pub fn probe(&self, pos: &Position) -> Result<Value, TbError> {
+        value_in(pos, |m| Ok(self.table(m)? as Arc<dyn Source>))
+    }
+
+    /// Every legal move with the value of the position it reaches (for the side to move
+    /// there, as lichess gives it), best for the side to move first.
+    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, TbError> {
+        let mut out = Vec::new();
+        for &m in pos.legal_moves().iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            out.push((m, self.probe(&child)?));
+        }
+        out.sort_by_key(|&(m, v)| (-v.parent().rank(), m.to_string()));
+        Ok(out)
+    }
+}
+
+/// What [`build`] did for one set.
+#[derive(Clone, Debug)]
+pub struct Built {
+    pub material: Material,
+    /// `None` when the file was there already (and checked), so not generated again.
+    pub stats: Option<Stats>,
+    pub bytes: u64,
+    pub path: PathBuf,
+}
+
+/// Generates the sets named (and the smaller sets their captures lead to, first) into
+/// `dir`, skipping sets whose file is already there and sound: an interrupted run resumes
+/// at the set it was generating.
+pub fn build(
+    names: &[String],
+    dir: &Path,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Built>, TbError> {
+    let mut order: Vec<Material> = Vec::new();
+    for n in names {
+        let m = Material::parse(n)?.canonical();
+        if !m.any_attacker() {
+            return Err(TbError::BadName(MaterialError(format!(
+                "{n}: a set without a chariot, horse, cannon or soldier is drawn by rule and \
+                 needs no table"
+            ))));
+        }
+        for d in generate::dependencies(&m).into_iter().chain([m]) {
+            if !order.contains(&d) {
+                order.push(d);
+            }
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|err| TbError::Io {
+        path: dir.to_path_buf(),
+        err,
+    })?;
+    let mut tables: HashMap<Material, Arc<dyn Source>> = HashMap::new();
+    let mut out = Vec::new();
+    for m in order {
+        let path = dir.join(file_name(&m));
+        let (values, stats, bytes) = if path.exists() {
+            let f = TableFile::open(&path)?;
+            let v = f.values()?;
+            progress(&format!(
+                "{m}: {} is there already, checked",
+                path.display()
+            ));
+            (v, None, std::fs::metadata(&path).map_or(0, |md| md.len()))
+        } else {
+            let g = generate(m, &tables, threads, progress)?;
+            let bytes = file::write(&path, &m, &g.values, &g.stats)?;
+            progress(&format!("{m}: wrote {} ({bytes} bytes)", path.display()));
+            (g.values, Some(g.stats), bytes)
+        };
+        tables.insert(
+            m,
+            Arc::new(MemTable {
+                indexer: Indexer::new(m),
+                values,
+            }),
+        );
+        out.push(Built {
+            material: m,
+            stats,
+            bytes,
+            path,
+        });
+    }
+    Ok(out)
+}

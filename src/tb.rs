@@ -1,0 +1,78 @@
+//! `xiangqi tb`: generate endgame tablebases and probe them (docs/TABLEBASES.md).
+
+use std::io::Write;
+
+use xiangqi_tb::{build, Tablebase, Value};
+
+use crate::cli::{TbCommand, TbGenerateArgs, TbProbeArgs};
+use crate::Fail;
+
+pub fn cmd_tb(cmd: &TbCommand) -> Result<(), Fail> {
+    match cmd {
+        TbCommand::Generate(a) => generate(a),
+        TbCommand::Probe(a) => probe(a),
+    }
+}
+
+fn generate(a: &TbGenerateArgs) -> Result<(), Fail> {
+    let mut progress = |line: &str| eprintln!("{line}");
+    let built = build(&a.sets, &a.output, a.threads as usize, &mut progress)
+        .map_err(|e| Fail::input(format!("tb generate: {e}")))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "set positions won drawn lost illegal max-dtm seconds bytes"
+    )
+    .ok();
+    for b in built {
+        match b.stats {
+            Some(s) => writeln!(
+                out,
+                "{} {} {} {} {} {} {} {:.1} {}",
+                b.material,
+                s.positions,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.illegal,
+                s.max_dtm,
+                s.millis as f64 / 1000.0,
+                b.bytes
+            ),
+            None => writeln!(out, "{} (already there) {} bytes", b.material, b.bytes),
+        }
+        .ok();
+    }
+    Ok(())
+}
+
+fn show(v: Value) -> String {
+    match v.dtm() {
+        Some(d) => format!("{} {d}", v.category()),
+        None => v.category().to_string(),
+    }
+}
+
+fn probe(a: &TbProbeArgs) -> Result<(), Fail> {
+    let pos = crate::parse_fen(&a.fen)?;
+    let tb = Tablebase::open(&a.tb).map_err(|e| Fail::input(format!("tb probe: {e}")))?;
+    let fail = |e: xiangqi_tb::TbError| Fail::input(format!("tb probe: {e}"));
+    let v = tb.probe(&pos).map_err(fail)?;
+    let moves = tb.probe_moves(&pos).map_err(fail)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "set {}",
+        xiangqi_tb::Material::of_board(pos.board()).canonical()
+    )
+    .ok();
+    writeln!(out, "category {}", v.category()).ok();
+    if let Some(d) = v.dtm() {
+        writeln!(out, "dtm {d}").ok();
+    }
+    for (m, child) in moves {
+        // As lichess: the category of the position after the move, for the side to move there.
+        writeln!(out, "{m} {}", show(child)).ok();
+    }
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! `xiangqi tb generate` and `xiangqi tb probe`: a real generation of small sets, probes of
+//! its positions, and the errors (exit status 2, one line naming what is wrong).
+
+use std::process::{Command, Output, Stdio};
+
+fn xiangqi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xiangqi"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run xiangqi")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+#[test]
+fn generate_probe_and_errors() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-cli-tb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    // FEN letters and the weaker side first are accepted: this is KHKA, after KHK.
+    let o = xiangqi(&["tb", "generate", "kakn", "KRK", "-o", d, "--threads", "2"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.starts_with("set positions won drawn lost"), "{out}");
+    for set in ["KHK ", "KHKA ", "KRK "] {
+        assert!(out.contains(&format!("\n{set}")), "{set}: {out}");
+        assert!(dir.join(format!("{}.xqtb", set.trim())).exists());
+    }
+    // Again: every set is there already and is not generated anew.
+    let o = xiangqi(&["tb", "generate", "KHKA", "-o", d]);
+    assert!(o.status.success());
+    assert!(
+        text(&o.stdout).contains("KHKA (already there)"),
+        "{}",
+        text(&o.stdout)
+    );
+
+    // A chariot one move from mate: a8a9 (the general on d9, held off file e by Red's).
+    let fen = "3k5/R8/9/9/9/9/9/9/9/4K4 w - - 0 1";
+    let o = xiangqi(&["tb", "probe", fen, "--tb", d]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "set KRK");
+    assert_eq!(lines[1], "category win");
+    assert_eq!(lines[2], "dtm 1");
+    // The best moves first: a chariot move along rank 8 (but to d8, where the general takes
+    // it) stalemates Black (d8 covered, e9 facing Red's general), which loses: the position
+    // after it is lost now. The check a8a9 frees d8 and mates only 4 plies later.
+    assert_eq!(lines[3], "a8b8 loss 0", "{out}");
+    assert!(lines.contains(&"e0e1 loss 0"), "{out}");
+    assert!(lines.contains(&"a8a9 loss 4"), "{out}");
+    assert!(lines.contains(&"a8d8 draw"), "{out}");
+    let moves = xiangqi(&["moves", "--fen", fen]);
+    assert_eq!(
+        lines.len() - 3,
+        text(&moves.stdout).lines().count(),
+        "{out}"
+    );
+    // The same position with colours swapped is probed in the same table.
+    let o = xiangqi(&[
+        "tb",
+        "probe",
+        "4k4/9/9/9/9/9/9/9/r8/5K3 b - - 0 1",
+        "--tb",
+        d,
+    ]);
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("set KRK\ncategory win\ndtm 1\na1b1 loss 0\n"),
+        "{out}"
+    );
+
+    // Errors: status 2, one line naming the problem.
+    let cases: Vec<(Vec<&str>, &str)> =
+        vec![
+        (
+            vec!["tb", "generate", "KRKX", "-o", d],
+            "xiangqi: tb generate: bad piece set 'KRKX': 'X' at position 4 is not a piece letter",
+        ),
+        (
+            vec!["tb", "generate", "KAKA", "-o", d],
+            "xiangqi: tb generate: KAKA: a set without a chariot",
+        ),
+        (
+            vec!["tb", "probe", "3k5/9/9/9/9/9/9/9/R8/3AK4 w - - 0 1", "--tb", d],
+            "xiangqi: tb probe: no table for KRAK: ",
+        ),
+        (
+            vec!["tb", "probe", "9/9 w", "--tb", d],
+            "xiangqi: bad FEN '9/9 w': ",
+        ),
+        (
+            vec!["tb", "probe", fen, "--tb", "/no/such/folder"],
+            "xiangqi: tb probe: /no/such/folder: no such folder",
+        ),
+    ];
+    for (args, msg) in cases {
+        let o = xiangqi(&args);
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(e.starts_with(msg), "{args:?}: {e}");
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+    }
+    // A damaged file: one byte changed in a block.
+    let path = dir.join("KRK.xqtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 5] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    let o = xiangqi(&["tb", "probe", fen, "--tb", d]);
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("KRK.xqtb: damaged table: block 0 checksum mismatch"),
+        "{e}"
+    );
+    // Not a table at all.
+    std::fs::write(&path, b"hello").unwrap();
+    let o = xiangqi(&["tb", "probe", fen, "--tb", d]);
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("damaged table: not a table file"), "{e}");
+    // Generation refuses to build on a damaged table.
+    let o = xiangqi(&["tb", "generate", "KRK", "-o", d]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
