@@ -9,10 +9,14 @@
 //! twice counts once. Adding games never rebuilds: each batch is merged into the entries in
 //! one transaction.
 //!
+//! Opening names (`openings`): a table of named positions compiled in, matched on the
+//! position (mirror-aware, as the index's keys), a game's name that of its last named one.
+//!
 //! Storage is [redb](https://docs.rs/redb), an embedded copy-on-write B-tree (docs/EXPLORER.md
 //! says why).
 
 pub mod key;
+pub mod openings;
 pub mod record;
 pub mod stats;
 
@@ -23,6 +27,7 @@ pub use index::{
     RATING_BANDS,
 };
 pub use key::{Keyed, PositionKey};
+pub use openings::{opening_of, opening_of_line, Opening};
 
 /// The index file's name inside an explorer's folder (`xiangqi explorer build -o DIR`,
 /// `xiangqi serve --explorer DIR`).
