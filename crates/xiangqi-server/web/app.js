@@ -501,7 +501,7 @@ function renderStatus() {
   if (op) {
     const o = document.createElement('span');
     o.className = 'sub opening'; o.id = 'status-opening'; o.dataset.testid = 'opening';
-    o.textContent = `${t('opening')}: ${openingName(op, settings.lang)}`;
+    o.textContent = t('opening', { name: openingName(op, settings.lang) });
     st.append(o);
   }
   const over = !!g.outcome;

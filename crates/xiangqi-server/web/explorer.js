@@ -11,14 +11,14 @@ export const EXPLORER_TEXT = {
     exMove: 'Move', exGames: 'Games', exResults: 'Red / draw / Black', exRating: 'Rating',
     exNone: 'No game in this database reached this position.', exTop: 'Top games',
     exFailed: 'The explorer did not answer',
-    opening: 'Opening', exOpenGame: 'Open this game',
+    opening: 'Opening: {name}', exOpenGame: 'Open this game',
   },
   zh: {
     explorer: '开局库', explorerTitle: '开局库', exMasters: '大师对局', exSite: '本站对局',
     exMove: '着法', exGames: '局数', exResults: '红胜 / 和 / 黑胜', exRating: '等级分',
     exNone: '这个库里没有对局走到过这个局面。', exTop: '精选对局',
     exFailed: '开局库没有回应',
-    opening: '开局', exOpenGame: '打开这盘对局',
+    opening: '开局：{name}', exOpenGame: '打开这盘对局',
   },
 };
 

@@ -649,10 +649,10 @@ export function startLive(ctx) {
       L.openingFor = upTo;
       ctx.api('GET', `/api/explorer/masters?fen=${encodeURIComponent(startFen())}&play=${upTo}&moves=0&topGames=0`)
         .then((a) => { if (L.openingFor === upTo) { L.opening = a.opening; renderSide(); } })
-        .catch(() => { if (L.openingFor === upTo) L.openingFor = null; });
+        .catch(() => { if (L.openingFor === upTo) L.opening = null; }); // (not asked again for this line)
     }
     if (L.opening && L.openingFor === upTo) {
-      const o = node('span', 'sub opening', `${t('opening')}: ${openingName(L.opening, settings.lang)}`);
+      const o = node('span', 'sub opening', t('opening', { name: openingName(L.opening, settings.lang) }));
       o.dataset.testid = 'opening';
       status.append(o);
     }

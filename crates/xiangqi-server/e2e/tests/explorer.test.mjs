@@ -133,7 +133,7 @@ test('the opening name follows the moves, a top game opens, and the panel follow
     await expectText(page, '[data-testid="opening"]', 'Opening: Central Cannon vs Screen Horses');
     // In Chinese, the Chinese name.
     await page.click('#btn-lang');
-    await expectText(page, '[data-testid="opening"]', '开局: 中炮对屏风马');
+    await expectText(page, '[data-testid="opening"]', '开局：中炮对屏风马');
     await page.click('#btn-lang');
     await expectText(page, '[data-testid="opening"]', 'Opening: Central Cannon vs Screen Horses');
 
