@@ -177,7 +177,9 @@ fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {
 fn query(a: &ExplorerQueryArgs) -> Result<(), Fail> {
     let refused =
         |r: explorer_api::Refusal| Fail::input(format!("explorer: {}: {}", r.field, r.message));
-    let pos = explorer_api::query_position(a.fen.as_deref(), a.play.as_deref()).map_err(refused)?;
+    let (start, line, pos) =
+        explorer_api::query_line(a.fen.as_deref(), a.play.as_deref()).map_err(refused)?;
+    let opening = explorer_api::OpeningJson::of_line(&start, &line);
     let db = explorer_api::query_db(
         match a.db {
             ExplorerDbArg::Masters => "masters",
@@ -203,7 +205,7 @@ fn query(a: &ExplorerQueryArgs) -> Result<(), Fail> {
     let ex = Explorer::open_existing(&path).map_err(|e| Fail::input(e.to_string()))?;
     let ans = ex.lookup(&db, &pos).map_err(|e| Fail(e.to_string(), 1))?;
     if a.json {
-        let answer = explorer_api::answer_json(&ex, &pos, &ans, usize::MAX, a.top_games)
+        let answer = explorer_api::answer_json(&ex, &pos, &ans, usize::MAX, a.top_games, opening)
             .map_err(|e| Fail(e.to_string(), 1))?;
         println!(
             "{}",
@@ -212,7 +214,7 @@ fn query(a: &ExplorerQueryArgs) -> Result<(), Fail> {
     } else {
         print!(
             "{}",
-            table(&ex, &pos, &ans, a.notation.into(), a.top_games)?
+            table(&ex, &pos, opening, &ans, a.notation.into(), a.top_games)?
         );
     }
     Ok(())
@@ -229,6 +231,7 @@ fn pct(n: u32, of: u64) -> f64 {
 fn table(
     ex: &Explorer,
     pos: &Position,
+    opening: Option<explorer_api::OpeningJson>,
     ans: &Answer,
     notation: Notation,
     top: usize,
@@ -237,6 +240,10 @@ fn table(
     let mut out = String::new();
     let t = &ans.total;
     let _ = writeln!(out, "{}", pos.fen());
+    if let Some(o) = opening {
+        let code = o.eco.map(|c| format!("{c} ")).unwrap_or_default();
+        let _ = writeln!(out, "Opening: {code}{} ({})", o.name_zh, o.name);
+    }
     let _ = writeln!(
         out,
         "{} games: Red wins {:.1} %, draws {:.1} %, Black wins {:.1} %",

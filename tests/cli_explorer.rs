@@ -64,6 +64,20 @@ fn build_then_query_counts_the_games_and_names_bad_input() {
     let o = xiangqi(&["explorer", "query", out, "--json"]);
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), json.trim());
 
+    // The opening of the line queried, in the table and in the JSON.
+    let o = xiangqi(&["explorer", "query", out, "--play", "h2e2,h9g7,h0g2,b9c7"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("Opening: 中炮对屏风马 (Central Cannon vs Screen Horses)"),
+        "{text}"
+    );
+    let o = xiangqi(&["explorer", "query", out, "--json", "--play", "g3g4"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["opening"]["eco"], "E00", "{v}");
+    assert_eq!(v["opening"]["nameZh"], "仙人指路", "{v}");
+    assert_eq!(v["opening"]["name"], "Pawn Opening", "{v}");
+
     // Bad input: exit status 2 and a message naming it.
     let o = xiangqi(&["explorer", "query", out, "--play", "h2e2,h2e3"]);
     assert_eq!(o.status.code(), Some(2));

@@ -13,11 +13,15 @@
 //! explorer book`); reading and probing it need neither redb nor the records crate (build
 //! without the default `index` feature).
 //!
+//! Opening names (`openings`): a table of named positions compiled in, matched on the
+//! position (mirror-aware, as the index's keys), a game's name that of its last named one.
+//!
 //! Storage is [redb](https://docs.rs/redb), an embedded copy-on-write B-tree (docs/EXPLORER.md
 //! says why).
 
 pub mod book;
 pub mod key;
+pub mod openings;
 #[cfg(feature = "index")]
 pub mod record;
 pub mod stats;
@@ -31,6 +35,7 @@ pub use index::{
     RATING_BANDS,
 };
 pub use key::{Keyed, PositionKey};
+pub use openings::{opening_of, opening_of_line, Opening};
 
 /// The index file's name inside an explorer's folder (`xiangqi explorer build -o DIR`,
 /// `xiangqi serve --explorer DIR`).

@@ -177,6 +177,13 @@ async fn play_moves_in_any_notation_and_read_them_back() {
         .map(|m| m["uci"].as_str().unwrap())
         .collect();
     assert_eq!(ucis, ["h2e2", "h9g7", "h0g2"]);
+    // Each move reaching a named position carries its opening (the table in xiangqi-explorer).
+    assert_eq!(
+        g.json["moves"][0]["opening"],
+        json!({"eco": null, "name": "Central Cannon", "nameZh": "中炮"})
+    );
+    assert_eq!(g.json["moves"][2]["opening"]["nameZh"], "中炮对进左马");
+    assert_eq!(r.json["move"]["opening"]["nameZh"], "中炮对进左马");
     assert_eq!(g.json["outcome"], Value::Null);
     // FEN at a ply
     let f = get(&app, &format!("/api/games/{id}/fen?ply=1")).await;

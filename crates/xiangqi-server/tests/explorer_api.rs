@@ -230,6 +230,31 @@ async fn the_explorer_answers_in_lila_shape_and_names_bad_input() {
             assert_eq!(v["field"], field, "{uri}: {v}");
         }
     }
+
+    // The opening: the start has none (null), a named position its name in both languages,
+    // a transposition and a mirror the same, a position past the table the last named one.
+    let (_, v) = get(&r, "/api/explorer/masters").await;
+    assert_eq!(v["opening"], Value::Null, "{v}");
+    let (_, v) = get(&r, "/api/explorer/masters?play=h2e2,h9g7,h0g2,b9c7").await;
+    assert_eq!(
+        v["opening"],
+        serde_json::json!({"eco": null, "name": "Central Cannon vs Screen Horses", "nameZh": "中炮对屏风马"})
+    );
+    for play in ["h2e2,b9c7,h0g2,h9g7", "b2e2,b9c7,b0c2,h9g7"] {
+        let (_, w) = get(&r, &format!("/api/explorer/masters?play={play}")).await;
+        assert_eq!(w["opening"], v["opening"], "{play}");
+    }
+    let (_, v) = get(
+        &r,
+        "/api/explorer/site?play=h2e2,h9g7,h0g2,i9h9,i0h0,g6g5,h0h6,b9c7,c3c4,g7f5,a3a4",
+    )
+    .await;
+    assert_eq!(v["opening"]["eco"], "C37", "{v}");
+    assert_eq!(v["opening"]["nameZh"], "中炮过河车互进七兵对屏风马左马盘河");
+    // Given by FEN alone, only the position itself can be named.
+    let fen = urlencode("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    let (_, v) = get(&r, &format!("/api/explorer/masters?fen={fen}")).await;
+    assert_eq!(v["opening"]["nameZh"], "中炮", "{v}");
     drop(r);
 
     // No explorer here: every position is all zeros (the same shape).
@@ -240,6 +265,10 @@ async fn the_explorer_answers_in_lila_shape_and_names_bad_input() {
     assert_eq!(st, StatusCode::OK);
     assert_eq!(counts(&v), (0, 0, 0));
     assert_eq!(v["moves"], Value::Array(vec![]));
+    assert_eq!(
+        v["opening"]["name"], "Central Cannon",
+        "named without an index too"
+    );
     let (st, _) = get(&r, "/api/explorer/masters?fen=bad").await;
     assert_eq!(
         st,

@@ -18,7 +18,7 @@ import { SETTINGS_TEXT, settings, saveSettings, setupSettingsDialog } from '/set
 import { moveShown, droppedMove } from '/motion.js';
 import { whoami, csrfHeaders } from '/account.js';
 import { keyboardBoard, announce } from '/keyboard.js';
-import { EXPLORER_TEXT, setupExplorer } from '/explorer.js';
+import { EXPLORER_TEXT, setupExplorer, openingAt, openingName } from '/explorer.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -496,6 +496,14 @@ function renderStatus() {
     }
   }
   st.append(s2);
+  // The opening of the position shown (the last named one up to it).
+  const op = openingAt(g.moves, S.view);
+  if (op) {
+    const o = document.createElement('span');
+    o.className = 'sub opening'; o.id = 'status-opening'; o.dataset.testid = 'opening';
+    o.textContent = t('opening', { name: openingName(op, settings.lang) });
+    st.append(o);
+  }
   const over = !!g.outcome;
   // An analysis board has no game to resign or draw.
   const board = g.mode === 'analysis';

@@ -11,14 +11,31 @@ export const EXPLORER_TEXT = {
     exMove: 'Move', exGames: 'Games', exResults: 'Red / draw / Black', exRating: 'Rating',
     exNone: 'No game in this database reached this position.', exTop: 'Top games',
     exFailed: 'The explorer did not answer',
+    opening: 'Opening: {name}', exOpenGame: 'Open this game',
   },
   zh: {
     explorer: '开局库', explorerTitle: '开局库', exMasters: '大师对局', exSite: '本站对局',
     exMove: '着法', exGames: '局数', exResults: '红胜 / 和 / 黑胜', exRating: '等级分',
     exNone: '这个库里没有对局走到过这个局面。', exTop: '精选对局',
     exFailed: '开局库没有回应',
+    opening: '开局：{name}', exOpenGame: '打开这盘对局',
   },
 };
+
+// An opening's name ({eco, name, nameZh} from the API) in the UI's language, with its ECCO
+// code when it has one.
+export function openingName(o, lang) {
+  if (!o) return '';
+  const n = lang === 'zh' ? o.nameZh : o.name;
+  return o.eco ? `${o.eco} ${n}` : n;
+}
+
+// The opening of a game's main line at ply `v` (the moves as the API gives them, a move that
+// reaches a named position carrying it): the last one given up to there.
+export function openingAt(moves, v) {
+  for (let i = Math.min(v, moves.length); i > 0; i--) if (moves[i - 1].opening) return moves[i - 1].opening;
+  return null;
+}
 
 // `ctx`: { t, settings, saveSettings, api, fen() (the position shown, or null), play(uci)
 // (plays the move if the game allows it) }.
@@ -79,14 +96,18 @@ export function setupExplorer(ctx) {
       h.textContent = t('exTop');
       $('ex-games').append(h);
       for (const g of ans.topGames) {
-        const d = document.createElement('div');
+        // A game of this site opens on its page (/live/ID); a masters game is known to the
+        // index only by its header and where it came from (the record's file and number).
+        const site = /^site (\S+)$/.exec(g.source || '');
+        const d = document.createElement(site ? 'a' : 'div');
         d.className = 'ex-game';
         d.dataset.testid = 'explorer-game';
+        if (site) { d.href = '/live/' + encodeURIComponent(site[1]); d.dataset.open = 'live'; }
         const rating = (p) => (p.rating ? ` (${p.rating})` : '');
         const result = g.winner === 'red' ? '1-0' : g.winner === 'black' ? '0-1' : '½-½';
         const date = g.date ? String(g.date).replace(/^(\d{4})(\d\d)(\d\d)$/, '$1.$2.$3').replace(/\.00/g, '') : '';
         d.textContent = `${g.red.name}${rating(g.red)} – ${g.black.name}${rating(g.black)} ${result} ${date}`.trim();
-        d.title = g.source || '';
+        d.title = site ? t('exOpenGame') : g.source || '';
         $('ex-games').append(d);
       }
     }

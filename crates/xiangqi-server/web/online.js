@@ -8,6 +8,7 @@ import {
 import { play } from '/sound.js';
 import { moveShown, droppedMove } from '/motion.js';
 import { moveNames } from '/notation.js';
+import { openingName } from '/explorer.js';
 
 const $ = (id) => document.getElementById(id);
 const LOW_MS = 10000;
@@ -76,6 +77,7 @@ export function startLive(ctx) {
     legalFor: -1, crowd: { red: false, black: false, watchers: 0 }, gone: null, flipped: false,
     selected: null, times: null, clockAt: 0, lowWarned: false, conn: 'connecting', backoff: 500,
     ctrl: null, lastData: 0, pending: false, error: null,
+    opening: null, openingFor: null, // the opening of the position shown, and its moves
     view: null, // the ply shown when looking back (null: the position now)
     // One premove (lichess's rules): made while the opponent thinks, played as soon as their
     // move comes if it is legal then, dropped otherwise; a click anywhere cancels it.
@@ -639,6 +641,20 @@ export function startLive(ctx) {
       const v = node('span', 'sub viewing', L.view === 0 ? t('viewingStart', { last }) : t('viewingMove', { move: liveLabel(L.view), last }));
       v.dataset.testid = 'viewing';
       status.append(v);
+    }
+    // The opening of the position shown: asked of the explorer's API for the moves up to it
+    // (the first 40 at most: no named position is deeper), once per line.
+    const upTo = L.moves.slice(0, Math.min(shownPly(), 40)).join(',');
+    if (L.openingFor !== upTo && startFen()) {
+      L.openingFor = upTo;
+      ctx.api('GET', `/api/explorer/masters?fen=${encodeURIComponent(startFen())}&play=${upTo}&moves=0&topGames=0`)
+        .then((a) => { if (L.openingFor === upTo) { L.opening = a.opening; renderSide(); } })
+        .catch(() => { if (L.openingFor === upTo) L.opening = null; }); // (not asked again for this line)
+    }
+    if (L.opening && L.openingFor === upTo) {
+      const o = node('span', 'sub opening', t('opening', { name: openingName(L.opening, settings.lang) }));
+      o.dataset.testid = 'opening';
+      status.append(o);
     }
     // the tab's title: whose move, or the result, and the players
     const names = L.full ? `${L.full.red.name} – ${L.full.black.name}` : t('title');

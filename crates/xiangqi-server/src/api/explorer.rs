@@ -11,9 +11,10 @@ use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
 use xiangqi::notation::Notation;
-use xiangqi::{Color, Position};
+use xiangqi::{Color, Move, Position};
 use xiangqi_explorer::{
-    Answer, Db, Explorer, GameMeta, NewGame, Outcome, Speed, Target, RATING_BANDS,
+    opening_of_line, Answer, Db, Explorer, GameMeta, NewGame, Opening, Outcome, Speed, Target,
+    RATING_BANDS,
 };
 
 use super::error::ApiError;
@@ -32,6 +33,38 @@ pub struct ExplorerJson {
     pub black: u64,
     pub moves: Vec<ExplorerMove>,
     pub top_games: Vec<ExplorerGame>,
+    /// The opening: the last named position along `fen` and `play` (the position itself or one
+    /// before it), `null` when none is named (crates/xiangqi-explorer/openings.tsv).
+    #[schema(required)]
+    pub opening: Option<OpeningJson>,
+}
+
+/// A named opening, in both languages.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OpeningJson {
+    /// The ECCO code (`C20`), `null` where the table gives none.
+    #[schema(required)]
+    pub eco: Option<&'static str>,
+    /// The English name.
+    pub name: &'static str,
+    /// The Chinese name.
+    pub name_zh: &'static str,
+}
+
+impl OpeningJson {
+    pub fn of(o: &Opening) -> OpeningJson {
+        OpeningJson {
+            eco: o.eco,
+            name: o.name,
+            name_zh: o.name_zh,
+        }
+    }
+
+    /// The opening of the line from `start` with `moves` (legal in turn).
+    pub fn of_line(start: &Position, moves: &[Move]) -> Option<OpeningJson> {
+        opening_of_line(start, moves).map(OpeningJson::of)
+    }
 }
 
 /// One move of the position: its games' results.
@@ -84,12 +117,23 @@ fn refuse(field: &'static str, message: String) -> Refusal {
 
 /// The position a query names: the FEN (or the start) with the `play` moves made.
 pub fn query_position(fen: Option<&str>, play: Option<&str>) -> Result<Position, Refusal> {
-    let mut pos = match fen {
+    query_line(fen, play).map(|(_, _, pos)| pos)
+}
+
+/// The line a query names: the FEN (or the start), the `play` moves, and the position they
+/// reach.
+pub fn query_line(
+    fen: Option<&str>,
+    play: Option<&str>,
+) -> Result<(Position, Vec<Move>, Position), Refusal> {
+    let start = match fen {
         Some(f) => {
             Position::from_fen(f).map_err(|e| refuse("fen", format!("bad FEN '{f}': {e}")))?
         }
         None => Position::new(),
     };
+    let mut pos = start.clone();
+    let mut moves = vec![];
     for (i, m) in play
         .unwrap_or("")
         .split(',')
@@ -101,8 +145,9 @@ pub fn query_position(fen: Option<&str>, play: Option<&str>) -> Result<Position,
             .parse_uci(m)
             .map_err(|e| refuse("play", format!("move {} '{m}': {e}", i + 1)))?;
         pos.play_unchecked(mv);
+        moves.push(mv);
     }
-    Ok(pos)
+    Ok((start, moves, pos))
 }
 
 /// A comma-separated list, each item read by `one`; an unknown item is refused, named.
@@ -158,13 +203,15 @@ pub fn query_db(
     }
 }
 
-/// The answer in lila-openingexplorer's shape: at most `moves` moves and `top` games.
+/// The answer in lila-openingexplorer's shape: at most `moves` moves and `top` games, and
+/// the line's `opening`.
 pub fn answer_json(
     ex: &Explorer,
     pos: &Position,
     ans: &Answer,
     moves: usize,
     top: usize,
+    opening: Option<OpeningJson>,
 ) -> Result<ExplorerJson, xiangqi_explorer::Error> {
     let t = &ans.total;
     let list = ans
@@ -214,6 +261,7 @@ pub fn answer_json(
         black: u64::from(t.black),
         moves: list,
         top_games: games,
+        opening,
     })
 }
 
@@ -252,7 +300,9 @@ pub async fn explorer(
         }
         Err(r) => return Err(bad(r)),
     };
-    let pos = query_position(text(&q.fen).as_deref(), text(&q.play).as_deref()).map_err(bad)?;
+    let (start, line, pos) =
+        query_line(text(&q.fen).as_deref(), text(&q.play).as_deref()).map_err(bad)?;
+    let opening = OpeningJson::of_line(&start, &line);
     let moves = q.moves.map_or(12, |n| n.0 as usize);
     let top = q.top_games.map_or(4, |n| n.0 as usize);
     let Some(ex) = app.explorer.clone() else {
@@ -262,12 +312,13 @@ pub async fn explorer(
             black: 0,
             moves: vec![],
             top_games: vec![],
+            opening,
         }));
     };
     // redb reads block: off the async threads.
     let answer = tokio::task::spawn_blocking(move || {
         let ans = ex.lookup(&db, &pos)?;
-        answer_json(&ex, &pos, &ans, moves, top)
+        answer_json(&ex, &pos, &ans, moves, top, opening)
     })
     .await
     .map_err(|e| ApiError::unavailable(format!("the explorer's lookup failed: {e}")))?

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 use xiangqi::notation::Notation;
 use xiangqi::{Game, Move, Position};
 
+use super::explorer::OpeningJson;
 use crate::games::{legal_moves, uci, Ending, ImportFailure, Loaded};
 use crate::store::{GameRow, Mode, Verdict};
 
@@ -20,6 +21,10 @@ pub struct MoveJson {
     pub capture: bool,
     pub check: bool,
     pub fen: String,
+    /// The opening named by the position after the move, when it is a named one (absent
+    /// otherwise): a game's opening at a move is the last one given up to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<OpeningJson>,
 }
 
 impl MoveJson {
@@ -33,6 +38,7 @@ impl MoveJson {
             capture,
             check: after.is_check(),
             fen: after.fen(),
+            opening: xiangqi_explorer::opening_of(after).map(OpeningJson::of),
         }
     }
 
