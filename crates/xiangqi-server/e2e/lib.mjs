@@ -22,6 +22,23 @@ export async function launch({ locale } = {}) {
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
     ],
   });
+  // The pages fetch their language's messages before they draw, after the load event: a
+  // navigation (goto, reload) returns once the page says it is drawn (html[data-ready]).
+  const newPage = context.newPage.bind(context);
+  context.newPage = async (...args) => {
+    const page = await newPage(...args);
+    for (const name of ['goto', 'reload']) {
+      const nav = page[name].bind(page);
+      page[name] = async (...a) => {
+        const res = await nav(...a);
+        if (page.url().startsWith(BASE)) {
+          await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: WAIT_MS }).catch(() => {});
+        }
+        return res;
+      };
+    }
+    return page;
+  };
   const cleanup = async () => {
     await context.close();
     fs.rmSync(userDir, { recursive: true, force: true });

@@ -291,5 +291,5 @@ if ($('account-page')) {
     saveSettings();
     render();
   });
-  loadLang(settings.lang).then(render);
+  loadLang(settings.lang).then(render).finally(() => { document.documentElement.dataset.ready = '1'; });
 }

@@ -994,10 +994,16 @@ async function showGames() {
     const when = new Date(g.updated).toLocaleString(settings.lang);
     const td1 = document.createElement('td');
     const title = document.createElement('div'); title.className = 'title'; title.textContent = names;
+    // The players' names and the event are the record's, in no language of the page.
+    if (g.red || g.black) title.translate = false;
     const meta = document.createElement('div'); meta.className = 'meta';
     // Moves counted as the move list numbers them (Red's and Black's move make one).
     const moves = moveCount(g.plies, parseFen(g.start_fen || '').turn === 'black');
-    meta.textContent = `${g.event ? g.event + ' · ' : ''}${movesText(moves)} · ${result} · ${when}`;
+    if (g.event) {
+      const ev = document.createElement('span'); ev.translate = false; ev.textContent = g.event;
+      meta.append(ev, ' · ');
+    }
+    meta.append(`${movesText(moves)} · ${result} · ${when}`);
     td1.append(title, meta);
     const td2 = document.createElement('td'); td2.className = 'acts';
     const open = document.createElement('button'); open.textContent = t('open'); open.className = 'open';
@@ -1281,3 +1287,6 @@ async function start() {
 }
 
 start();
+// The page is drawn in its language (what the load event told before the catalogue was
+// fetched first): the end-to-end tests wait for this after a navigation.
+document.documentElement.dataset.ready = '1';

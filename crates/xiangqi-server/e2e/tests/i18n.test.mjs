@@ -39,8 +39,9 @@ async function leftovers(page, lang) {
     const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       const p = n.parentElement;
-      // (translate="no" marks what is not text of a language: a record's syntax.)
-      if (!p || ['SCRIPT', 'STYLE', 'OPTION'].includes(p.tagName) || !visible(p) || p.closest('[translate="no"]')) continue;
+      // (translate="no" marks what is not text of a language: a record's syntax; a link to a
+      // player's profile is a name, whatever the other tests named their players.)
+      if (!p || ['SCRIPT', 'STYLE', 'OPTION'].includes(p.tagName) || !visible(p) || p.closest('[translate="no"], a[href^="/@/"]')) continue;
       if (p.closest('select') && !p.closest('option:checked')) continue;
       if (n.textContent.trim()) out.push(['text', n.textContent.trim(), p.id || p.className || p.tagName]);
     }
