@@ -801,6 +801,28 @@ mod tests {
             g.end_text().unwrap(),
             "Red wins: Black left the game and did not come back in time."
         );
+        // In every language of the app.
+        let texts = g.end_texts().unwrap();
+        assert_eq!(
+            texts.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["en", "vi", "zh-Hans", "zh-Hant"]
+        );
+        assert_eq!(texts["zh-Hans"], "红方胜：黑方离开对局，未在限时内返回。");
+        assert_eq!(texts["zh-Hant"], "紅方勝：黑方離開對局，未在限時內返回。");
+        assert_eq!(
+            texts["vi"],
+            "Đỏ thắng: Đen đã rời ván cờ và không quay lại kịp."
+        );
+        assert_eq!(g.end_text_zh().as_deref(), Some(texts["zh-Hans"].as_str()));
+        // An aborted game too; a game that goes on has none.
+        let mut a = live(None);
+        assert_eq!(a.end_texts(), None);
+        a.abort(Color::Red, 1).unwrap();
+        assert_eq!(a.end_text_in(Lang::ZhHant).as_deref(), Some("對局已中止。"));
+        assert_eq!(
+            a.end_text_in(Lang::Vi).as_deref(),
+            Some("Ván cờ đã bị hủy.")
+        );
     }
 
     #[test]
