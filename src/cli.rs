@@ -65,7 +65,7 @@ pub enum Command {
     Moves(MovesArgs),
     /// Play the moves and print `ongoing` or the verdict and reason
     #[command(
-        override_usage = "xiangqi judge [--fen FEN] [--repetitions N] [--explain [--lang en|zh]] MOVE ...",
+        override_usage = "xiangqi judge [--fen FEN] [--repetitions N] [--explain [--lang en|zh|zh-Hant|vi]] MOVE ...",
         long_about = "Play the moves and print `ongoing` or the verdict and reason (e.g. \
                       `black-wins perpetual-chase`); --explain adds a plain-language account of \
                       the ruling, in English or Chinese.",
@@ -153,7 +153,7 @@ pub enum Command {
     Tb(TbArgs),
     /// Play a game against the engine in the terminal
     #[command(
-        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--book FILE] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh] [--pgn FILE] [--letters] [--ascii] [--no-color]",
+        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--book FILE] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh|zh-Hant|vi] [--pgn FILE] [--letters] [--ascii] [--no-color]",
         long_about = "Play a game against the engine in the terminal. Type moves in any notation \
                       (ICCS h2e2 or H2-E2, WXF C2.5, Chinese 炮二平五) and Enter, or move the \
                       cursor with the arrow keys and pick a piece and its square with Enter or \

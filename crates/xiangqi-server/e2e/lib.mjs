@@ -8,18 +8,37 @@ import path from 'node:path';
 export const BASE = process.env.XIANGQI_URL || 'http://127.0.0.1:8080';
 export const SHOTS = process.env.SCREENSHOT_DIR || path.resolve('screenshots');
 
-export async function launch() {
+// `locale`: the browser's language (navigator.languages and Accept-Language), e.g. 'zh-TW'.
+export async function launch({ locale } = {}) {
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xiangqi-chromium-'));
   // A persistent context is how playwright takes an (empty, fresh) --user-data-dir.
   const context = await chromium.launchPersistentContext(userDir, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
+    ...(locale ? { locale } : {}),
     viewport: { width: 1280, height: 860 },
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
     ],
   });
+  // The pages fetch their language's messages before they draw, after the load event: a
+  // navigation (goto, reload) returns once the page says it is drawn (html[data-ready]).
+  const newPage = context.newPage.bind(context);
+  context.newPage = async (...args) => {
+    const page = await newPage(...args);
+    for (const name of ['goto', 'reload']) {
+      const nav = page[name].bind(page);
+      page[name] = async (...a) => {
+        const res = await nav(...a);
+        if (page.url().startsWith(BASE)) {
+          await page.waitForFunction(() => document.documentElement.dataset.ready === '1', null, { timeout: WAIT_MS }).catch(() => {});
+        }
+        return res;
+      };
+    }
+    return page;
+  };
   const cleanup = async () => {
     await context.close();
     fs.rmSync(userDir, { recursive: true, force: true });

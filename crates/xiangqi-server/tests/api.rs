@@ -598,6 +598,18 @@ async fn repetition_rulings_are_explained_in_chinese_too() {
         "{}",
         r.text
     );
+    // Every language of the app, by its code.
+    assert_eq!(
+        r.json["outcome"]["texts"],
+        json!({
+            "en": "Red wins: black resigned.",
+            "zh-Hans": "红方胜：黑方认输。",
+            "zh-Hant": "紅方勝：黑方認輸。",
+            "vi": "Đỏ thắng: Đen xin thua.",
+        }),
+        "{}",
+        r.text
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

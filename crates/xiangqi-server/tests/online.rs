@@ -364,6 +364,10 @@ async fn two_players_and_a_spectator_see_every_move() {
     assert!(end.get("winner").is_none());
     assert_eq!(end["text"], "Draw by agreement.");
     assert!(end["textZh"].as_str().is_some_and(|t| !t.is_empty()));
+    assert_eq!(end["texts"]["en"], "Draw by agreement.");
+    assert_eq!(end["texts"]["zh-Hans"], end["textZh"]);
+    assert_eq!(end["texts"]["zh-Hant"], "雙方同意和棋。");
+    assert_eq!(end["texts"]["vi"], "Hòa do hai bên đồng ý.");
     let (st, _) = post(&s, &mv(&c, "b9c7"), Some(&c.black)).await;
     assert_eq!(st, 409, "the game is over");
 

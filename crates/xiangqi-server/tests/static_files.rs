@@ -48,11 +48,18 @@ fn header<'a>(g: &'a Got, name: &str) -> Option<&'a str> {
     g.headers.get(name).map(|v| v.to_str().unwrap())
 }
 
-const FILES: [(&str, &str); 4] = [
+const FILES: [(&str, &str); 7] = [
     ("/", include_str!("../web/index.html")),
     ("/app.js", include_str!("../web/app.js")),
     ("/style.css", include_str!("../web/style.css")),
     ("/board.js", include_str!("../web/board.js")),
+    // The message catalogue: its code and two languages' files.
+    ("/i18n.js", include_str!("../web/i18n.js")),
+    ("/locales/en.ftl", include_str!("../web/locales/en.ftl")),
+    (
+        "/locales/zh-Hant.ftl",
+        include_str!("../web/locales/zh-Hant.ftl"),
+    ),
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,59 +4,16 @@
 // text from the server is put in the page as text (textContent), never as HTML.
 // The other pages use `whoami` and `csrfHeaders` to act for the logged-in account.
 // The chosen theme (settings.js: light or dark) applies here too.
-import '/settings.js';
+import { settings, saveSettings } from '/settings.js';
+import { loadLang, t as tr, translatePage, langButton } from '/i18n.js';
 import { messageText } from '/messages.js';
 
 const $ = (id) => document.getElementById(id);
 const SVGNS = 'http://www.w3.org/2000/svg';
 export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 
-const TEXT = {
-  en: {
-    title: 'Xiangqi', play: 'Play', leaderboard: 'Leaderboard', account: 'Account', login: 'Log in',
-    register: 'Register', logout: 'Log out', username: 'Username', password: 'Password',
-    newAccount: 'New account', haveAccount: 'Log in', passwordHint: 'At least 8 characters',
-    changePassword: 'Change the password', current: 'Current password', newPassword: 'New password',
-    change: 'Change', changed: 'The password is changed; other sessions have ended.',
-    tokens: 'Personal API tokens', tokensHelp: 'For bots and scripts: send a token as “Authorization: Bearer TOKEN” on the board API; it acts for the seats of your games.',
-    label: 'Label', createToken: 'Create a token', revoke: 'Revoke', shownOnce: 'Copy it now: it is shown only this once.',
-    noTokens: 'No tokens.', created: 'Created', profile: 'Profile', ratings: 'Ratings', speed: 'Speed',
-    rating: 'Rating', games: 'Games', recent: 'Recent games', noGames: 'No games yet.',
-    wins: 'Wins', draws: 'Draws', losses: 'Losses', opponent: 'Opponent', result: 'Result', when: 'When',
-    rated: 'Rated', casual: 'Casual', win: 'Win', draw: 'Draw', loss: 'Loss', aborted: 'Aborted', playing: 'Playing',
-    provisional: 'provisional', graph: 'Rating over time', noHistory: 'No rated games yet.',
-    rank: '#', player: 'Player', noPlayers: 'Nobody is rated at this speed yet.', noSuchPlayer: 'No such player.',
-    bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', correspondence: 'Correspondence',
-    loggedInAs: 'Logged in as {name}', red: 'Red', black: 'Black', memberSince: 'Member since {date}',
-  },
-  zh: {
-    title: '中国象棋', play: '下棋', leaderboard: '排行榜', account: '账户', login: '登录',
-    register: '注册', logout: '退出登录', username: '用户名', password: '密码',
-    newAccount: '新账户', haveAccount: '登录', passwordHint: '至少 8 个字符',
-    changePassword: '修改密码', current: '当前密码', newPassword: '新密码',
-    change: '修改', changed: '密码已修改，其他登录已失效。',
-    tokens: '个人 API 令牌', tokensHelp: '供机器人和脚本使用：在对局 API 中发送 “Authorization: Bearer 令牌”，它代表你在对局中的座位。',
-    label: '名称', createToken: '创建令牌', revoke: '撤销', shownOnce: '请立即复制：令牌只显示这一次。',
-    noTokens: '没有令牌。', created: '创建于', profile: '个人主页', ratings: '等级分', speed: '快慢',
-    rating: '等级分', games: '局数', recent: '最近对局', noGames: '还没有对局。',
-    wins: '胜', draws: '和', losses: '负', opponent: '对手', result: '结果', when: '时间',
-    rated: '计分', casual: '不计分', win: '胜', draw: '和', loss: '负', aborted: '已取消', playing: '进行中',
-    provisional: '暂定', graph: '等级分变化', noHistory: '还没有计分对局。',
-    rank: '名次', player: '棋手', noPlayers: '这个快慢还没有人有等级分。', noSuchPlayer: '没有这个棋手。',
-    bullet: '超快棋', blitz: '快棋', rapid: '中速棋', classical: '慢棋', correspondence: '通讯棋',
-    loggedInAs: '已登录：{name}', red: '红方', black: '黑方', memberSince: '注册于 {date}',
-  },
-};
-
-const settings = Object.assign(
-  { lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en' },
-  JSON.parse(localStorage.getItem('xiangqi.settings') || '{}'),
-);
-function t(key, vars) {
-  let s = TEXT[settings.lang]?.[key] ?? TEXT.en[key] ?? key;
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
-  return s;
-}
+// The account page's messages are the catalogue's acct-* (i18n.js).
+const t = (key, vars) => tr('acct-' + key, vars);
 
 // ---- shared with the other pages ---------------------------------------------------
 
@@ -122,8 +79,8 @@ function msg(text, ok) {
   m.textContent = text || '';
   m.className = 'msg' + (ok ? ' ok' : '');
 }
-function when(ms) { return new Date(ms).toLocaleString(settings.lang === 'zh' ? 'zh-CN' : 'en'); }
-function day(ms) { return new Date(ms).toLocaleDateString(settings.lang === 'zh' ? 'zh-CN' : 'en'); }
+function when(ms) { return new Date(ms).toLocaleString(settings.lang); }
+function day(ms) { return new Date(ms).toLocaleDateString(settings.lang); }
 
 function field(label, input) { return node('label', { class: 'field' }, node('span', {}, label), input); }
 
@@ -142,7 +99,7 @@ function credentialsForm(kind) {
       await whoami(true);
       msg('');
       await render();
-    } catch (err) { msg(messageText(err.message, settings.lang)); }
+    } catch (err) { msg(messageText(err.message)); }
   });
   return form;
 }
@@ -158,7 +115,7 @@ async function accountPage(body) {
     node('p', {}, node('a', { href: profileHref(me.name), testid: 'my-profile' }, t('profile'))),
     ratingsTable(me.ratings),
     node('button', { testid: 'logout', onclick: async () => {
-      try { await call('POST', '/api/account/logout'); await whoami(true); msg(''); await render(); } catch (e) { msg(messageText(e.message, settings.lang)); }
+      try { await call('POST', '/api/account/logout'); await whoami(true); msg(''); await render(); } catch (e) { msg(messageText(e.message)); }
     } }, t('logout')));
   // The password.
   const cur = node('input', { type: 'password', autocomplete: 'current-password', testid: 'pw-current' });
@@ -168,7 +125,7 @@ async function accountPage(body) {
     node('button', { type: 'submit', testid: 'pw-submit' }, t('change')));
   pw.addEventListener('submit', async (e) => {
     e.preventDefault();
-    try { await call('POST', '/api/account/password', { current: cur.value, new: neu.value }); await whoami(true); cur.value = neu.value = ''; msg(t('changed'), true); } catch (err) { msg(messageText(err.message, settings.lang)); }
+    try { await call('POST', '/api/account/password', { current: cur.value, new: neu.value }); await whoami(true); cur.value = neu.value = ''; msg(t('changed'), true); } catch (err) { msg(messageText(err.message)); }
   });
   // Tokens.
   const list = node('tbody');
@@ -184,7 +141,7 @@ async function accountPage(body) {
     for (const r of rows) {
       list.append(node('tr', { testid: 'token' }, node('td', { class: 'title' }, r.label), node('td', { class: 'meta' }, `${t('created')} ${when(r.created)}`),
         node('td', { class: 'acts' }, node('button', { testid: 'token-revoke', onclick: async () => {
-          try { await call('DELETE', `/api/account/tokens/${r.id}`); await loadTokens(); } catch (e) { msg(messageText(e.message, settings.lang)); }
+          try { await call('DELETE', `/api/account/tokens/${r.id}`); await loadTokens(); } catch (e) { msg(messageText(e.message)); }
         } }, t('revoke')))));
     }
   }
@@ -197,7 +154,7 @@ async function accountPage(body) {
       shown.classList.remove('hidden');
       label.value = '';
       await loadTokens();
-    } catch (err) { msg(messageText(err.message, settings.lang)); }
+    } catch (err) { msg(messageText(err.message)); }
   });
   body.append(node('div', { class: 'cards' }, head, pw, tokens));
   await loadTokens();
@@ -263,7 +220,7 @@ function graph(history) {
 async function profilePage(body, name) {
   let p;
   try { p = await call('GET', '/api/users/' + encodeURIComponent(name)); } catch (e) {
-    body.append(node('p', { class: 'msg', testid: 'no-player' }, e.status === 404 ? t('noSuchPlayer') : messageText(e.message, settings.lang)));
+    body.append(node('p', { class: 'msg', testid: 'no-player' }, e.status === 404 ? t('noSuchPlayer') : messageText(e.message)));
     return;
   }
   document.title = `${p.name} · ${t('title')}`;
@@ -312,9 +269,8 @@ async function leaderboardPage(body) {
 }
 
 async function render() {
-  document.documentElement.lang = settings.lang === 'zh' ? 'zh-CN' : 'en';
-  document.querySelectorAll('[data-i18n]').forEach((e) => { e.textContent = t(e.dataset.i18n); });
-  $('btn-lang').textContent = settings.lang === 'zh' ? 'English' : '中文';
+  translatePage(document);
+  langButton($('btn-lang'), settings);
   document.title = t('title');
   const me = await whoami();
   $('nav-account').textContent = me ? me.name : t('login');
@@ -325,15 +281,15 @@ async function render() {
     if (path.startsWith('/@/')) await profilePage(body, decodeURIComponent(path.slice(3)));
     else if (path === '/leaderboard') await leaderboardPage(body);
     else await accountPage(body);
-  } catch (e) { msg(messageText(e.message, settings.lang)); }
+  } catch (e) { msg(messageText(e.message)); }
 }
 
 if ($('account-page')) {
-  $('btn-lang').addEventListener('click', () => {
-    settings.lang = settings.lang === 'zh' ? 'en' : 'zh';
-    const all = JSON.parse(localStorage.getItem('xiangqi.settings') || '{}');
-    localStorage.setItem('xiangqi.settings', JSON.stringify({ ...all, lang: settings.lang }));
+  $('btn-lang').addEventListener('click', async () => {
+    settings.lang = settings.lang === 'en' ? settings.otherLang : 'en';
+    await loadLang(settings.lang);
+    saveSettings();
     render();
   });
-  render();
+  loadLang(settings.lang).then(render).finally(() => { document.documentElement.dataset.ready = '1'; });
 }

@@ -7,148 +7,29 @@ import {
   pieceGroup as pieceOf, fenAfter, boardPng, download,
 } from '/board.js';
 import { messageText } from '/messages.js';
+import { shownMove } from '/notation.js';
+import { loadLang, t as tr, has, translatePage, langButton, rulingText as rulingOf } from '/i18n.js';
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
 import { soundSwitch } from '/sound.js';
 import { setupReview } from '/review.js';
 import {
-  MOVELIST_TEXT, setupMoveList, wireMoveList, renderMoveList, renderTags, viewChanged,
+  setupMoveList, wireMoveList, renderMoveList, renderTags, viewChanged,
 } from '/movelist.js';
-import { SETTINGS_TEXT, settings, saveSettings, setupSettingsDialog } from '/settings.js';
+import { settings, saveSettings, setupSettingsDialog } from '/settings.js';
 import { moveShown, droppedMove } from '/motion.js';
 import { whoami, csrfHeaders } from '/account.js';
 import { keyboardBoard, announce } from '/keyboard.js';
-import { EXPLORER_TEXT, setupExplorer, openingAt, openingName } from '/explorer.js';
+import { setupExplorer, openingAt, openingName } from '/explorer.js';
 
 const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------------------------------
-// Text in two languages
+// Text: every string is a message of the catalogue (i18n.js, /locales/*.ftl); the chosen
+// language's is loaded before anything is drawn.
 
-const TEXT = {
-  en: {
-    title: 'Xiangqi', new: 'New game', games: 'Games', import: 'Import', editor: 'Position editor',
-    settings: 'Settings', flip: 'Flip', play: 'Play', takeback: 'Take back', draw: 'Offer draw',
-    resign: 'Resign', analyse: 'Analyse', share: 'Export / share', analysis: 'Analysis', lines: 'Lines',
-    stop: 'Stop', start: 'Start', cancel: 'Cancel', close: 'Close', mode: 'Mode',
-    vsComputer: 'Against the computer', twoPlayers: 'Two players on this device', analysisMode: 'Analysis board',
-    youPlay: 'You play', red: 'Red', black: 'Black', level: 'Level', toMove: 'To move',
-    edStart: 'Start position', edClear: 'Clear', edAnalyse: 'Analyse', edTwo: 'Play (two players)',
-    edComputer: 'Play the computer', importHelp: 'A PGN file (ICCS, WXF or Chinese moves), an XQF file, or a FEN. Choose a file or paste the text.',
-    link: 'Link to this position', copyFen: 'Copy FEN', copyLink: 'Copy link', downloadPgn: 'Download PGN', downloadPng: 'Download PNG', downloadGif: 'Download GIF',
-    notation: 'Move notation', pieces: 'Pieces', piecesChinese: 'Traditional characters (帥 俥)', piecesSimplified: 'Simplified characters (帅 车)', piecesLetters: 'Letters (K R)', piecesWestern: 'Western symbols (♔ ♖)', coords: 'Coordinates', coordsOutside: 'Outside the board', coordsInside: 'On the board', coordsNone: 'None', gifMaking: 'Drawing the GIF…',
-    language: 'Language', hints: 'Show legal moves', typeMove: 'Type a move (h2e2, C2.5, 炮二平五)',
-    redToMove: 'Red to move', blackToMove: 'Black to move', check: 'Check!', thinking: 'The computer is thinking…',
-    review: 'Review', rvTitle: 'Game review', rvDepth: 'Depth', rvNext: 'Next mistake', rvAccuracy: 'accuracy',
-    rvSep: ', ', rvI1: '1 inaccuracy', rvIn: '{n} inaccuracies', rvM1: '1 mistake', rvMn: '{n} mistakes', rvB1: '1 blunder', rvBn: '{n} blunders', rvProgress: 'Reviewing: {done} of {total} positions',
-    rvCancelled: 'The review was cancelled.', rvFailed: 'The review failed', rvStale: 'The game changed since its review: review it again.',
-    rvBetter: '{kind}: {move} was better', rvEval: 'Evaluation {e}', rvNoMistakes: 'No inaccuracies, mistakes or blunders for this side.',
-    rv_inaccuracy: 'Inaccuracy', rv_mistake: 'Mistake', rv_blunder: 'Blunder', rvReviewLive: 'Review',
-    yourMove: 'Your move', computer: 'Computer', you: 'You', player: 'Player', noMoves: 'No moves yet.', unsaved: 'shared position, not saved until you play a move', badLink: 'This link does not hold a valid position',
-    redWins: 'Red wins', blackWins: 'Black wins', drawn: 'Draw', gameOver: 'Game over',
-    confirmResign: 'Resign this game?', confirmAbort: 'Abort this game? It will not count.',
-    newOpponent: 'New opponent', backToLive: 'Back to the live position', confirmDraw: '{side} offers a draw. Does {other} accept?',
-    drawDeclined: 'The computer declines the draw: ', drawAccepted: 'Draw agreed.', open: 'Open', del: 'Delete',
-    confirmDelete: 'Delete this game for good?', noGames: 'No games yet.', moves: 'moves', imported: 'Imported {n} games.', importWarnings: 'Left out ({n}):',
-    copied: 'Copied.', levelN: 'level {n}', depth: 'depth', analysing: 'analysing…', engineOff: 'Engine stopped.',
-    modeComputer: 'vs computer', modeTwo: 'two players', modeAnalysis: 'analysis', ongoing: 'in progress',
-    chooseFile: 'Choose a file or paste some text first.', editorHint: 'Pick a piece below and click points on the board; click a piece to remove it (or use the eraser).',
-    eraser: 'Eraser', fenOk: 'A legal position.',
-    leaderboard: 'Leaderboard', account: 'Account', login: 'Log in', rated: 'Rated', casual: 'Casual',
-    ratedNeedsAccount: 'Log in to play rated games', opponentAccount: "Opponent's account (rated games)",
-    provisional: 'provisional',
-    lobby: 'Lobby', playFriend: 'Play a friend online', timeControl: 'Time control', randomSide: 'Random',
-    yourName: 'Your name', sounds: 'Sounds', accept: 'Accept', decline: 'Decline', withdraw: 'Withdraw',
-    claimVictory: 'Claim victory', claimDraw: 'Claim a draw', inviteLink: 'Send this link to your opponent',
-    watchLink: 'Spectators’ link', abort: 'Abort', rematch: 'Rematch', createSeek: 'Create a seek',
-    waitingOpponent: 'Waiting for an opponent…', cancelSeek: 'Cancel the seek', noSeeks: 'No open seeks. Create one!',
-    join: 'Join', yourSeek: 'your seek', noClock: 'no clock', connected: 'online', disconnected: 'offline',
-    aborted: 'Game aborted', connecting: 'Connecting…', youPlayAs: 'You play {side}', spectating: 'Spectating',
-    reconnecting: 'Connection lost, reconnecting…', watching: '{n} watching', oppOffersDraw: 'Your opponent offers a draw.',
-    oppAsksTakeback: 'Your opponent asks to take back a move.', oppWantsRematch: 'Your opponent wants a rematch.',
-    youOfferedDraw: 'You offered a draw.', youAskedTakeback: 'You asked to take back your move.',
-    youAskedRematch: 'You asked for a rematch.', oppGoneClaim: 'Your opponent left the game.',
-    oppGoneWait: 'Your opponent left; you can claim the game in {n} s.', soundOn: 'Sound: on', soundOff: 'Sound: off',
-    drawOpening: 'The computer declines the draw: it is too early for a draw, play on.',
-    drawBetter: 'The computer declines the draw: it thinks it is better.',
-    imported1: 'Imported 1 game.', movesN: '{n} moves', moves1: '1 move',
-    lookingBack: 'You are looking at an earlier position. Press » (or End) to go back to the game.',
-    noGame: 'No game is open.', noSuchGame: 'There is no game #{id} (it was deleted, or the link is wrong).',
-    startOrOpen: 'Start a new game or open a saved one.', ok: 'OK',
-    viewingStart: 'Viewing the start position · the game is at {last}', viewingMove: 'Viewing {move} · the game is at {last}',
-    startPosition: 'the start position', previewLine: 'Engine line: {move}', previewBack: 'Back to the game', previewPlay: 'Play this line',
-    analysisOffComputer: 'Analysis is off while you play the computer.',
-    edSide: 'You play', edLevel: 'Level',
-    drawReasons: {
-      agreement: 'Draw by agreement', repetition: 'Draw by repetition', 'move-limit': 'Draw by the move limit',
-      'insufficient-material': 'Draw: neither side can mate', time: 'Draw: out of time, but the opponent cannot mate',
-    },
-    reasons: {
-      checkmate: 'Checkmate', stalemate: 'Stalemate (no legal move)', 'perpetual-check': 'Perpetual check',
-      'perpetual-chase': 'Perpetual chase', repetition: 'Draw by repetition', 'move-limit': 'Move limit',
-      'insufficient-material': 'Insufficient material', resignation: 'Resignation', agreement: 'Draw by agreement', time: 'Time',
-    },
-  },
-  zh: {
-    title: '中国象棋', new: '新对局', games: '棋局', import: '导入', editor: '摆棋', settings: '设置', flip: '翻转',
-    play: '走', takeback: '悔棋', draw: '提和', resign: '认输', analyse: '分析', share: '导出 / 分享',
-    analysis: '分析', lines: '变例数', stop: '停止', start: '开始', cancel: '取消', close: '关闭', mode: '模式',
-    vsComputer: '人机对弈', twoPlayers: '双人对弈（同一设备）', analysisMode: '分析棋盘', youPlay: '执棋',
-    red: '红方', black: '黑方', level: '级别', toMove: '走子方', edStart: '初始局面', edClear: '清空',
-    edAnalyse: '分析', edTwo: '双人对弈', edComputer: '与电脑对弈',
-    importHelp: 'PGN 棋谱（ICCS、WXF 或中文记谱）、XQF 文件或 FEN。选择文件或粘贴文本。',
-    link: '局面链接', copyFen: '复制 FEN', copyLink: '复制链接', downloadPgn: '下载 PGN', downloadPng: '下载 PNG 图片', downloadGif: '下载 GIF 动图',
-    notation: '记谱方式', pieces: '棋子', piecesChinese: '繁体字（帥 俥）', piecesSimplified: '简体字（帅 车）', piecesLetters: '字母（K R）', piecesWestern: '西洋符号（♔ ♖）', coords: '坐标', coordsOutside: '棋盘外', coordsInside: '棋盘上', coordsNone: '不显示', gifMaking: '正在生成 GIF…', language: '语言',
-    hints: '显示可走位置', typeMove: '输入着法（h2e2、C2.5、炮二平五）', redToMove: '红方走', blackToMove: '黑方走',
-    check: '将军！', thinking: '电脑思考中…', yourMove: '轮到你走', computer: '电脑', you: '你', player: '棋手',
-    review: '复盘', rvTitle: '复盘分析', rvDepth: '深度', rvNext: '下一个失误', rvAccuracy: '准确率',
-    rvSep: '，', rvI1: '1 次缓着', rvIn: '{n} 次缓着', rvM1: '1 次错着', rvMn: '{n} 次错着', rvB1: '1 次败着', rvBn: '{n} 次败着', rvProgress: '复盘中：{done} / {total} 个局面',
-    rvCancelled: '复盘已取消。', rvFailed: '复盘失败', rvStale: '复盘后对局有改动，请重新复盘。',
-    rvBetter: '{kind}：{move} 更好', rvEval: '评估 {e}', rvNoMistakes: '这一方没有缓着、错着或败着。',
-    rv_inaccuracy: '缓着', rv_mistake: '错着', rv_blunder: '败着', rvReviewLive: '复盘',
-    noMoves: '尚无着法。', unsaved: '分享的局面，走棋后才保存', badLink: '链接中的局面无效', redWins: '红胜', blackWins: '黑胜', drawn: '和棋', gameOver: '对局结束',
-    confirmResign: '确定认输吗？', confirmAbort: '确定中止这盘棋吗？中止的对局不计结果。',
-    newOpponent: '换个对手', backToLive: '回到当前局面', confirmDraw: '{side}提和，{other}同意吗？',
-    drawDeclined: '电脑拒绝和棋：', drawAccepted: '双方同意和棋。', open: '打开', del: '删除',
-    confirmDelete: '永久删除这盘棋？', noGames: '还没有棋局。', moves: '步', imported: '已导入 {n} 盘棋。', importWarnings: '略去（{n}）：',
-    copied: '已复制。', levelN: '{n} 级', depth: '深度', analysing: '分析中…', engineOff: '引擎已停止。',
-    modeComputer: '人机', modeTwo: '双人', modeAnalysis: '分析', ongoing: '进行中',
-    chooseFile: '请先选择文件或粘贴文本。', editorHint: '在下方选一个棋子，再点棋盘上的位置；点棋子可移除（或用橡皮）。',
-    eraser: '橡皮', fenOk: '局面合法。',
-    leaderboard: '排行榜', account: '账户', login: '登录', rated: '计分', casual: '不计分',
-    ratedNeedsAccount: '登录后才能下计分棋', opponentAccount: '对手的账户（计分棋）', provisional: '暂定',
-    lobby: '大厅', playFriend: '与好友在线对弈', timeControl: '用时', randomSide: '随机', yourName: '你的名字',
-    sounds: '声音', accept: '同意', decline: '拒绝', withdraw: '撤回', claimVictory: '判对方负', claimDraw: '判和',
-    inviteLink: '把这个链接发给对手', watchLink: '观战链接', abort: '中止', rematch: '再来一局', createSeek: '发起对局',
-    waitingOpponent: '等待对手…', cancelSeek: '取消', noSeeks: '暂无等待中的对局，发起一个吧！', join: '加入',
-    yourSeek: '你发起的', noClock: '不计时', connected: '在线', disconnected: '离线', aborted: '对局已中止',
-    connecting: '连接中…', youPlayAs: '你执{side}', spectating: '观战中', reconnecting: '连接中断，正在重连…',
-    watching: '{n} 人观战', oppOffersDraw: '对手提和。', oppAsksTakeback: '对手请求悔棋。', oppWantsRematch: '对手想再来一局。',
-    youOfferedDraw: '你已提和。', youAskedTakeback: '你已请求悔棋。', youAskedRematch: '你已请求再来一局。',
-    oppGoneClaim: '对手已离开对局。', oppGoneWait: '对手已离开；{n} 秒后可判对方负。', soundOn: '声音：开', soundOff: '声音：关',
-    drawOpening: '电脑拒绝和棋：开局阶段不和，请继续走棋。', drawBetter: '电脑拒绝和棋：它认为自己占优。',
-    imported1: '已导入 1 盘棋。', movesN: '{n} 回合', moves1: '1 回合',
-    lookingBack: '你正在查看之前的局面。按 »（或 End 键）回到对局。',
-    noGame: '没有打开的棋局。', noSuchGame: '没有第 {id} 号棋局（已删除，或链接有误）。',
-    startOrOpen: '开始新对局，或打开已保存的棋局。', ok: '确定',
-    viewingStart: '正在查看开局局面 · 对局已走到 {last}', viewingMove: '正在查看 {move} · 对局已走到 {last}',
-    startPosition: '开局局面', previewLine: '引擎变例：{move}', previewBack: '回到对局', previewPlay: '走这个变例',
-    analysisOffComputer: '与电脑对弈时不能分析。',
-    edSide: '执棋', edLevel: '级别',
-    drawReasons: {
-      agreement: '协议和棋', repetition: '重复局面判和', 'move-limit': '自然限着判和',
-      'insufficient-material': '双方无进攻子力，和棋', time: '超时，但对方无子可胜，和棋',
-    },
-    reasons: {
-      checkmate: '将死', stalemate: '困毙（无子可走）', 'perpetual-check': '长将判负', 'perpetual-chase': '长捉判负',
-      repetition: '重复局面判和', 'move-limit': '自然限着', 'insufficient-material': '双方无进攻子力',
-      resignation: '认输', agreement: '协议和棋', time: '超时',
-    },
-  },
-};
+await loadLang(settings.lang);
 
-// The texts of the modules moved out of this file (move list, settings).
-for (const T of [MOVELIST_TEXT, SETTINGS_TEXT, EXPLORER_TEXT]) for (const l of ['en', 'zh']) Object.assign(TEXT[l], T[l]);
 soundSwitch(() => settings.sound);
 // The live game's page, when this is one (/live/{id}): it draws the board itself.
 let LIVE = null;
@@ -160,29 +41,24 @@ let KB = null;
 let EXPLORER = null;
 // Game review (review.js), on the main page.
 let REVIEW = null;
-function t(key, vars) {
-  let s = TEXT[settings.lang][key] ?? TEXT.en[key] ?? key;
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
-  return s;
-}
-function reasonText(r) { return TEXT[settings.lang].reasons[r] || r; }
+const t = tr;
+function reasonText(r) { return has('reason-' + r) ? t('reason-' + r) : r; }
 // A server's message (or an error's) shortened, made safe to show and in the UI's language.
-function errText(e) { return messageText(e && e.message !== undefined ? e.message : e, settings.lang); }
+function errText(e) { return messageText(e && e.message !== undefined ? e.message : e); }
 // "Red wins — Checkmate"; a draw says its reason once ("Draw by agreement").
 function outcomeText(winner, reason) {
   if (winner === 'red' || winner === 'red-wins') return t('redWins') + ' — ' + reasonText(reason);
   if (winner === 'black' || winner === 'black-wins') return t('blackWins') + ' — ' + reasonText(reason);
-  return TEXT[settings.lang].drawReasons[reason] || TEXT.en.drawReasons[reason] || t('drawn') + ' — ' + reasonText(reason);
+  return has('drawReason-' + reason) ? t('drawReason-' + reason) : t('drawn') + ' — ' + reasonText(reason);
 }
 function applyLanguage() {
-  document.documentElement.lang = settings.lang === 'zh' ? 'zh-CN' : 'en';
+  document.documentElement.lang = settings.lang;
   document.querySelectorAll('option[data-tc]').forEach((o) => {
     const tc = TIME_CONTROLS.find((c) => c.v === o.dataset.tc);
     o.textContent = tcText(tc.limit ?? null, tc.increment, t);
   });
-  document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
-  document.querySelectorAll('[data-i18n-ph]').forEach((el) => { el.placeholder = t(el.dataset.i18nPh); });
-  $('btn-lang').textContent = settings.lang === 'zh' ? 'English' : '中文';
+  translatePage(document);
+  langButton($('btn-lang'), settings);
   document.title = t('title');
 }
 
@@ -353,7 +229,7 @@ function announceLast() {
 }
 // "Red: C2.5" (and "Check!"), in the page's language and notation.
 function moveSaid(m, side) {
-  const name = m[settings.notation] || m.iccs || m.uci;
+  const name = shownMove(m, settings.notation, settings.lang);
   return `${t(side)}: ${name}${m.check ? ' · ' + t('check') : ''}`;
 }
 
@@ -418,11 +294,11 @@ function moveLabel(g, ply) {
   const { startBlack, startNo } = numbering(g);
   const idx = ply - 1 + (startBlack ? 1 : 0);
   const m = g.moves[ply - 1];
-  return `${startNo + Math.floor(idx / 2)}${idx % 2 ? '…' : '.'} ${m[settings.notation] || m.uci}`;
+  return `${startNo + Math.floor(idx / 2)}${idx % 2 ? '…' : '.'} ${shownMove(m, settings.notation, settings.lang)}`;
 }
 // How many numbered moves (rows of the move list) `plies` plies from `startBlack` make.
 function moveCount(plies, startBlack) { return Math.ceil((plies + (startBlack ? 1 : 0)) / 2); }
-function movesText(n) { return n === 1 ? t('moves1') : t('movesN', { n }); }
+function movesText(n) { return t('movesN', { n }); }
 
 // The buttons that act on a game: disabled while none is open.
 const GAME_CONTROLS = ['btn-takeback', 'btn-draw', 'btn-resign', 'btn-analyse', 'btn-share', 'nav-first', 'nav-prev', 'nav-next', 'nav-last', 'move-input', 'move-play'];
@@ -575,7 +451,7 @@ function setGame(g, keepView) {
 }
 
 // The plain-language account of the ruling in the UI's language (the server writes both).
-function rulingText(o) { return settings.lang === 'zh' ? (o.text_zh || o.text) : o.text; }
+function rulingText(o) { return rulingOf(o); }
 
 function maybeGameOver() {
   const g = S.game;
@@ -960,7 +836,7 @@ function renderAnalysis() {
     sc.textContent = scoreText(line.score, line.turn);
     const pv = document.createElement('span');
     pv.className = 'pv';
-    const moves = settings.notation === 'chinese' ? line.pv_chinese : settings.notation === 'wxf' ? line.pv_wxf : line.pv.map((m) => m.slice(0, 2).toUpperCase() + '-' + m.slice(2).toUpperCase());
+    const moves = line.pv.map((m, i) => shownMove({ iccs: m.slice(0, 2).toUpperCase() + '-' + m.slice(2).toUpperCase(), wxf: line.pv_wxf && line.pv_wxf[i], chinese: line.pv_chinese && line.pv_chinese[i] }, settings.notation, settings.lang));
     // Numbered as the move list numbers moves; a click shows the line's position then.
     const f = (a.fen || '').split(' ');
     let no = +(f[5] || 1), black = f[1] === 'b';
@@ -1123,13 +999,19 @@ async function showGames() {
     const mode = g.mode === 'computer' ? `${t('modeComputer')} (${t('levelN', { n: g.level })})` : g.mode === 'two-player' ? t('modeTwo') : t('modeAnalysis');
     const names = g.red || g.black ? `${g.red || '?'} – ${g.black || '?'}` : `#${g.id} ${mode}`;
     const result = g.result ? outcomeText(g.result, g.reason) : t('ongoing');
-    const when = new Date(g.updated).toLocaleString(settings.lang === 'zh' ? 'zh-CN' : 'en');
+    const when = new Date(g.updated).toLocaleString(settings.lang);
     const td1 = document.createElement('td');
     const title = document.createElement('div'); title.className = 'title'; title.textContent = names;
+    // The players' names and the event are the record's, in no language of the page.
+    if (g.red || g.black) title.translate = false;
     const meta = document.createElement('div'); meta.className = 'meta';
     // Moves counted as the move list numbers them (Red's and Black's move make one).
     const moves = moveCount(g.plies, parseFen(g.start_fen || '').turn === 'black');
-    meta.textContent = `${g.event ? g.event + ' · ' : ''}${movesText(moves)} · ${result} · ${when}`;
+    if (g.event) {
+      const ev = document.createElement('span'); ev.translate = false; ev.textContent = g.event;
+      meta.append(ev, ' · ');
+    }
+    meta.append(`${movesText(moves)} · ${result} · ${when}`);
     td1.append(title, meta);
     const td2 = document.createElement('td'); td2.className = 'acts';
     const open = document.createElement('button'); open.textContent = t('open'); open.className = 'open';
@@ -1162,7 +1044,7 @@ async function doImport() {
     const r = await api('POST', '/api/import', body, true);
     $('dlg-import').close();
     clearImport();
-    let note = r.games.length === 1 ? t('imported1') : t('imported', { n: r.games.length });
+    let note = t('imported', { n: r.games.length });
     if (r.errors.length) note += ' ' + r.errors.map((e) => `#${e.game}: ${errText(e.error)}`).join('; ');
     // What was left out (a variation from an illegal move on, the moves after the rules
     // ended the game), as `xiangqi convert` says it.
@@ -1212,7 +1094,7 @@ async function showShare() {
     $('dlg-share').showModal();
     return;
   }
-  const pgnUrl = `/api/games/${g.id}/pgn?notation=${settings.notation}`;
+  const pgnUrl = `/api/games/${g.id}/pgn?notation=${settings.notation === 'vi' ? 'wxf' : settings.notation}`;
   $('share-pgn').href = pgnUrl + '&download=1';
   $('dlg-share').showModal();
   try { $('share-pgn-text').value = await api('GET', pgnUrl); } catch (e) { toast(errText(e)); }
@@ -1259,7 +1141,7 @@ function wire() {
   $('imp-file').addEventListener('change', () => { S.importFrom = 'file'; });
   $('imp-text').addEventListener('input', () => { S.importFrom = 'text'; });
   $('btn-editor').addEventListener('click', () => openEditor());
-  setupSettingsDialog(() => { applyLanguage(); renderAll(); });
+  setupSettingsDialog(async () => { await loadLang(settings.lang); applyLanguage(); renderAll(); });
   EXPLORER = setupExplorer({
     t, settings, saveSettings, api,
     fen: () => (S.game && !S.editor && !S.preview ? fenAt(S.view) : null),
@@ -1268,8 +1150,9 @@ function wire() {
   });
   setupMoveList({ t, settings, state: () => S, goTo, promoteLine, api, setGame, toast, errText });
   wireMoveList();
-  $('btn-lang').addEventListener('click', () => {
-    settings.lang = settings.lang === 'zh' ? 'en' : 'zh';
+  $('btn-lang').addEventListener('click', async () => {
+    settings.lang = settings.lang === 'en' ? settings.otherLang : 'en';
+    await loadLang(settings.lang);
     saveSettings(); applyLanguage(); renderAll();
   });
   document.querySelectorAll('dialog .close').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
@@ -1387,7 +1270,7 @@ async function start() {
     return;
   }
   REVIEW = setupReview({
-    api, t, toast, game: () => S.game, view: () => S.view, goTo, notation: () => settings.notation,
+    api, t, toast, errText, game: () => S.game, view: () => S.view, goTo, notation: () => settings.notation,
     xy, rerender: () => renderAll(),
   });
   renderAll();
@@ -1422,3 +1305,6 @@ async function start() {
 }
 
 start();
+// The page is drawn in its language (what the load event told before the catalogue was
+// fetched first): the end-to-end tests wait for this after a navigation.
+document.documentElement.dataset.ready = '1';

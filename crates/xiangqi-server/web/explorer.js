@@ -3,30 +3,15 @@
 // draws and Black wins), most played first, a click playing the move; and its best games.
 // "Explorer" opens and closes it (remembered); it follows the position shown.
 
-const $ = (id) => document.getElementById(id);
+import { shownMove } from '/notation.js';
 
-export const EXPLORER_TEXT = {
-  en: {
-    explorer: 'Explorer', explorerTitle: 'Opening explorer', exMasters: 'Masters', exSite: 'This site',
-    exMove: 'Move', exGames: 'Games', exResults: 'Red / draw / Black', exRating: 'Rating',
-    exNone: 'No game in this database reached this position.', exTop: 'Top games',
-    exFailed: 'The explorer did not answer',
-    opening: 'Opening: {name}', exOpenGame: 'Open this game',
-  },
-  zh: {
-    explorer: '开局库', explorerTitle: '开局库', exMasters: '大师对局', exSite: '本站对局',
-    exMove: '着法', exGames: '局数', exResults: '红胜 / 和 / 黑胜', exRating: '等级分',
-    exNone: '这个库里没有对局走到过这个局面。', exTop: '精选对局',
-    exFailed: '开局库没有回应',
-    opening: '开局：{name}', exOpenGame: '打开这盘对局',
-  },
-};
+const $ = (id) => document.getElementById(id);
 
 // An opening's name ({eco, name, nameZh} from the API) in the UI's language, with its ECCO
 // code when it has one.
 export function openingName(o, lang) {
   if (!o) return '';
-  const n = lang === 'zh' ? o.nameZh : o.name;
+  const n = String(lang).startsWith('zh') ? o.nameZh : o.name;
   return o.eco ? `${o.eco} ${n}` : n;
 }
 
@@ -81,7 +66,7 @@ export function setupExplorer(ctx) {
       tr.dataset.uci = m.uci;
       tr.tabIndex = 0;
       const games = m.red + m.draws + m.black;
-      const name = settings.notation === 'chinese' ? m.chinese : settings.notation === 'iccs' ? m.uci : m.wxf;
+      const name = shownMove({ iccs: m.uci, wxf: m.wxf, chinese: m.chinese }, settings.notation, settings.lang);
       const res = cell(null, 'ex-res');
       res.append(bar(m));
       tr.append(cell(name, 'ex-mv'), cell(String(games), 'ex-n'), res, cell(m.averageRating != null ? String(m.averageRating) : '', 'ex-n'));

@@ -7,12 +7,6 @@
 // page's language and notation.
 import { el, sqName, sqParse, parseFen } from '/board.js';
 
-// The names of the pieces, for the cursor's announcements.
-const ROLE_NAMES = {
-  en: { k: 'king', a: 'advisor', b: 'elephant', n: 'horse', r: 'chariot', c: 'cannon', p: 'soldier' },
-  zh: { k: '帅', a: '仕', b: '相', n: '马', r: '车', c: '炮', p: '兵' },
-};
-
 // Says `text` to screen readers (the live region is visually hidden).
 export function announce(text) {
   const live = document.getElementById('sr-live');
@@ -31,10 +25,9 @@ export function keyboardBoard(svg, opts) {
 
   function describe(sq) {
     const ch = parseFen(opts.fen() || '').board.get(sq);
-    const lang = opts.lang() === 'zh' ? 'zh' : 'en';
     if (!ch) return `${sq}`;
     const side = ch === ch.toUpperCase() ? 'red' : 'black';
-    return `${sq} · ${opts.t(side)} ${ROLE_NAMES[lang][ch.toLowerCase()]}`;
+    return `${sq} · ${opts.t(side)} ${opts.t('role-' + ch.toLowerCase())}`;
   }
 
   function move(dx, dy) {

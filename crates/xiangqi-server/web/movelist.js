@@ -5,25 +5,7 @@
 // their parent). Moved out of app.js; app.js calls `renderMoveList` and `renderTags` and
 // lends its state and actions through `setupMoveList`.
 import { parseFen } from '/board.js';
-
-export const MOVELIST_TEXT = {
-  en: {
-    foldAll: 'Fold all', unfoldAll: 'Unfold all', variationsN: '{n} variations', comment: 'Comment',
-    addComment: 'Add a comment', editComment: 'Edit', save: 'Save', commentOn: 'Comment on {m}',
-    commentStart: 'Comment before the first move', moreTags: 'All tags ({n})', removeComment: 'Remove',
-    tagEvent: 'Event', tagDate: 'Date', tagSite: 'Site', tagRound: 'Round', tagOpening: 'Opening',
-    tagResult: 'Result', tagAuthor: 'Author', tagTitle: 'Title', tagAnnotator: 'Annotator',
-    commentHint: 'Right-click: comment on this move',
-  },
-  zh: {
-    foldAll: '全部折叠', unfoldAll: '全部展开', variationsN: '{n} 个变着', comment: '注解',
-    addComment: '添加注解', editComment: '编辑', save: '保存', commentOn: '{m} 的注解',
-    commentStart: '开局前的注解', moreTags: '全部标签（{n}）', removeComment: '删除',
-    tagEvent: '赛事', tagDate: '日期', tagSite: '地点', tagRound: '轮次', tagOpening: '开局',
-    tagResult: '结果', tagAuthor: '作者', tagTitle: '标题', tagAnnotator: '评注',
-    commentHint: '右键：为这步棋写注解',
-  },
-};
+import { shownMove } from '/notation.js';
 
 // More variations than this in a game: they start folded (one row per main-line move).
 const FOLD_OVER = 6;
@@ -83,7 +65,7 @@ function numbering(g) {
   };
 }
 
-function moveText(m) { return (m && (m[C.settings.notation] || m.uci)) || '?'; }
+function moveText(m) { return m ? shownMove(m, C.settings.notation, C.settings.lang) : '?'; }
 function nagText(note) { return note && note.nags && note.nags.length ? note.nags.map((n) => NAG[n] || '$' + n).join('') : ''; }
 function noteOf(g, path) { return (g.notes || {})[path]; }
 function isFolded(g, key) {

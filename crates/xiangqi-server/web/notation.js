@@ -59,3 +59,39 @@ export function moveNames(fen, uci) {
   }
   return { iccs, wxf: head + op + num, chinese: zhead + zop + zn(num) };
 }
+
+// Chinese notation in Traditional characters, as Taiwanese and Hong Kong sites print it: Red's
+// 帥 俥 傌 炮, Black's 將 車 馬 砲, 進 and 後 (炮二平五, 傌八進七; 砲8平5, 馬2進3). Black's moves
+// are the ones written with Arabic numerals.
+const HANT = {
+  red: { 帅: '帥', 车: '俥', 马: '傌', 进: '進', 后: '後' },
+  black: { 将: '將', 车: '車', 马: '馬', 炮: '砲', 进: '進', 后: '後' },
+};
+export function chineseHant(s) {
+  const map = HANT[/[1-9]/.test(s) ? 'black' : 'red'];
+  return [...String(s)].map((c) => map[c] || c).join('');
+}
+
+// WXF as Vietnamese players write moves: the piece's initial (Tg Tướng, S Sĩ, T Tượng, X Xe,
+// P Pháo, M Mã, B Binh/Tốt), the file, then '.' forward (tiến), '/' back (thoái) or '-'
+// sideways (bình); t/s (trước/sau) for the front and rear of two like pieces on a file:
+// C2.5 -> P2-5, H8+7 -> M8.7, R9-1 -> X9/1, C+.5 -> Pt-5.
+const VI_PIECE = { K: 'Tg', A: 'S', E: 'T', B: 'T', H: 'M', N: 'M', R: 'X', C: 'P', P: 'B' };
+const VI_OP = { '+': '.', '-': '/', '.': '-', '=': '-' };
+export function wxfVi(s) {
+  const m = /^(.*)([+\-.=])(\d)$/.exec(String(s));
+  if (!m) return s;
+  const head = [...m[1]].map((c, i) => (VI_PIECE[c] && !(i > 0 && c === 'P' && /[+-]/.test(m[1][0])) ? VI_PIECE[c]
+    : c === '+' ? 't' : c === '-' ? 's' : c)).join('');
+  return head + VI_OP[m[2]] + m[3];
+}
+
+// A move as the settings show it: `names` holds { iccs, wxf, chinese } (and maybe uci);
+// `notation` is 'iccs', 'wxf', 'chinese' or 'vi'; Chinese is in Traditional characters for
+// zh-Hant.
+export function shownMove(names, notation, lang) {
+  if (!names) return '?';
+  if (notation === 'vi') return names.wxf ? wxfVi(names.wxf) : names.iccs || names.uci;
+  if (notation === 'chinese' && names.chinese) return lang === 'zh-Hant' ? chineseHant(names.chinese) : names.chinese;
+  return names[notation] || names.iccs || names.uci;
+}

@@ -7,7 +7,8 @@ import {
 } from '/board.js';
 import { play } from '/sound.js';
 import { moveShown, droppedMove } from '/motion.js';
-import { moveNames } from '/notation.js';
+import { moveNames, shownMove } from '/notation.js';
+import { rulingText } from '/i18n.js';
 import { openingName } from '/explorer.js';
 
 const $ = (id) => document.getElementById(id);
@@ -257,7 +258,7 @@ export function startLive(ctx) {
   // "Red: C2.5" for ply `ply` (from 1), in the page's language and notation.
   function movesSaid(ply) {
     const names = moveNames(L.fens[ply - 1], L.moves[ply - 1]);
-    return `${t(turnAt(ply - 1))}: ${names[settings.notation] || names.iccs}`;
+    return `${t(turnAt(ply - 1))}: ${shownMove(names, settings.notation, settings.lang)}`;
   }
 
   async function sendMove(uci) {
@@ -603,7 +604,7 @@ export function startLive(ctx) {
     const startBlack = parseFen(startFen() || 'x w').turn === 'black';
     const idx = ply - 1 + (startBlack ? 1 : 0);
     const names = moveNames(L.fens[ply - 1], L.moves[ply - 1]);
-    return `${Math.floor(idx / 2) + 1}${idx % 2 ? '…' : '.'} ${names[settings.notation] || names.iccs}`;
+    return `${Math.floor(idx / 2) + 1}${idx % 2 ? '…' : '.'} ${shownMove(names, settings.notation, settings.lang)}`;
   }
 
   function renderSide() {
@@ -674,7 +675,7 @@ export function startLive(ctx) {
     res.textContent = '';
     if (over) {
       res.append(node('strong', null, resultHead(st)));
-      const text = settings.lang === 'zh' ? (st.textZh || st.text) : st.text;
+      const text = rulingText(st);
       if (text) res.append(node('span', 'account', text));
     }
     // the opponent's offer, as a prompt; one's own, as a note
@@ -744,7 +745,7 @@ export function startLive(ctx) {
         list.append(li);
       }
       const names = moveNames(L.fens[i], m);
-      const s = node('span', 'mv' + (i === shownPly() - 1 ? ' current' : ''), names[settings.notation] || names.iccs);
+      const s = node('span', 'mv' + (i === shownPly() - 1 ? ' current' : ''), shownMove(names, settings.notation, settings.lang));
       s.addEventListener('click', () => goTo(i + 1));
       s.dataset.ply = i + 1;
       s.dataset.uci = m;

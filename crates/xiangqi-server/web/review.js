@@ -5,6 +5,8 @@
 // board and as a line, and each side's accuracy. Native ES module, no build step; the texts come
 // from app.js's table (English and Chinese) through ctx.t.
 import { el } from '/board.js';
+import { shownMove } from '/notation.js';
+import { currentLang } from '/i18n.js';
 
 const GLYPH = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const W = 300, H = 80;
@@ -41,7 +43,7 @@ export function setupReview(ctx) {
     R.polling = setTimeout(async () => {
       R.polling = null;
       if (R.id !== id) return;
-      try { R.status = await ctx.api('GET', `/api/games/${id}/review`); } catch (e) { ctx.toast(e.message); return; }
+      try { R.status = await ctx.api('GET', `/api/games/${id}/review`); } catch (e) { ctx.toast(ctx.errText ? ctx.errText(e) : e.message); return; }
       if (R.id !== id) return;
       // While it runs only the panel changes (a whole render would disturb a piece being
       // dragged); when it ends, the board and the move list get the marks and the arrow.
@@ -57,7 +59,7 @@ export function setupReview(ctx) {
       R.status = await ctx.api('POST', `/api/games/${g.id}/review`, { depth: +($('rv-depth').value || 10) });
       if (R.status.state === 'running') poll(g.id);
       ctx.rerender();
-    } catch (e) { ctx.toast(e.message); }
+    } catch (e) { ctx.toast(ctx.errText ? ctx.errText(e) : e.message); }
   }
 
   async function cancel() {
@@ -66,7 +68,7 @@ export function setupReview(ctx) {
     try {
       R.status = await ctx.api('DELETE', `/api/games/${id}/review`);
       if (R.status.state === 'running' && !R.polling) poll(id);
-    } catch (e) { ctx.toast(e.message); }
+    } catch (e) { ctx.toast(ctx.errText ? ctx.errText(e) : e.message); }
     ctx.rerender();
   }
 
@@ -83,15 +85,15 @@ export function setupReview(ctx) {
 
   function kindText(k) { return ctx.t('rv_' + k); }
   function moveName(list, i) {
-    const n = ctx.notation();
-    return (n === 'chinese' ? list.better_chinese : n === 'wxf' ? list.better_wxf : list.better)[i] || list.better[i];
+    const u = list.better[i];
+    const names = { iccs: u, wxf: list.better_wxf && list.better_wxf[i], chinese: list.better_chinese && list.better_chinese[i] };
+    return ctx.notation() === 'iccs' ? u : shownMove(names, ctx.notation(), currentLang()) || u;
   }
 
   function sideText(side, s) {
     const acc = s.accuracy == null ? '–' : s.accuracy.toFixed(1) + '%';
-    const count = (key, n) => ctx.t(n === 1 ? key + '1' : key + 'n', { n });
     const sep = ctx.t('rvSep');
-    const counts = [count('rvI', s.inaccuracies), count('rvM', s.mistakes), count('rvB', s.blunders)].join(sep);
+    const counts = [ctx.t('rvInaccuracies', { n: s.inaccuracies }), ctx.t('rvMistakes', { n: s.mistakes }), ctx.t('rvBlunders', { n: s.blunders })].join(sep);
     return `${ctx.t(side)}: ${ctx.t('rvAccuracy')} ${acc} · ${counts}`;
   }
 

@@ -4,25 +4,7 @@
 // reads. Moved out of app.js.
 
 import { PIECE_SETS, COORDS } from '/board.js';
-
-export const SETTINGS_TEXT = {
-  en: {
-    theme: 'Theme', themeAuto: 'As the system', themeLight: 'Light', themeDark: 'Dark',
-    board: 'Board', boardWood: 'Wood', boardJade: 'Jade', boardPaper: 'Paper',
-    pieceStyle: 'Piece style', pieceClassic: 'Classic', pieceFlat: 'Flat', pieceInk: 'Ink',
-    animation: 'Animate moves', moveSpeed: 'Animation speed', speedFast: 'Fast', speedNormal: 'Normal', speedSlow: 'Slow',
-    notify: "Notify me of my opponent's move when this tab is in the background",
-    menu: 'Menu',
-  },
-  zh: {
-    theme: '主题', themeAuto: '跟随系统', themeLight: '浅色', themeDark: '深色',
-    board: '棋盘', boardWood: '木纹', boardJade: '青玉', boardPaper: '纸面',
-    pieceStyle: '棋子样式', pieceClassic: '经典', pieceFlat: '扁平', pieceInk: '水墨',
-    animation: '走子动画', moveSpeed: '动画速度', speedFast: '快', speedNormal: '正常', speedSlow: '慢',
-    notify: '标签页在后台时，对手走棋后通知我',
-    menu: '菜单',
-  },
-};
+import { browserLang, normLang, t } from '/i18n.js';
 
 export const THEMES = ['auto', 'light', 'dark'];
 export const BOARDS = ['wood', 'jade', 'paper'];
@@ -40,13 +22,19 @@ function stored() {
 // The settings object the whole app shares (read and changed in place).
 export const settings = Object.assign(
   {
-    lang: (navigator.language || '').startsWith('zh') ? 'zh' : 'en', notation: 'wxf', pieces: 'chinese',
+    lang: browserLang(), notation: 'wxf', pieces: 'chinese',
     hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
     notify: false, moveSpeed: 'normal', explorer: false, coords: 'outside',
   },
   stored(),
 );
 // A value from an older or edited store that is not one of the choices falls back.
+// The language: the browser's (Accept-Language) on the first visit, then the one chosen; an
+// older store's 'zh' is Simplified Chinese. `otherLang`: the last language other than English
+// (the header's quick switch goes between it and English).
+settings.lang = normLang(settings.lang) || 'en';
+settings.otherLang = normLang(settings.otherLang) || (settings.lang !== 'en' ? settings.lang : (browserLang() !== 'en' ? browserLang() : 'zh-Hans'));
+if (!['wxf', 'chinese', 'iccs', 'vi'].includes(settings.notation)) settings.notation = 'wxf';
 if (!THEMES.includes(settings.theme)) settings.theme = 'auto';
 if (!BOARDS.includes(settings.board)) settings.board = 'wood';
 if (!PIECE_STYLES.includes(settings.pieceStyle)) settings.pieceStyle = 'classic';
@@ -83,7 +71,7 @@ export function animating() {
 const $ = (id) => document.getElementById(id);
 
 // The settings dialog: filled from the settings when opened, read back when closed; then
-// `changed()` (the app redraws).
+// `changed()` (the app redraws; it loads a newly chosen language first).
 export function setupSettingsDialog(changed) {
   const fields = [
     ['set-notation', 'notation'], ['set-pieces', 'pieces'], ['set-lang', 'lang'], ['set-theme', 'theme'],
@@ -107,6 +95,7 @@ export function setupSettingsDialog(changed) {
   $('dlg-settings').addEventListener('close', () => {
     for (const [id, k] of fields) if ($(id)) settings[k] = $(id).value;
     for (const [id, k] of checks) if ($(id)) settings[k] = $(id).checked;
+    if (settings.lang !== 'en') settings.otherLang = settings.lang;
     saveSettings();
     applyTheme();
     changed();
@@ -119,7 +108,7 @@ function setupMenu() {
   const btn = $('btn-menu');
   const top = btn && btn.closest('.top');
   if (!top) return;
-  btn.setAttribute('aria-label', (SETTINGS_TEXT[settings.lang] || SETTINGS_TEXT.en).menu);
+  btn.setAttribute('aria-label', t('ariaMenu'));
   const set = (open) => { top.classList.toggle('open', open); btn.setAttribute('aria-expanded', open ? 'true' : 'false'); };
   btn.addEventListener('click', () => set(!top.classList.contains('open')));
   $('nav-main').addEventListener('click', (e) => { if (e.target.closest('button, a')) set(false); });

@@ -32,7 +32,7 @@ use crate::game::{Detail, Game, Ruling};
 use crate::notation::chinese::{piece_char, RED_NUMERALS};
 use crate::notation::Chinese;
 use crate::square::Square;
-use crate::types::{Color, Piece};
+use crate::types::{Color, Piece, Role};
 
 /// A language the accounts are written in.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -40,16 +40,50 @@ pub enum Lang {
     /// English (the default).
     #[default]
     En,
-    /// Chinese, simplified characters.
+    /// Chinese, simplified characters (`zh`, `zh-Hans`).
     Zh,
+    /// Chinese, traditional characters as Taiwan and Hong Kong write it (`zh-Hant`): the same
+    /// account, in traditional characters, with Red's 帥 俥 傌 and Black's 將 車 馬 砲.
+    ZhHant,
+    /// Vietnamese (`vi`), with the cờ tướng terms: Tướng, Sĩ, Tượng, Xe, Pháo, Mã, Tốt.
+    Vi,
 }
 
 impl Lang {
-    /// The language code: `en`, `zh`.
+    /// Every language, in the order the app lists them.
+    pub const ALL: [Lang; 4] = [Lang::En, Lang::Zh, Lang::ZhHant, Lang::Vi];
+
+    /// The language code: `en`, `zh`, `zh-Hant`, `vi`.
     pub const fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::Zh => "zh",
+            Lang::ZhHant => "zh-Hant",
+            Lang::Vi => "vi",
+        }
+    }
+
+    /// The code the web app uses (BCP 47 with the script for Chinese): `en`, `zh-Hans`,
+    /// `zh-Hant`, `vi`.
+    pub const fn web_code(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh-Hans",
+            l => l.code(),
+        }
+    }
+
+    /// The writer of this language's accounts.
+    const fn writer<'a>(self, history: Option<&'a History>) -> Writer<'a> {
+        let (lang, hant) = match self {
+            Lang::En => (Tongue::En, false),
+            Lang::Zh => (Tongue::Zh, false),
+            Lang::ZhHant => (Tongue::Zh, true),
+            Lang::Vi => (Tongue::Vi, false),
+        };
+        Writer {
+            lang,
+            hant,
+            history,
         }
     }
 }
@@ -66,18 +100,25 @@ pub struct ParseLangError(pub String);
 
 impl fmt::Display for ParseLangError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a language (en or zh)", self.0)
+        write!(
+            f,
+            "'{}' is not a language (en, zh or zh-Hans, zh-Hant, vi)",
+            self.0
+        )
     }
 }
 impl std::error::Error for ParseLangError {}
 
-/// Reads a language code, `en` or `zh` (in any case).
+/// Reads a language code (in any case): `en`; `zh`, `zh-Hans`, `zh-CN`, `zh-SG` (simplified);
+/// `zh-Hant`, `zh-TW`, `zh-HK`, `zh-MO` (traditional); `vi`.
 impl FromStr for Lang {
     type Err = ParseLangError;
     fn from_str(s: &str) -> Result<Lang, ParseLangError> {
-        match s.to_ascii_lowercase().as_str() {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
             "en" => Ok(Lang::En),
-            "zh" => Ok(Lang::Zh),
+            "zh" | "zh-hans" | "zh-cn" | "zh-sg" => Ok(Lang::Zh),
+            "zh-hant" | "zh-tw" | "zh-hk" | "zh-mo" => Ok(Lang::ZhHant),
+            "vi" => Ok(Lang::Vi),
             _ => Err(ParseLangError(s.to_string())),
         }
     }
@@ -88,11 +129,8 @@ impl Ruling {
     /// repetition in Chinese notation from the positions of `game`; a move `game` did not play
     /// is written in coordinates instead.
     pub fn text(&self, game: &Game, lang: Lang) -> String {
-        Writer {
-            lang,
-            history: Some(game.history()),
-        }
-        .ruling(self)
+        let w = lang.writer(Some(game.history()));
+        w.finish(w.ruling(self))
     }
 }
 
@@ -108,18 +146,19 @@ pub fn explain(game: &Game, lang: Lang) -> String {
 /// That `game` goes on: who is to play which move (numbered as a move list numbers moves).
 pub fn ongoing(game: &Game, lang: Lang) -> String {
     let turn = game.position().turn();
-    let w = Writer {
-        lang,
-        history: Some(game.history()),
-    };
+    let w = lang.writer(Some(game.history()));
     let (n, _) = w.numbered(game.len() + 1);
-    match lang {
-        Lang::En => format!("The game goes on: {turn} to play move {n}; no rule has ended it."),
-        Lang::Zh => format!(
+    w.finish(match w.lang {
+        En => format!("The game goes on: {turn} to play move {n}; no rule has ended it."),
+        Zh => format!(
             "对局继续：轮到{}走第{n}回合；尚无规则结束对局。",
             w.side(turn)
         ),
-    }
+        Vi => format!(
+            "Ván cờ đang tiếp diễn: đến lượt {} đi nước {n}; chưa có luật nào kết thúc ván cờ.",
+            w.side(turn)
+        ),
+    })
 }
 
 /// The English account.
@@ -211,26 +250,138 @@ fn zh_count(n: usize) -> String {
     }
 }
 
+/// The phrasing of an account: traditional Chinese is the simplified phrasing written in
+/// traditional characters (`Writer::hant`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Tongue {
+    En,
+    Zh,
+    Vi,
+}
+
 /// Writes accounts in one language: the structure once, the phrases per language.
 #[derive(Copy, Clone)]
 struct Writer<'a> {
-    lang: Lang,
+    lang: Tongue,
+    /// Chinese in traditional characters (Taiwan, Hong Kong).
+    hant: bool,
     /// The game's positions, for writing moves in Chinese notation.
     history: Option<&'a History>,
 }
 
-use Lang::{En, Zh};
+use Tongue::{En, Vi, Zh};
+
+/// The simplified characters of the Chinese accounts and their traditional forms as Taiwan
+/// writes them (吃 stays 吃; 着 is 著).
+const HANT: [(char, char); 41] = [
+    ('两', '兩'),
+    ('个', '個'),
+    ('于', '於'),
+    ('从', '從'),
+    ('军', '軍'),
+    ('则', '則'),
+    ('双', '雙'),
+    ('变', '變'),
+    ('后', '後'),
+    ('对', '對'),
+    ('将', '將'),
+    ('属', '屬'),
+    ('并', '並'),
+    ('开', '開'),
+    ('无', '無'),
+    ('时', '時'),
+    ('来', '來'),
+    ('毙', '斃'),
+    ('没', '沒'),
+    ('现', '現'),
+    ('红', '紅'),
+    ('结', '結'),
+    ('继', '繼'),
+    ('续', '續'),
+    ('胜', '勝'),
+    ('虽', '雖'),
+    ('规', '規'),
+    ('计', '計'),
+    ('认', '認'),
+    ('负', '負'),
+    ('车', '車'),
+    ('轮', '輪'),
+    ('轻', '輕'),
+    ('较', '較'),
+    ('输', '輸'),
+    ('达', '達'),
+    ('进', '進'),
+    ('连', '連'),
+    ('长', '長'),
+    ('马', '馬'),
+    ('着', '著'),
+];
+
+/// Simplified text in traditional characters (the pieces are written by side before this).
+fn to_hant(s: &str) -> String {
+    s.chars()
+        .map(|c| HANT.iter().find(|(a, _)| *a == c).map_or(c, |&(_, b)| b))
+        .collect()
+}
+
+/// A piece's character in traditional Chinese: Red's 帥 仕 相 傌 俥 炮 兵, Black's 將 士 象
+/// 馬 車 砲 卒.
+fn hant_piece(c: char, color: Color) -> char {
+    match (color, c) {
+        (Color::Red, '帅') => '帥',
+        (Color::Red, '马') => '傌',
+        (Color::Red, '车') => '俥',
+        (Color::Black, '将') => '將',
+        (Color::Black, '马') => '馬',
+        (Color::Black, '车') => '車',
+        (Color::Black, '炮') => '砲',
+        (_, c) => c,
+    }
+}
+
+/// A piece's name in Vietnamese.
+fn vi_role(role: Role) -> &'static str {
+    match role {
+        Role::General => "Tướng",
+        Role::Advisor => "Sĩ",
+        Role::Elephant => "Tượng",
+        Role::Horse => "Mã",
+        Role::Chariot => "Xe",
+        Role::Cannon => "Pháo",
+        Role::Soldier => "Tốt",
+    }
+}
 
 impl Writer<'_> {
     const ENGLISH: Writer<'static> = Writer {
         lang: En,
+        hant: false,
         history: None,
     };
+
+    /// The finished account: in traditional characters for `zh-Hant`.
+    fn finish(self, s: String) -> String {
+        if self.hant {
+            to_hant(&s)
+        } else {
+            s
+        }
+    }
+
+    /// A piece's character in this writer's Chinese.
+    fn piece_char(self, color: Color, role: Role) -> char {
+        let c = piece_char(color, role);
+        if self.hant {
+            hant_piece(c, color)
+        } else {
+            c
+        }
+    }
 
     /// Sentences as a paragraph: "First. Second." / "第一。第二。"
     fn sentences(self, parts: &[String]) -> String {
         match self.lang {
-            En => parts
+            En | Vi => parts
                 .iter()
                 .map(|s| capitalize(s) + ".")
                 .collect::<Vec<_>>()
@@ -255,6 +406,7 @@ impl Writer<'_> {
                            cannon or soldier left"
                 }
                 Zh => "和棋：双方都没有车、马、炮、兵（卒）可以进攻",
+                Vi => "Hòa do không đủ quân: không bên nào còn Xe, Mã, Pháo hay Tốt",
             }
             .to_string()),
             Detail::Resignation { loser } => one(self.declared(*loser, false)),
@@ -267,11 +419,15 @@ impl Writer<'_> {
                          soldier left to mate with"
                     ),
                     Zh => format!("和棋：{f}超时，但{o}已无车、马、炮、兵可以将死对方"),
+                    Vi => format!(
+                        "Hòa: {f} hết giờ, nhưng {o} không còn Xe, Mã, Pháo hay Tốt để chiếu bí"
+                    ),
                 }
             }),
             Detail::Agreement => one(match self.lang {
                 En => "Draw by agreement",
                 Zh => "双方同意和棋",
+                Vi => "Hòa do hai bên đồng ý",
             }
             .to_string()),
         }
@@ -283,6 +439,8 @@ impl Writer<'_> {
             (En, c) => c.name(),
             (Zh, Color::Red) => "红方",
             (Zh, Color::Black) => "黑方",
+            (Vi, Color::Red) => "Đỏ",
+            (Vi, Color::Black) => "Đen",
         }
     }
 
@@ -290,7 +448,12 @@ impl Writer<'_> {
     fn piece(self, p: Piece) -> String {
         match self.lang {
             En => format!("the {} {}", p.color, p.role),
-            Zh => format!("{}的{}", self.side(p.color), piece_char(p.color, p.role)),
+            Zh => format!(
+                "{}的{}",
+                self.side(p.color),
+                self.piece_char(p.color, p.role)
+            ),
+            Vi => format!("{} {}", vi_role(p.role), self.side(p.color)),
         }
     }
 
@@ -302,6 +465,7 @@ impl Writer<'_> {
             (En, [a, b]) => format!("{a} and {b}"),
             (En, [rest @ .., last]) => format!("{}, and {last}", rest.join(", ")),
             (Zh, [rest @ .., last]) => format!("{}和{last}", rest.join("、")),
+            (Vi, [rest @ .., last]) => format!("{} và {last}", rest.join(", ")),
         }
     }
 
@@ -318,8 +482,10 @@ impl Writer<'_> {
                     "{}的{}个{}",
                     self.side(p.color),
                     zh_count(n),
-                    piece_char(p.color, p.role)
+                    self.piece_char(p.color, p.role)
                 ),
+                (Vi, 2) => format!("hai {} {}", vi_role(p.role), self.side(p.color)),
+                (Vi, n) => format!("{n} {} {}", vi_role(p.role), self.side(p.color)),
             })
             .collect();
         self.join(&names)
@@ -351,6 +517,7 @@ impl Writer<'_> {
         match self.lang {
             En => format!("{}'s move {n}", capitalize(side.name())),
             Zh => format!("第{n}回合{}", self.side(side)),
+            Vi => format!("nước {n} của {}", self.side(side)),
         }
     }
 
@@ -358,9 +525,10 @@ impl Writer<'_> {
     /// convention everywhere: a move number counts Red's move and Black's reply). The side is
     /// the sentence's: a span holds one side's moves.
     fn move_text(self, m: &CycleMove) -> String {
-        let (n, _) = self.numbered(m.ply);
+        let (n, side) = self.numbered(m.ply);
         match self.lang {
             En => format!("move {n} ({})", m.mv),
+            Vi => format!("nước {n} ({})", m.mv),
             Zh => {
                 // The position the move was played in, if it is this game's move.
                 let pos = self
@@ -368,6 +536,11 @@ impl Writer<'_> {
                     .filter(|h| m.ply >= 1 && m.ply <= h.len() && h.move_at(m.ply) == Some(m.mv))
                     .map(|h| h.position_at(m.ply - 1));
                 let written = match pos {
+                    Some(pos) if self.hant => Chinese::from_move(pos, m.mv)
+                        .to_string()
+                        .chars()
+                        .map(|c| hant_piece(c, side))
+                        .collect(),
                     Some(pos) => Chinese::from_move(pos, m.mv).to_string(),
                     None => m.mv.to_string(),
                 };
@@ -381,9 +554,11 @@ impl Writer<'_> {
         match (self.lang, moves) {
             (En, []) => "no move".to_string(),
             (Zh, []) => "无着".to_string(),
+            (Vi, []) => "không có nước nào".to_string(),
             (_, [m]) => self.move_text(m),
             (En, [a, .., b]) => format!("{} to {}", self.move_text(a), self.move_text(b)),
             (Zh, [a, .., b]) => format!("从{}到{}", self.move_text(a), self.move_text(b)),
+            (Vi, [a, .., b]) => format!("từ {} đến {}", self.move_text(a), self.move_text(b)),
         }
     }
 
@@ -397,6 +572,13 @@ impl Writer<'_> {
             ),
             (Zh, true) => format!("{w}胜：{l}被将军且无棋可走（将死）"),
             (Zh, false) => format!("{w}胜：{l}未被将军但无棋可走（困毙），在象棋中判负"),
+            (Vi, true) => {
+                format!("{w} thắng do chiếu bí: {l} bị chiếu tướng và không còn nước đi hợp lệ")
+            }
+            (Vi, false) => format!(
+                "{w} thắng do hết nước đi: {l} không bị chiếu nhưng không còn nước đi hợp lệ, \
+                 trong cờ tướng như vậy là thua"
+            ),
         }
     }
 
@@ -408,6 +590,8 @@ impl Writer<'_> {
             (En, true) => format!("{w} wins on time: {l} ran out of time"),
             (Zh, false) => format!("{w}胜：{l}认输"),
             (Zh, true) => format!("{w}胜：{l}超时"),
+            (Vi, false) => format!("{w} thắng: {l} xin thua"),
+            (Vi, true) => format!("{w} thắng do hết giờ: {l} đã hết thời gian"),
         }
     }
 
@@ -417,6 +601,10 @@ impl Writer<'_> {
                 "Draw by the move limit: {plies} plies (moves by either side) without a capture"
             ),
             Zh => format!("和棋：已连续{plies}步（任一方走一着计一步）没有吃子"),
+            Vi => format!(
+                "Hòa do giới hạn số nước: {plies} nửa nước (nước đi của bên nào cũng tính) liền \
+                 không ăn quân"
+            ),
         };
         if counted as usize != plies {
             s.push_str(&match self.lang {
@@ -425,11 +613,16 @@ impl Writer<'_> {
                      capture do not),"
                 ),
                 Zh => format!("，其中计入{counted}步（一方自上次吃子以来第十次以后的将军不计）"),
+                Vi => format!(
+                    ", trong đó tính {counted} (các nước chiếu sau lần thứ mười của một bên kể \
+                     từ lần ăn quân gần nhất không được tính),"
+                ),
             });
         }
         s.push_str(&match self.lang {
             En => format!(" reached the limit of {limit}"),
             Zh => format!("，达到{limit}步的自然限着"),
+            Vi => format!(", đã đến giới hạn {limit}"),
         });
         s
     }
@@ -441,6 +634,8 @@ impl Writer<'_> {
             (En, Offence::PerpetualChase { .. }) => "perpetual chase",
             (Zh, Offence::PerpetualCheck) => "长将",
             (Zh, Offence::PerpetualChase { .. }) => "长捉",
+            (Vi, Offence::PerpetualCheck) => "chiếu mãi",
+            (Vi, Offence::PerpetualChase { .. }) => "đuổi bắt mãi",
         }
     }
 
@@ -457,6 +652,8 @@ impl Writer<'_> {
             (En, _) => format!("{who} chased {victim} as it moved ({})", list(", ")),
             (Zh, [sq]) => format!("{who}捉位于{sq}的{victim}"),
             (Zh, _) => format!("{who}捉{victim}（先后位于{}）", list("、")),
+            (Vi, [sq]) => format!("{who} đuổi bắt {victim} ở {sq}"),
+            (Vi, _) => format!("{who} đuổi bắt {victim} khi nó di chuyển ({})", list(", ")),
         }
     }
 
@@ -470,10 +667,13 @@ impl Writer<'_> {
             (En, _) => format!("on every {side} move from {span}"),
             (Zh, 1) => span,
             (Zh, _) => format!("{span}每着都"),
+            (Vi, 1) => format!("ở {span}"),
+            (Vi, _) => format!("ở mọi nước của {side} {span}"),
         };
         match (self.lang, o) {
             (En, Offence::PerpetualCheck) => format!("{side} gave check {every}"),
             (Zh, Offence::PerpetualCheck) => format!("{side}{every}将军"),
+            (Vi, Offence::PerpetualCheck) => format!("{side} chiếu tướng {every}"),
             (lang, Offence::PerpetualChase { victims }) => {
                 let parts: Vec<String> = victims
                     .iter()
@@ -481,7 +681,7 @@ impl Writer<'_> {
                     .collect();
                 let all = self.join(&parts);
                 match lang {
-                    En => format!("{all} {every}"),
+                    En | Vi => format!("{all} {every}"),
                     Zh => format!("{all}：{every}如此"),
                 }
             }
@@ -502,6 +702,7 @@ impl Writer<'_> {
             parts.push(match self.lang {
                 En => format!("checked on {checks} of {total} moves"),
                 Zh => format!("{total}着中有{checks}着将军"),
+                Vi => format!("chiếu {checks} trên {total} nước"),
             });
         }
         if chasing > 0 {
@@ -515,6 +716,11 @@ impl Writer<'_> {
                 ),
                 (Zh, false) => format!("{total}着中有{chasing}着捉{what}"),
                 (Zh, true) => format!("{total}着中有{chasing}着捉{what}，但并非每着都捉同一子"),
+                (Vi, false) => format!("đuổi bắt {what} ở {chasing} trên {total} nước"),
+                (Vi, true) => format!(
+                    "đuổi bắt {what} ở {chasing} trên {total} nước nhưng không phải nước nào \
+                     cũng đuổi cùng một quân"
+                ),
             });
         }
         let side = self.side(s.color);
@@ -523,6 +729,8 @@ impl Writer<'_> {
             (Zh, true) => format!("{side}既未将军也未捉子"),
             (En, false) => format!("{side} {}", self.join(&parts)),
             (Zh, false) => format!("{side}{}", parts.join("，")),
+            (Vi, true) => format!("{side} không chiếu cũng không đuổi bắt"),
+            (Vi, false) => format!("{side} {}", self.join(&parts)),
         }
     }
 
@@ -548,6 +756,14 @@ impl Writer<'_> {
             (Zh, _) => {
                 format!("{last}走后的局面自上次吃子以来第{n}次出现（首次出现在{first}走后）")
             }
+            (Vi, 0) => format!(
+                "thế cờ sau {last} xuất hiện lần thứ {n} kể từ lần ăn quân gần nhất (lần đầu \
+                 ở thế cờ ban đầu)"
+            ),
+            (Vi, _) => format!(
+                "thế cờ sau {last} xuất hiện lần thứ {n} kể từ lần ăn quân gần nhất (lần đầu \
+                 sau {first})"
+            ),
         }
     }
 
@@ -566,6 +782,7 @@ impl Writer<'_> {
                 match self.lang {
                     En => format!("{w} wins"),
                     Zh => format!("{w}胜"),
+                    Vi => format!("{w} thắng"),
                 },
                 occurred,
             ];
@@ -577,6 +794,7 @@ impl Writer<'_> {
         );
         let first = match (self.lang, offence) {
             (En, _) => format!("{l} loses by {what}: {text}"),
+            (Vi, _) => format!("{l} thua do {what}: {text}"),
             (Zh, Offence::PerpetualCheck) => format!("{l}{what}，判负：{text}"),
             (Zh, Offence::PerpetualChase { victims }) => {
                 let chased: Vec<Piece> = victims.iter().map(|v| v.piece).collect();
@@ -594,6 +812,10 @@ impl Writer<'_> {
                         format!("{s} chased perpetually too: {text}, a lesser offence")
                     }
                     (Zh, o) => format!("{s}虽也{}，但属较轻的犯规：{text}", self.offence_name(o)),
+                    (Vi, o) => format!(
+                        "{s} cũng {}: {text}, nhưng đó là lỗi nhẹ hơn",
+                        self.offence_name(o)
+                    ),
                 }
             }
             None => self.conduct(other),
@@ -605,6 +827,7 @@ impl Writer<'_> {
         let first = match self.lang {
             En => format!("Draw by repetition: {occurred}"),
             Zh => format!("双方不变作和：{occurred}"),
+            Vi => format!("Hòa do lặp lại thế cờ: {occurred}"),
         };
         let second = match (&r.red.offence, &r.black.offence) {
             (Some(a), Some(b)) => {
@@ -617,17 +840,23 @@ impl Writer<'_> {
                         format!("Both sides chased perpetually, so neither loses: {red}; {black}")
                     }
                     (Zh, a) => format!("双方都{}，互不判负：{red}；{black}", self.offence_name(a)),
+                    (Vi, a) => format!(
+                        "Cả hai bên đều {}, nên không bên nào thua: {red}; {black}",
+                        self.offence_name(a)
+                    ),
                 }
             }
             _ if r.red.is_idle() && r.black.is_idle() => match self.lang {
                 En => "Neither side checked or chased".to_string(),
                 Zh => "双方都没有将军或捉子".to_string(),
+                Vi => "Không bên nào chiếu hay đuổi bắt".to_string(),
             },
             _ => {
                 let (red, black) = (self.conduct(&r.red), self.conduct(&r.black));
                 match self.lang {
                     En => format!("Neither side checked or chased on every move: {red}; {black}"),
                     Zh => format!("双方都没有每着将军或捉子：{red}；{black}"),
+                    Vi => format!("Không bên nào chiếu hay đuổi bắt ở mọi nước: {red}; {black}"),
                 }
             }
         };
@@ -637,9 +866,9 @@ impl Writer<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::Lang::{En, Vi, Zh, ZhHant};
     use super::*;
     use crate::position::Position;
-    use crate::types::Role;
 
     fn text(fen: &str, lang: Lang) -> String {
         let game = Game::new(Position::from_fen(fen).unwrap());
@@ -648,10 +877,7 @@ mod tests {
     }
 
     fn zh() -> Writer<'static> {
-        Writer {
-            lang: Zh,
-            history: None,
-        }
+        Zh.writer(None)
     }
 
     #[test]
@@ -784,6 +1010,110 @@ mod tests {
         assert_eq!(Lang::default(), En);
         assert_eq!(Zh.to_string(), "zh");
         let e = "fr".parse::<Lang>().unwrap_err();
-        assert_eq!(e.to_string(), "'fr' is not a language (en or zh)");
+        assert_eq!(
+            e.to_string(),
+            "'fr' is not a language (en, zh or zh-Hans, zh-Hant, vi)"
+        );
+        for (code, lang) in [
+            ("zh-Hans", Zh),
+            ("zh-CN", Zh),
+            ("zh-Hant", ZhHant),
+            ("zh_TW", ZhHant),
+            ("zh-HK", ZhHant),
+            ("vi", Vi),
+        ] {
+            assert_eq!(code.parse::<Lang>(), Ok(lang), "{code}");
+        }
+        for l in Lang::ALL {
+            assert_eq!(l.code().parse::<Lang>(), Ok(l));
+            assert_eq!(l.web_code().parse::<Lang>(), Ok(l));
+        }
+        assert_eq!(ZhHant.to_string(), "zh-Hant");
+        assert_eq!(Zh.web_code(), "zh-Hans");
+    }
+
+    /// Traditional Chinese and Vietnamese: the endings, a repetition with its moves, an
+    /// ongoing game.
+    #[test]
+    fn traditional_chinese_and_vietnamese() {
+        let mate = "3k5/4R4/3R5/9/9/9/9/9/9/4K4 b - - 0 1";
+        let stale = "3k5/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1";
+        let bare = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+        assert_eq!(text(mate, ZhHant), "紅方勝：黑方被將軍且無棋可走（將死）。");
+        assert_eq!(
+            text(mate, Vi),
+            "Đỏ thắng do chiếu bí: Đen bị chiếu tướng và không còn nước đi hợp lệ."
+        );
+        assert_eq!(
+            text(stale, Vi),
+            "Đỏ thắng do hết nước đi: Đen không bị chiếu nhưng không còn nước đi hợp lệ, trong \
+             cờ tướng như vậy là thua."
+        );
+        assert_eq!(
+            text(bare, ZhHant),
+            "和棋：雙方都沒有車、馬、炮、兵（卒）可以進攻。"
+        );
+        assert_eq!(
+            text(bare, Vi),
+            "Hòa do không đủ quân: không bên nào còn Xe, Mã, Pháo hay Tốt."
+        );
+        let mut game = Game::default();
+        game.resign(Color::Red);
+        let r = game.ruling().unwrap();
+        assert_eq!(r.text(&game, ZhHant), "黑方勝：紅方認輸。");
+        assert_eq!(r.text(&game, Vi), "Đen thắng: Đỏ xin thua.");
+        let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+        let game = Game::from_uci(
+            fen,
+            "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2".split(' '),
+        )
+        .unwrap();
+        let r = game.ruling().unwrap();
+        assert_eq!(
+            r.text(&game, ZhHant),
+            "紅方長捉黑方的車，判負：紅方的炮捉黑方的車（先後位於b7、a7）：從第2回合（炮九平八）\
+             到第5回合（炮八平九）每著都如此。黑方既未將軍也未捉子。第5回合紅方走後的局面自上次\
+             吃子以來第3次出現（首次出現在第1回合紅方走後）。"
+        );
+        assert_eq!(
+            r.text(&game, Vi),
+            "Đỏ thua do đuổi bắt mãi: Pháo Đỏ đuổi bắt Xe Đen khi nó di chuyển (b7, a7) ở mọi \
+             nước của Đỏ từ nước 2 (a2b2) đến nước 5 (b2a2). Đen không chiếu cũng không đuổi \
+             bắt. Thế cờ sau nước 5 của Đỏ xuất hiện lần thứ 3 kể từ lần ăn quân gần nhất (lần \
+             đầu sau nước 1 của Đỏ)."
+        );
+        // No simplified character of the accounts is left in traditional Chinese.
+        let hant = r.text(&game, ZhHant);
+        assert!(
+            !hant.chars().any(|c| HANT.iter().any(|(s, _)| *s == c)),
+            "{hant}"
+        );
+        assert_eq!(
+            explain(&Game::default(), ZhHant),
+            "對局繼續：輪到紅方走第1回合；尚無規則結束對局。"
+        );
+        assert_eq!(
+            explain(&Game::default(), Vi),
+            "Ván cờ đang tiếp diễn: đến lượt Đỏ đi nước 1; chưa có luật nào kết thúc ván cờ."
+        );
+        // Pieces by side in traditional Chinese and Vietnamese.
+        let (rh, bc) = (
+            Piece {
+                color: Color::Red,
+                role: Role::Horse,
+            },
+            Piece {
+                color: Color::Black,
+                role: Role::Cannon,
+            },
+        );
+        assert_eq!(
+            ZhHant.writer(None).pieces(&[rh, bc, bc]),
+            "红方的傌和黑方的两个砲"
+        );
+        assert_eq!(
+            Vi.writer(None).pieces(&[rh, bc, bc]),
+            "Mã Đỏ và hai Pháo Đen"
+        );
     }
 }

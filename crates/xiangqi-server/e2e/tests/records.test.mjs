@@ -47,7 +47,7 @@ test('import a PGN, export it, reload and reopen it', async () => {
     // Chinese notation and Chinese text.
     await page.click('#btn-settings');
     await page.selectOption('#set-notation', 'chinese');
-    await page.selectOption('#set-lang', 'zh');
+    await page.selectOption('#set-lang', 'zh-Hans');
     await page.click('#dlg-settings button[value=ok]');
     // The app applies the settings in the dialog's `close` event, after the click returns.
     await expectText(page, '#movelist .mv', '炮二平五');

@@ -53,12 +53,19 @@ const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 const ACCOUNT_HTML: &str = include_str!("../../web/account.html");
 const ACCOUNT_JS: &str = include_str!("../../web/account.js");
+const I18N_JS: &str = include_str!("../../web/i18n.js");
+const LOCALE_EN: &str = include_str!("../../web/locales/en.ftl");
+const LOCALE_ZH_HANS: &str = include_str!("../../web/locales/zh-Hans.ftl");
+const LOCALE_ZH_HANT: &str = include_str!("../../web/locales/zh-Hant.ftl");
+const LOCALE_VI: &str = include_str!("../../web/locales/vi.ftl");
 
 /// The content type of the page's scripts (ES modules).
 const JS: &str = "text/javascript; charset=utf-8";
+/// The content type of the message catalogues (Fluent text, web/locales/*.ftl).
+const FTL: &str = "text/plain; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 22] = [
+const ASSETS: [(&str, &str, &str); 27] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -83,6 +90,13 @@ const ASSETS: [(&str, &str, &str); 22] = [
     ("/@/{name}", ACCOUNT_HTML, "text/html; charset=utf-8"),
     ("/leaderboard", ACCOUNT_HTML, "text/html; charset=utf-8"),
     ("/account.js", ACCOUNT_JS, JS),
+    // The message catalogue: its code and one file per language (a page loads its own and
+    // English, the fallback).
+    ("/i18n.js", I18N_JS, JS),
+    ("/locales/en.ftl", LOCALE_EN, FTL),
+    ("/locales/zh-Hans.ftl", LOCALE_ZH_HANS, FTL),
+    ("/locales/zh-Hant.ftl", LOCALE_ZH_HANT, FTL),
+    ("/locales/vi.ftl", LOCALE_VI, FTL),
 ];
 
 /// A file's entity tag: a weak validator (the bytes sent may be compressed) from the SHA-256

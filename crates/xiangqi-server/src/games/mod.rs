@@ -36,7 +36,8 @@ pub struct Loaded {
     pub notes: BTreeMap<String, Note>,
 }
 
-/// How a finished game ended, in words (English and Chinese) as well as by rule.
+/// How a finished game ended, in words (English, Chinese, and `texts`: every language by the
+/// web app's code, `en`, `zh-Hans`, `zh-Hant`, `vi`) as well as by rule.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Ending {
     pub winner: Option<&'static str>,
@@ -44,6 +45,7 @@ pub struct Ending {
     pub reason: &'static str,
     pub text: String,
     pub text_zh: String,
+    pub texts: BTreeMap<String, String>,
 }
 
 impl Ending {
@@ -56,6 +58,16 @@ impl Ending {
             reason: o.reason.as_str(),
             text: r.to_string(),
             text_zh: r.text(game, xiangqi::prose::Lang::Zh),
+            texts: xiangqi::prose::Lang::ALL
+                .iter()
+                .map(|&l| {
+                    let text = match l {
+                        xiangqi::prose::Lang::En => r.to_string(),
+                        l => r.text(game, l),
+                    };
+                    (l.web_code().to_owned(), text)
+                })
+                .collect(),
         })
     }
 }

@@ -10,6 +10,8 @@
 //! Times are milliseconds. Seat tokens never appear in any event: spectators read the same
 //! stream.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use xiangqi::Color;
 
@@ -59,11 +61,15 @@ pub struct GameState {
     pub takeback_offer: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rematch_offer: Option<&'static str>,
-    /// The plain-language account of the end, in English and Chinese.
+    /// The plain-language account of the end, in English and Chinese (simplified).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text_zh: Option<String>,
+    /// The account of the end in every language, by the web app's language code: `en`,
+    /// `zh-Hans`, `zh-Hant`, `vi`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub texts: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
@@ -135,6 +141,7 @@ pub fn state(g: &LiveGame, now: u64, text_zh: Option<String>) -> GameState {
         rematch_offer: side(g.rematch_offer),
         text: g.end_text(),
         text_zh,
+        texts: g.end_texts(),
     }
 }
 

@@ -7,8 +7,11 @@
 //! the fallen flag judged by the server's clock, a victory (or draw) claimed when the
 //! opponent has left, draw offers and takeback requests, rematch.
 
+use std::collections::BTreeMap;
+
 use xiangqi::game::Ruling;
 use xiangqi::notation::Notation;
+use xiangqi::prose::Lang;
 use xiangqi::{Color, Game, Move, Outcome, Reason};
 
 use super::clock::{first_move_limit, Clock, Press, Snapshot, TimeControl};
@@ -546,46 +549,71 @@ impl LiveGame {
 
     /// The Chinese account of the end.
     pub fn end_text_zh(&self) -> Option<String> {
-        Some(match self.end.as_ref()? {
-            End::Ruled(r) => r.text(&self.game, xiangqi::prose::Lang::Zh),
-            End::Aborted => "对局已中止。".into(),
-            End::Claimed { winner: Some(w) } => format!(
-                "{}胜：{}离开对局，未在限时内返回。",
-                side_zh(*w),
-                side_zh(!*w)
-            ),
-            End::Claimed { winner: None } => "和棋：一方离开对局，未在限时内返回。".into(),
-        })
+        self.end_text_in(Lang::Zh)
     }
 
     /// The plain English account of the end.
     pub fn end_text(&self) -> Option<String> {
+        self.end_text_in(Lang::En)
+    }
+
+    /// The account of the end in every language, by the web app's language code (`en`,
+    /// `zh-Hans`, `zh-Hant`, `vi`).
+    pub fn end_texts(&self) -> Option<BTreeMap<String, String>> {
+        self.end.as_ref()?;
+        Some(
+            Lang::ALL
+                .iter()
+                .filter_map(|&l| Some((l.web_code().to_owned(), self.end_text_in(l)?)))
+                .collect(),
+        )
+    }
+
+    /// The account of the end in `lang`.
+    pub fn end_text_in(&self, lang: Lang) -> Option<String> {
         Some(match self.end.as_ref()? {
-            End::Ruled(r) => r.to_string(),
-            End::Aborted => "The game was aborted.".into(),
-            End::Claimed { winner: Some(w) } => format!(
-                "{} wins: {} left the game and did not come back in time.",
-                side(*w),
-                side(!*w)
-            ),
-            End::Claimed { winner: None } => {
-                "Draw: a player left the game and did not come back in time.".into()
+            End::Ruled(r) => match lang {
+                Lang::En => r.to_string(),
+                l => r.text(&self.game, l),
+            },
+            End::Aborted => match lang {
+                Lang::En => "The game was aborted.".into(),
+                Lang::Zh => "对局已中止。".into(),
+                Lang::ZhHant => "對局已中止。".into(),
+                Lang::Vi => "Ván cờ đã bị hủy.".into(),
+            },
+            End::Claimed { winner: Some(w) } => {
+                let (w, o) = (side_in(lang, *w), side_in(lang, !*w));
+                match lang {
+                    Lang::En => {
+                        format!("{w} wins: {o} left the game and did not come back in time.")
+                    }
+                    Lang::Zh => format!("{w}胜：{o}离开对局，未在限时内返回。"),
+                    Lang::ZhHant => format!("{w}勝：{o}離開對局，未在限時內返回。"),
+                    Lang::Vi => format!("{w} thắng: {o} đã rời ván cờ và không quay lại kịp."),
+                }
             }
+            End::Claimed { winner: None } => match lang {
+                Lang::En => "Draw: a player left the game and did not come back in time.".into(),
+                Lang::Zh => "和棋：一方离开对局，未在限时内返回。".into(),
+                Lang::ZhHant => "和棋：一方離開對局，未在限時內返回。".into(),
+                Lang::Vi => "Hòa: một bên đã rời ván cờ và không quay lại kịp.".into(),
+            },
         })
     }
 }
 
-fn side_zh(c: Color) -> &'static str {
-    match c {
-        Color::Red => "红方",
-        Color::Black => "黑方",
-    }
-}
-
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
+/// A side's name in `lang`, as the accounts of a claimed game write it.
+fn side_in(lang: Lang, c: Color) -> &'static str {
+    match (lang, c) {
+        (Lang::En, Color::Red) => "Red",
+        (Lang::En, Color::Black) => "Black",
+        (Lang::Zh, Color::Red) => "红方",
+        (Lang::Zh, Color::Black) => "黑方",
+        (Lang::ZhHant, Color::Red) => "紅方",
+        (Lang::ZhHant, Color::Black) => "黑方",
+        (Lang::Vi, Color::Red) => "Đỏ",
+        (Lang::Vi, Color::Black) => "Đen",
     }
 }
 
@@ -772,6 +800,28 @@ mod tests {
         assert_eq!(
             g.end_text().unwrap(),
             "Red wins: Black left the game and did not come back in time."
+        );
+        // In every language of the app.
+        let texts = g.end_texts().unwrap();
+        assert_eq!(
+            texts.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["en", "vi", "zh-Hans", "zh-Hant"]
+        );
+        assert_eq!(texts["zh-Hans"], "红方胜：黑方离开对局，未在限时内返回。");
+        assert_eq!(texts["zh-Hant"], "紅方勝：黑方離開對局，未在限時內返回。");
+        assert_eq!(
+            texts["vi"],
+            "Đỏ thắng: Đen đã rời ván cờ và không quay lại kịp."
+        );
+        assert_eq!(g.end_text_zh().as_deref(), Some(texts["zh-Hans"].as_str()));
+        // An aborted game too; a game that goes on has none.
+        let mut a = live(None);
+        assert_eq!(a.end_texts(), None);
+        a.abort(Color::Red, 1).unwrap();
+        assert_eq!(a.end_text_in(Lang::ZhHant).as_deref(), Some("對局已中止。"));
+        assert_eq!(
+            a.end_text_in(Lang::Vi).as_deref(),
+            Some("Ván cờ đã bị hủy.")
         );
     }
 
