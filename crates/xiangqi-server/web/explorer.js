@@ -7,13 +7,7 @@ import { shownMove } from '/notation.js';
 
 const $ = (id) => document.getElementById(id);
 
-// An opening's name ({eco, name, nameZh} from the API) in the UI's language, with its ECCO
-// code when it has one.
-export function openingName(o, lang) {
-  if (!o) return '';
-  const n = String(lang).startsWith('zh') ? o.nameZh : o.name;
-  return o.eco ? `${o.eco} ${n}` : n;
-}
+export { hanViet, openingName } from '/openings.js';
 
 // The opening of a game's main line at ply `v` (the moves as the API gives them, a move that
 // reaches a named position carrying it): the last one given up to there.

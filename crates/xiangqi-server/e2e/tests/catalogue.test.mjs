@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFtl, formatPattern, pickLang, normLang, LANGS } from '../../web/i18n.js';
+import { hanViet, openingName } from '../../web/openings.js';
 
 const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../web');
 const read = (f) => fs.readFileSync(path.join(WEB, f), 'utf8');
@@ -99,4 +100,22 @@ test('the browser languages choose ours', () => {
   // An older store's 'zh' is Simplified Chinese.
   assert.equal(normLang('zh'), 'zh-Hans');
   assert.equal(normLang('klingon'), null);
+});
+
+test('every opening of the table has a name in each language', () => {
+  const tsv = fs.readFileSync(path.join(WEB, '../../xiangqi-explorer/openings.tsv'), 'utf8');
+  const rows = tsv.split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'));
+  assert.ok(rows.length > 100);
+  for (const [eco, name, nameZh] of rows) {
+    const vi = hanViet(nameZh);
+    assert.ok(vi && !/[\u3400-\u9fff]/.test(vi), `a Vietnamese reading of ${nameZh}: ${vi}`);
+    assert.ok(!/[A-Za-z]/.test(openingName({ eco: '', name, nameZh }, 'zh-Hant')), nameZh);
+  }
+  // The names Vietnamese books use.
+  assert.equal(hanViet('中炮对屏风马'), 'Trung Pháo Đối Bình Phong Mã');
+  assert.equal(hanViet('仙人指路'), 'Tiên Nhân Chỉ Lộ');
+  assert.equal(hanViet('飞相局'), 'Phi Tượng Cục');
+  assert.equal(hanViet('顺炮直车对横车'), 'Thuận Pháo Trực Xa Đối Hoành Xa');
+  assert.equal(openingName({ eco: 'C04', name: 'x', nameZh: '中炮对屏风马' }, 'zh-Hant'), 'C04 中炮對屏風馬');
+  assert.equal(openingName({ eco: '', name: 'Central Cannon', nameZh: '中炮' }, 'en'), 'Central Cannon');
 });

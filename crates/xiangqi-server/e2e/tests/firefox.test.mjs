@@ -115,9 +115,22 @@ test('in Firefox against Chromium: a live game between the two browsers', { skip
         && /online|在线/.test(document.querySelector('[data-testid="conn-red"]')?.textContent || ''), null, 'both players online');
     }
     const moves = async () => (await api('GET', `/api/board/game/${id}`)).data.state.moves;
+    // A click on a point at its place on the screen (the live page redraws the board when
+    // the stream speaks, so an element found before the click may be gone at the click).
+    const clickSq = async (page, sq) => {
+      const at = await eventually(async () => {
+        const p = await page.evaluate((s) => {
+          const r = document.querySelector(`rect.hit[data-sq="${s}"]`)?.getBoundingClientRect();
+          return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null;
+        }, sq);
+        assert.ok(p, `point ${sq} drawn`);
+        return p;
+      });
+      await page.mouse.click(at.x, at.y);
+    };
     const play = async (page, from, to) => {
-      await page.click(`rect.hit[data-sq="${from}"]`);
-      await page.click(`rect.hit[data-sq="${to}"]`);
+      await clickSq(page, from);
+      await clickSq(page, to);
     };
     await play(red, 'h2', 'e2');
     await eventually(async () => assert.equal(await moves(), 'h2e2'));

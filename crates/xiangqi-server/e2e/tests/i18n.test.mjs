@@ -14,6 +14,7 @@ import {
   launch, shot, BASE, api, expectText, expectCount, expectAttribute, eventually,
 } from '../lib.mjs';
 import { parseFtl } from '../../web/i18n.js';
+import { openingName } from '../../web/openings.js';
 
 const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../web');
 
@@ -22,7 +23,12 @@ const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../web')
 function words(lang) {
   const src = fs.readFileSync(path.join(WEB, `locales/${lang}.ftl`), 'utf8');
   const text = [...parseFtl(src).values()].flat(Infinity).map((p) => (typeof p === 'string' ? p : '')).join(' ');
-  return new Set((text.match(/[A-Za-z]{3,}/g) || []).map((w) => w.toLowerCase()));
+  // The openings' names as the pages write them in this language (web/openings.js) are words
+  // of the language too (Vietnamese reads the Chinese names in Hán-Việt).
+  const tsv = fs.readFileSync(path.join(WEB, '../../xiangqi-explorer/openings.tsv'), 'utf8');
+  const names = tsv.split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'))
+    .map(([eco, name, nameZh]) => openingName({ eco, name, nameZh }, lang)).join(' ');
+  return new Set(((text + ' ' + (lang === 'en' ? '' : names)).match(/[A-Za-z]{3,}/g) || []).map((w) => w.toLowerCase()));
 }
 // Names, brands and keys the pages may show in any language: the test's players, notation
 // and format names, keyboard keys in titles, the engine's; "English" is the header's switch

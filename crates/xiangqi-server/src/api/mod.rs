@@ -49,6 +49,7 @@ const MOTION_JS: &str = include_str!("../../web/motion.js");
 const KEYBOARD_JS: &str = include_str!("../../web/keyboard.js");
 const EXPLORER_JS: &str = include_str!("../../web/explorer.js");
 const GIF_JS: &str = include_str!("../../web/gif.js");
+const OPENINGS_JS: &str = include_str!("../../web/openings.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 const ACCOUNT_HTML: &str = include_str!("../../web/account.html");
@@ -65,7 +66,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const FTL: &str = "text/plain; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 27] = [
+const ASSETS: [(&str, &str, &str); 28] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -83,6 +84,7 @@ const ASSETS: [(&str, &str, &str); 27] = [
     ("/keyboard.js", KEYBOARD_JS, JS),
     ("/explorer.js", EXPLORER_JS, JS),
     ("/gif.js", GIF_JS, JS),
+    ("/openings.js", OPENINGS_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
     // The account pages: log in / register / tokens, a player's profile, the leaderboards.
