@@ -28,6 +28,9 @@ const TEXT = {
     rank: '#', player: 'Player', noPlayers: 'Nobody is rated at this speed yet.', noSuchPlayer: 'No such player.',
     bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical', correspondence: 'Correspondence',
     loggedInAs: 'Logged in as {name}', red: 'Red', black: 'Black', memberSince: 'Member since {date}',
+    // Chat (the account's preference and blocks).
+    chatPrefs: 'Chat', chatOn: 'Game chat on', blockedPlayers: 'Blocked players', noBlocked: 'Nobody.',
+    unblock: 'Unblock', saved: 'Saved.',
   },
   zh: {
     title: '中国象棋', play: '下棋', leaderboard: '排行榜', account: '账户', login: '登录',
@@ -45,6 +48,9 @@ const TEXT = {
     rank: '名次', player: '棋手', noPlayers: '这个快慢还没有人有等级分。', noSuchPlayer: '没有这个棋手。',
     bullet: '超快棋', blitz: '快棋', rapid: '中速棋', classical: '慢棋', correspondence: '通讯棋',
     loggedInAs: '已登录：{name}', red: '红方', black: '黑方', memberSince: '注册于 {date}',
+    // 聊天（账户的偏好和黑名单）。
+    chatPrefs: '聊天', chatOn: '开启对局聊天', blockedPlayers: '已拉黑的棋手', noBlocked: '没有。',
+    unblock: '取消拉黑', saved: '已保存。',
   },
 };
 
@@ -199,7 +205,28 @@ async function accountPage(body) {
       await loadTokens();
     } catch (err) { msg(messageText(err.message, settings.lang)); }
   });
-  body.append(node('div', { class: 'cards' }, head, pw, tokens));
+  // Chat: the preference, and the players this account blocks.
+  const chatOn = node('input', { type: 'checkbox', testid: 'pref-chat' });
+  chatOn.checked = me.chat !== false;
+  chatOn.addEventListener('change', async () => {
+    try { await call('POST', '/api/account/preferences', { chat: chatOn.checked }); await whoami(true); msg(t('saved'), true); } catch (e) { chatOn.checked = !chatOn.checked; msg(messageText(e.message, settings.lang)); }
+  });
+  const blocked = node('tbody');
+  function listBlocked(names) {
+    blocked.textContent = '';
+    if (!names.length) blocked.append(node('tr', {}, node('td', { class: 'meta' }, t('noBlocked'))));
+    for (const n of names) {
+      blocked.append(node('tr', { testid: 'blocked' }, node('td', { class: 'title' }, n),
+        node('td', { class: 'acts' }, node('button', { testid: 'unblock', onclick: async () => {
+          try { await call('POST', `/api/rel/unblock/${encodeURIComponent(n)}`); const m = await whoami(true); listBlocked(m ? m.blocking : []); } catch (e) { msg(messageText(e.message, settings.lang)); }
+        } }, t('unblock')))));
+    }
+  }
+  listBlocked(me.blocking || []);
+  const chat = node('div', { class: 'card' }, node('h2', {}, t('chatPrefs')),
+    node('label', { class: 'check' }, chatOn, node('span', {}, t('chatOn'))),
+    node('h3', {}, t('blockedPlayers')), node('table', { class: 'games', testid: 'blocked-list' }, blocked));
+  body.append(node('div', { class: 'cards' }, head, pw, tokens, chat));
   await loadTokens();
 }
 

@@ -83,6 +83,12 @@ const TEXT = {
       agreement: 'Draw by agreement', repetition: 'Draw by repetition', 'move-limit': 'Draw by the move limit',
       'insufficient-material': 'Draw: neither side can mate', time: 'Draw: out of time, but the opponent cannot mate',
     },
+    // The live page's chat (web/chat.js).
+    chat: 'Chat', chatPlayers: 'Players’ chat', chatSpectators: 'Spectators’ chat', chatMute: 'Mute chat',
+    chatUnmute: 'Show chat', chatSend: 'Send', chatPlaceholder: 'Say something (Enter sends)',
+    chatLogIn: 'Log in to write here', chatEmpty: 'No messages yet.', chatBlock: 'Block',
+    chatBlockAsk: 'Block {name}? You will no longer see their messages or get their challenges.',
+    chatTooFast: 'Too many messages: wait {n} s.',
     reasons: {
       checkmate: 'Checkmate', stalemate: 'Stalemate (no legal move)', 'perpetual-check': 'Perpetual check',
       'perpetual-chase': 'Perpetual chase', repetition: 'Draw by repetition', 'move-limit': 'Move limit',
@@ -139,6 +145,12 @@ const TEXT = {
       agreement: '协议和棋', repetition: '重复局面判和', 'move-limit': '自然限着判和',
       'insufficient-material': '双方无进攻子力，和棋', time: '超时，但对方无子可胜，和棋',
     },
+    // 对局页的聊天（web/chat.js）。
+    chat: '聊天', chatPlayers: '棋手聊天', chatSpectators: '观众聊天', chatMute: '屏蔽聊天',
+    chatUnmute: '显示聊天', chatSend: '发送', chatPlaceholder: '说点什么（回车发送）',
+    chatLogIn: '登录后才能在这里发言', chatEmpty: '还没有消息。', chatBlock: '拉黑',
+    chatBlockAsk: '拉黑 {name}？你将不再看到他的消息，也不会收到他的挑战。',
+    chatTooFast: '消息太多：请等 {n} 秒。',
     reasons: {
       checkmate: '将死', stalemate: '困毙（无子可走）', 'perpetual-check': '长将判负', 'perpetual-chase': '长捉判负',
       repetition: '重复局面判和', 'move-limit': '自然限着', 'insufficient-material': '双方无进攻子力',

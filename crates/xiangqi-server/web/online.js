@@ -8,6 +8,7 @@ import {
 import { play } from '/sound.js';
 import { moveShown, droppedMove } from '/motion.js';
 import { moveNames } from '/notation.js';
+import { startChat } from '/chat.js';
 
 const $ = (id) => document.getElementById(id);
 const LOW_MS = 10000;
@@ -128,7 +129,10 @@ export function startLive(ctx) {
   }, 1000);
   window.addEventListener('pagehide', () => { L.leaving = true; if (L.ctrl) L.ctrl.abort(); });
 
+  const chat = startChat({ id, token, t, ask, toast, errText });
+
   function onLine(m) {
+    if (chat.onLine(m)) return;
     if (m.type === 'gameFull') {
       L.full = m;
       if (m.seat) L.seat = m.seat;
@@ -742,6 +746,7 @@ export function startLive(ctx) {
     render();
     renderBars();
     renderSide();
+    chat.setState(L.seat, !!(L.st && OVER(L.st.status)));
   }
   setInterval(() => { if (L.gone) renderSide(); }, 1000);
 
