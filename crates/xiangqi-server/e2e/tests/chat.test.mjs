@@ -140,3 +140,55 @@ test('players chat, spectators chat apart, text stays text, mute, the rate limit
     for (const x of [a, b, c, d]) await x.cleanup();
   }
 });
+
+test('a spectator blocks another by a click on their name, and unblocks on the account page', async () => {
+  const a = await launch(), b = await launch(), c = await launch();
+  try {
+    const ch = (await api('POST', '/api/challenge/open', {})).data;
+    const loud = await a.context.newPage();
+    const quiet = await b.context.newPage();
+    const anon = await c.context.newPage();
+    const errors = [];
+    for (const p of [loud, quiet, anon]) p.on('pageerror', (e) => errors.push(e.message));
+    const stamp = Date.now().toString(36).slice(-6);
+    const names = { loud: 'loud' + stamp, quiet: 'quiet' + stamp };
+    for (const [p, n] of [[loud, names.loud], [quiet, names.quiet]]) {
+      await p.goto(BASE + '/account');
+      await p.fill('[data-testid="register-username"]', n);
+      await p.fill('[data-testid="register-password"]', 'a good password');
+      await p.click('[data-testid="register-submit"]');
+      await expectText(p, '[data-testid="account-name"]', `Logged in as ${n}`);
+      await p.goto(BASE + ch.url);
+    }
+    await anon.goto(BASE + ch.url);
+
+    await say(loud, 'spam 1');
+    await expectLines(quiet, ['spam 1']);
+    await quiet.click('[data-testid="chat-author"]');
+    await quiet.waitForSelector('#dlg-confirm[open]');
+    await expectText(quiet, '#confirm-text', new RegExp(`^Block ${names.loud}\\?`));
+    await quiet.click('#confirm-yes');
+    await expectLines(quiet, []);
+    await say(loud, 'spam 2');
+    await expectLines(anon, ['spam 1', 'spam 2']);
+    await expectLines(loud, ['spam 1', 'spam 2']);
+    assert.deepEqual(await lines(quiet), []);
+    // After a reload (the history and a new stream, both filtered for the account) still none.
+    await quiet.reload();
+    await expectText(quiet, '[data-testid="connection"]', /Spectating/);
+    await say(loud, 'spam 3');
+    await expectLines(anon, ['spam 1', 'spam 2', 'spam 3']);
+    assert.deepEqual(await lines(quiet), []);
+
+    // The account page lists the blocked player; Unblock.
+    await quiet.goto(BASE + '/account');
+    await expectText(quiet, '[data-testid="blocked"] .title', names.loud);
+    await quiet.click('[data-testid="unblock"]');
+    await expectText(quiet, '[data-testid="blocked-list"]', 'Nobody.');
+    await quiet.goto(BASE + ch.url);
+    await expectLines(quiet, ['spam 1', 'spam 2', 'spam 3']);
+    assert.deepEqual(errors, []);
+  } finally {
+    for (const x of [a, b, c]) await x.cleanup();
+  }
+});
