@@ -510,7 +510,7 @@ async fn chat_filter(app: &App, user: Option<i64>) -> ApiResult<(bool, Vec<(i64,
     ),
     security((), ("seat" = []), ("apiToken" = [])),
     responses(
-        (status = 200, description = "Newline-delimited JSON events, without end: `gameFull` first, then `gameState`, `crowd`, `opponentGone`, `rematch`; a blank keep-alive line every 5 s", body = Event, content_type = "application/x-ndjson"),
+        (status = 200, description = "Newline-delimited JSON events, without end: `gameFull` first, then `gameState`, `crowd`, `opponentGone`, `rematch`, `chatLine`; a blank keep-alive line every 5 s", body = Event, content_type = "application/x-ndjson"),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 401, description = "No seat token (or a malformed `Authorization` header, or an unknown or revoked personal API token)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
