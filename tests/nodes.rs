@@ -5,7 +5,9 @@
 //! - the node that owns the game's clock is killed (SIGKILL) mid-game: the players go on on
 //!   the surviving node, every confirmed move is there, and the clock is fair to a second;
 //! - Redis is restarted mid-game: the nodes reconnect and the game goes on;
-//! - the lobby is shared: a seek made on one node is seen and taken on the other.
+//! - the lobby is shared: a seek made on one node is seen and taken on the other;
+//! - chat lines written on either node reach the players on both, in one order, and not the
+//!   spectators; the owner's refusals (the rate limit) come back through the other node.
 //!
 //! They need `redis-server` (Debian's `redis-server` package). Without it they are skipped
 //! with a message, and fail under `CI=true`. The database is a SQLite folder both nodes
@@ -770,6 +772,89 @@ fn a_restart_of_redis_mid_game_and_the_game_goes_on() {
     let v: Value = serde_json::from_str(&v).unwrap();
     assert_eq!(moves_of(&v).unwrap(), "h2e2 h9g7 h0g2 i9h9");
     assert_eq!(v["state"]["status"], "started");
+    drop(a);
+    drop(b);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn chat_lines_relay_between_nodes_in_one_order() {
+    let Some(bin) = redis_server() else { return };
+    let redis = Redis::start(&bin, free_port());
+    let data = scratch("chat");
+    let db = Database::new("chat");
+    let a = Node::start(&data, &db, Some(&redis.url()));
+    let b = Node::start(&data, &db, Some(&redis.url()));
+    // The game is A's (made there); Red and a spectator read on B, Black on A.
+    let g = open_game(a.port, 300);
+    let red_b = Stream::game(b.port, &g.id, Some(&g.red));
+    let black_a = Stream::game(a.port, &g.id, Some(&g.black));
+    let watcher_b = Stream::game(b.port, &g.id, None);
+    for s in [&red_b, &black_a, &watcher_b] {
+        s.moves(&[]);
+    }
+    let chat = format!("/api/board/game/{}/chat", g.id);
+    let say = |port: u16, token: &str, text: &str| {
+        post(
+            port,
+            &chat,
+            Some(token),
+            Some(&json!({"room": "player", "text": text})),
+        )
+    };
+    // Red writes through B (forwarded to A, the owner), Black through A, in turns.
+    for i in 0..4 {
+        let (st, v) = if i % 2 == 0 {
+            say(b.port, &g.red, &format!("line {i}"))
+        } else {
+            say(a.port, &g.black, &format!("line {i}"))
+        };
+        assert_eq!(st, 200, "{v}");
+    }
+    for s in [&red_b, &black_a] {
+        for i in 0..4 {
+            let v = s.wait(10, &format!("chat line {i}"), |v| v["type"] == "chatLine");
+            assert_eq!(v["text"], format!("line {i}"));
+            assert_eq!(v["seq"], i);
+            assert_eq!(v["seat"], if i % 2 == 0 { "red" } else { "black" });
+        }
+    }
+    // The spectator on B has none of them: the next line it reads is the move's.
+    play(a.port, &g.id, &g.red, "h2e2", 0);
+    let v = watcher_b.wait(10, "the move", |v| v["type"] != "crowd");
+    assert_eq!(moves_of(&v).as_deref(), Some("h2e2"), "{v}");
+    // The history, asked on B, is the owner's, in order.
+    let (st, body) = request(b.port, "GET", &chat, Some(&g.red), None);
+    assert_eq!(st, 200, "{body}");
+    let texts: Vec<String> = serde_json::from_str::<Vec<Value>>(&body)
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(texts, ["line 0", "line 1", "line 2", "line 3"]);
+    // A refusal by the owner comes back through B as it is: the rate limit's 429.
+    let mut refused = None;
+    for i in 0..6 {
+        let (st, v) = say(b.port, &g.red, &format!("more {i}"));
+        if st != 200 {
+            refused = Some((st, v));
+            break;
+        }
+    }
+    let (st, v) = refused.expect("the rate limit");
+    assert_eq!(st, 429, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("too many chat lines"),
+        "{v}"
+    );
+    let (st, v) = post(
+        b.port,
+        &chat,
+        None,
+        Some(&json!({"room": "player", "text": "x".repeat(141)})),
+    );
+    assert_eq!(st, 400, "{v}");
+    assert_eq!(v["field"], "text");
     drop(a);
     drop(b);
     let _ = std::fs::remove_dir_all(&data);

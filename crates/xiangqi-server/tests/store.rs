@@ -13,6 +13,7 @@ mod pg;
 
 use xiangqi_server::rating::{self, Speed};
 use xiangqi_server::store::accounts::AccountWrite;
+use xiangqi_server::store::chat::{ChatRow, ChatWrite};
 use xiangqi_server::store::live::{LiveChange, LiveEnd, LiveRow, LiveWrite};
 use xiangqi_server::store::migrations::MIGRATIONS;
 use xiangqi_server::store::{
@@ -163,6 +164,7 @@ both!(
     a_review_is_kept_replaced_and_goes_with_its_game,
     every_live_end_round_trips_and_an_unknown_one_is_corrupt,
     the_write_statements_prepare_alike,
+    chat_lines_blocks_and_preferences_round_trip,
 );
 
 fn row(mode: Mode, updated: i64) -> GameRow {
@@ -1087,4 +1089,79 @@ async fn the_write_statements_prepare_alike(db: &Db) {
         }
     }
     assert!(failed.is_empty(), "statements refused: {failed:#?}");
+}
+
+async fn chat_lines_blocks_and_preferences_round_trip(db: &Db) {
+    let s = db.store().await;
+    let ann = s.write(user("Ann")).await.unwrap();
+    let bo = s.write(user("Bo")).await.unwrap();
+    s.write(Write::Live(live_create("ChAt0001"))).await.unwrap();
+    let line = |seq: i64, user_id: Option<i64>, text: &str| ChatRow {
+        game_id: "ChAt0001".into(),
+        seq,
+        room: if user_id.is_some() {
+            "spectator"
+        } else {
+            "player"
+        }
+        .into(),
+        author: "Red".into(),
+        user_id,
+        user: None,
+        seat: if user_id.is_some() { "" } else { "red" }.into(),
+        text: text.into(),
+        at: 100 + seq,
+    };
+    let hostile = "<script>alert(1)</script>'; DROP TABLE chat_lines; --";
+    for (seq, u, t) in [(0, None, "hi"), (1, Some(ann), hostile), (2, None, "好")] {
+        s.write(Write::Chat(ChatWrite::Line(line(seq, u, t))))
+            .await
+            .unwrap();
+    }
+    // A second line with a number already taken is refused: one owner, one order.
+    assert!(s
+        .write(Write::Chat(ChatWrite::Line(line(2, None, "again"))))
+        .await
+        .is_err());
+    let rows = s.chat_lines("ChAt0001").await.unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[1].text, hostile);
+    assert_eq!(
+        rows[1].user.as_deref(),
+        Some("Ann"),
+        "the author's name read back"
+    );
+    assert_eq!(rows[0], line(0, None, "hi"));
+    assert!(s.chat_lines("NoSuch00").await.unwrap().is_empty());
+
+    assert!(s.blocking(ann).await.unwrap().is_empty());
+    for _ in 0..2 {
+        s.write(Write::Chat(ChatWrite::Block {
+            user_id: ann,
+            blocked_id: bo,
+            created: 5,
+        }))
+        .await
+        .unwrap();
+    }
+    assert_eq!(s.blocking(ann).await.unwrap(), [(bo, "Bo".to_owned())]);
+    assert!(s.blocking(bo).await.unwrap().is_empty(), "one way");
+    let n = s
+        .write(Write::Chat(ChatWrite::Unblock {
+            user_id: ann,
+            blocked_id: bo,
+        }))
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
+    assert!(s.blocking(ann).await.unwrap().is_empty());
+
+    assert!(s.chat_on(ann).await.unwrap(), "on by default");
+    for on in [false, true, false] {
+        s.write(Write::Chat(ChatWrite::SetChat { user_id: ann, on }))
+            .await
+            .unwrap();
+        assert_eq!(s.chat_on(ann).await.unwrap(), on);
+    }
+    assert!(s.chat_on(bo).await.unwrap());
 }

@@ -156,7 +156,28 @@ async function accountPage(body) {
       await loadTokens();
     } catch (err) { msg(messageText(err.message)); }
   });
-  body.append(node('div', { class: 'cards' }, head, pw, tokens));
+  // Chat: the preference, and the players this account blocks.
+  const chatOn = node('input', { type: 'checkbox', testid: 'pref-chat' });
+  chatOn.checked = me.chat !== false;
+  chatOn.addEventListener('change', async () => {
+    try { await call('POST', '/api/account/preferences', { chat: chatOn.checked }); await whoami(true); msg(t('saved'), true); } catch (e) { chatOn.checked = !chatOn.checked; msg(messageText(e.message, settings.lang)); }
+  });
+  const blocked = node('tbody');
+  function listBlocked(names) {
+    blocked.textContent = '';
+    if (!names.length) blocked.append(node('tr', {}, node('td', { class: 'meta' }, t('noBlocked'))));
+    for (const n of names) {
+      blocked.append(node('tr', { testid: 'blocked' }, node('td', { class: 'title' }, n),
+        node('td', { class: 'acts' }, node('button', { testid: 'unblock', onclick: async () => {
+          try { await call('POST', `/api/rel/unblock/${encodeURIComponent(n)}`); const m = await whoami(true); listBlocked(m ? m.blocking : []); } catch (e) { msg(messageText(e.message, settings.lang)); }
+        } }, t('unblock')))));
+    }
+  }
+  listBlocked(me.blocking || []);
+  const chat = node('div', { class: 'card' }, node('h2', {}, t('chatPrefs')),
+    node('label', { class: 'check' }, chatOn, node('span', {}, t('chatOn'))),
+    node('h3', {}, t('blockedPlayers')), node('table', { class: 'games', testid: 'blocked-list' }, blocked));
+  body.append(node('div', { class: 'cards' }, head, pw, tokens, chat));
   await loadTokens();
 }
 

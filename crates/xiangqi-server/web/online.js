@@ -10,6 +10,7 @@ import { moveShown, droppedMove } from '/motion.js';
 import { moveNames, shownMove } from '/notation.js';
 import { rulingText } from '/i18n.js';
 import { openingName } from '/explorer.js';
+import { startChat } from '/chat.js';
 
 const $ = (id) => document.getElementById(id);
 const LOW_MS = 10000;
@@ -131,7 +132,10 @@ export function startLive(ctx) {
   }, 1000);
   window.addEventListener('pagehide', () => { L.leaving = true; if (L.ctrl) L.ctrl.abort(); });
 
+  const chat = startChat({ id, token, t, ask, toast, errText });
+
   function onLine(m) {
+    if (chat.onLine(m)) return;
     if (m.type === 'gameFull') {
       L.full = m;
       if (m.seat) L.seat = m.seat;
@@ -759,6 +763,7 @@ export function startLive(ctx) {
     render();
     renderBars();
     renderSide();
+    chat.setState(L.seat, !!(L.st && OVER(L.st.status)));
   }
   setInterval(() => { if (L.gone) renderSide(); }, 1000);
 

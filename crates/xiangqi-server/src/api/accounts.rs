@@ -16,10 +16,13 @@ use utoipa::ToSchema;
 
 use super::error::ApiError;
 use super::online::Ok_;
-use super::request::{missing, Credentials, JsonOrForm, PasswordChange, TokenFields};
+use super::request::{
+    missing, Credentials, JsonOrForm, PasswordChange, PreferenceFields, TokenFields,
+};
 use crate::accounts::{AccountError, NewSession, SESSION_MS, TOKEN_PREFIX};
 use crate::rating::{Rating, Speed, START};
 use crate::store::accounts::RatingRow;
+use crate::store::chat::ChatWrite;
 use crate::App;
 
 type AppState = State<Arc<App>>;
@@ -387,6 +390,10 @@ pub struct Me {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub csrf: Option<String>,
     pub ratings: Vec<RatingJson>,
+    /// The game chat on or off (`POST /api/account/preferences`).
+    pub chat: bool,
+    /// The accounts it blocks (`POST /api/rel/block/{username}`), by name.
+    pub blocking: Vec<String>,
 }
 
 /// `GET /api/account`: who is logged in.
@@ -405,10 +412,14 @@ pub struct Me {
 pub async fn me(State(app): AppState, v: Viewer) -> ApiResult<Response> {
     let u = logged_in(v)?;
     let ratings = app.store.ratings(u.id).await.map_err(AccountError::from)?;
+    let chat = app.store.chat_on(u.id).await.map_err(AccountError::from)?;
+    let blocking = app.store.blocking(u.id).await.map_err(AccountError::from)?;
     let mut res = Json(Me {
         name: u.name,
         csrf: u.csrf,
         ratings: all_ratings(&ratings),
+        chat,
+        blocking: blocking.into_iter().map(|(_, n)| n).collect(),
     })
     .into_response();
     res.headers_mut()
@@ -562,6 +573,128 @@ pub async fn revoke_token(
         .parse()
         .map_err(|_| ApiError::bad(format!("token id '{id}' is not a whole number")).field("id"))?;
     app.accounts.revoke_token(u.id, id).await?;
+    Ok(Json(Ok_ { ok: true }))
+}
+
+/// `POST /api/account/preferences`: the account's preferences (now: `chat`, on or off).
+#[utoipa::path(
+    post,
+    path = "/api/account/preferences",
+    tag = "accounts",
+    security(("session" = []), ("apiToken" = [])),
+    request_body(content((PreferenceFields = "application/json"), (PreferenceFields = "application/x-www-form-urlencoded"))),
+    responses(
+        (status = 200, description = "Stored", body = Ok_),
+        (status = 400, description = "Malformed input: an unknown field, a value that is not a boolean", body = super::error::ErrorBody),
+        (status = 401, description = "Not logged in (or a revoked API token)", body = super::error::ErrorBody),
+        (status = 403, description = "Without the session's CSRF token, or from another site", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
+    )
+)]
+pub async fn preferences(
+    State(app): AppState,
+    v: Viewer,
+    JsonOrForm(f): JsonOrForm<PreferenceFields>,
+) -> ApiResult<Json<Ok_>> {
+    let u = logged_in(v)?;
+    if let Some(on) = f.chat {
+        app.store
+            .write(crate::store::Write::Chat(ChatWrite::SetChat {
+                user_id: u.id,
+                on,
+            }))
+            .await
+            .map_err(AccountError::from)?;
+    }
+    Ok(Json(Ok_ { ok: true }))
+}
+
+/// The account named `name` (in any case), or `404`.
+async fn account_named(app: &App, name: &str) -> ApiResult<crate::store::accounts::UserRow> {
+    app.store
+        .user_by_key(&name.trim().to_lowercase())
+        .await
+        .map_err(AccountError::from)?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no player named '{name}'")))
+}
+
+/// Whether account `user` blocks account `other`.
+pub async fn blocks(app: &App, user: i64, other: i64) -> ApiResult<bool> {
+    let b = app.store.blocking(user).await.map_err(AccountError::from)?;
+    Ok(b.iter().any(|(id, _)| *id == other))
+}
+
+/// `POST /api/rel/block/{username}` (lichess's): the account no longer sees that player's
+/// chat lines and refuses their challenges.
+#[utoipa::path(
+    post,
+    path = "/api/rel/block/{username}",
+    tag = "accounts",
+    params(("username" = String, Path, description = "The player to block (any case)")),
+    security(("session" = []), ("apiToken" = [])),
+    responses(
+        (status = 200, description = "Blocked (already blocked: no change)", body = Ok_),
+        (status = 400, description = "Blocking yourself", body = super::error::ErrorBody),
+        (status = 401, description = "Not logged in (or a revoked API token)", body = super::error::ErrorBody),
+        (status = 403, description = "Without the session's CSRF token, or from another site", body = super::error::ErrorBody),
+        (status = 404, description = "No such player", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
+    )
+)]
+pub async fn block(
+    State(app): AppState,
+    v: Viewer,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Ok_>> {
+    let u = logged_in(v)?;
+    let other = account_named(&app, &name).await?;
+    if other.id == u.id {
+        return Err(ApiError::bad("you cannot block yourself").field("username"));
+    }
+    app.store
+        .write(crate::store::Write::Chat(ChatWrite::Block {
+            user_id: u.id,
+            blocked_id: other.id,
+            created: crate::store::now(),
+        }))
+        .await
+        .map_err(AccountError::from)?;
+    Ok(Json(Ok_ { ok: true }))
+}
+
+/// `POST /api/rel/unblock/{username}` (lichess's).
+#[utoipa::path(
+    post,
+    path = "/api/rel/unblock/{username}",
+    tag = "accounts",
+    params(("username" = String, Path, description = "The player to unblock (any case)")),
+    security(("session" = []), ("apiToken" = [])),
+    responses(
+        (status = 200, description = "Unblocked (not blocked: no change)", body = Ok_),
+        (status = 401, description = "Not logged in (or a revoked API token)", body = super::error::ErrorBody),
+        (status = 403, description = "Without the session's CSRF token, or from another site", body = super::error::ErrorBody),
+        (status = 404, description = "No such player", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
+    )
+)]
+pub async fn unblock(
+    State(app): AppState,
+    v: Viewer,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Ok_>> {
+    let u = logged_in(v)?;
+    let other = account_named(&app, &name).await?;
+    app.store
+        .write(crate::store::Write::Chat(ChatWrite::Unblock {
+            user_id: u.id,
+            blocked_id: other.id,
+        }))
+        .await
+        .map_err(AccountError::from)?;
     Ok(Json(Ok_ { ok: true }))
 }
 

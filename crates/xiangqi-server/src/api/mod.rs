@@ -50,6 +50,7 @@ const KEYBOARD_JS: &str = include_str!("../../web/keyboard.js");
 const EXPLORER_JS: &str = include_str!("../../web/explorer.js");
 const GIF_JS: &str = include_str!("../../web/gif.js");
 const OPENINGS_JS: &str = include_str!("../../web/openings.js");
+const CHAT_JS: &str = include_str!("../../web/chat.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 const ACCOUNT_HTML: &str = include_str!("../../web/account.html");
@@ -66,7 +67,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const FTL: &str = "text/plain; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 28] = [
+const ASSETS: [(&str, &str, &str); 29] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -85,6 +86,7 @@ const ASSETS: [(&str, &str, &str); 28] = [
     ("/explorer.js", EXPLORER_JS, JS),
     ("/gif.js", GIF_JS, JS),
     ("/openings.js", OPENINGS_JS, JS),
+    ("/chat.js", CHAT_JS, JS),
     ("/style.css", STYLE_CSS, "text/css; charset=utf-8"),
     ("/favicon.svg", FAVICON_SVG, "image/svg+xml"),
     // The account pages: log in / register / tokens, a player's profile, the leaderboards.
@@ -266,6 +268,8 @@ fn api_routes() -> Routes {
         .get("/api/board/game/stream/{id}", online::game_stream)
         .get("/api/board/game/{id}", online::game_full)
         .post("/api/board/game/{id}/move/{move}", online::board_move)
+        .post("/api/board/game/{id}/chat", online::board_chat)
+        .get("/api/board/game/{id}/chat", online::chat_history)
         .post("/api/board/game/{id}/{action}", online::board_action)
         .post(
             "/api/board/game/{id}/{offer}/{answer}",
@@ -279,6 +283,9 @@ fn api_routes() -> Routes {
         .post("/api/account/logout", accounts::logout)
         .get("/api/account", accounts::me)
         .post("/api/account/password", accounts::password)
+        .post("/api/account/preferences", accounts::preferences)
+        .post("/api/rel/block/{username}", accounts::block)
+        .post("/api/rel/unblock/{username}", accounts::unblock)
         .get("/api/account/tokens", accounts::tokens)
         .post("/api/account/tokens", accounts::create_token)
         .delete("/api/account/tokens/{id}", accounts::revoke_token)

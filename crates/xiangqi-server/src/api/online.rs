@@ -20,11 +20,14 @@ use xiangqi::Color;
 
 use super::accounts::Viewer;
 use super::error::ApiError;
-use super::request::{AcceptFields, ChallengeFields, ClockFields, JsonOrForm, SeekFields, Wish};
+use super::request::{
+    AcceptFields, ChallengeFields, ChatFields, ClockFields, JsonOrForm, SeekFields, Wish,
+};
 use crate::online::clock::TimeControl;
 use crate::online::events::Event;
 use crate::online::hub::{
-    clean_name, Action, Credential, Hub, Msg, NewLive, NewSeats, OnlineError, Seeker, KEEP_ALIVE,
+    clean_name, Action, ChatRoom, Credential, Hub, Msg, NewLive, NewSeats, OnlineError, Seeker,
+    KEEP_ALIVE,
 };
 use crate::online::lobby::{SeeksLine, SideWish};
 use crate::App;
@@ -53,13 +56,22 @@ impl From<OnlineError> for ApiError {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, msg)
             }
             OnlineError::Unavailable(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg),
+            OnlineError::Forbidden(_) => ApiError::new(StatusCode::FORBIDDEN, msg),
+            OnlineError::LogIn(_) => ApiError::new(StatusCode::UNAUTHORIZED, msg),
+            OnlineError::TooFast { retry, .. } => {
+                let mut a = ApiError::new(StatusCode::TOO_MANY_REQUESTS, msg);
+                a.retry_after = Some(retry);
+                a
+            }
             OnlineError::Remote(r) => {
                 let status =
                     StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-                match r.field {
+                let mut a = match r.field {
                     Some(f) if status == StatusCode::BAD_REQUEST => ApiError::bad(msg).field(f),
                     _ => ApiError::new(status, msg),
-                }
+                };
+                a.retry_after = r.retry;
+                a
             }
         }
     }
@@ -249,6 +261,13 @@ pub async fn open_challenge(
     if let (Some(m), Some(o)) = (&me, &opponent) {
         if m.id == o.id {
             return Err(ApiError::bad("you cannot challenge yourself").field("opponent"));
+        }
+        if super::accounts::blocks(&app, o.id, m.id).await? {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("{} does not accept your challenges", o.name),
+            )
+            .field("opponent"));
         }
     }
     let tc = time_control(f.clock.as_ref())?;
@@ -462,6 +481,21 @@ struct GameStream {
     queue: VecDeque<String>,
     sub: crate::online::hub::Subscription,
     tick: tokio::time::Interval,
+    /// The viewer's account's chat: off (no `chatLine`), and the accounts it blocks.
+    chat_off: bool,
+    blocked: std::collections::HashSet<i64>,
+}
+
+/// What the account `user` (the viewer of a stream or a chat history) does not want to see:
+/// whether its chat is off, and the accounts it blocks.
+async fn chat_filter(app: &App, user: Option<i64>) -> ApiResult<(bool, Vec<(i64, String)>)> {
+    let Some(u) = user else {
+        return Ok((false, Vec::new()));
+    };
+    let map = |e: crate::store::StoreError| ApiError::from(OnlineError::Store(e));
+    let on = app.store.chat_on(u).await.map_err(map)?;
+    let blocked = app.store.blocking(u).await.map_err(map)?;
+    Ok((!on, blocked))
 }
 
 /// `GET /api/board/game/stream/{id}`: `gameFull`, then a line for every change, and a blank
@@ -476,7 +510,7 @@ struct GameStream {
     ),
     security((), ("seat" = []), ("apiToken" = [])),
     responses(
-        (status = 200, description = "Newline-delimited JSON events, without end: `gameFull` first, then `gameState`, `crowd`, `opponentGone`, `rematch`; a blank keep-alive line every 5 s", body = Event, content_type = "application/x-ndjson"),
+        (status = 200, description = "Newline-delimited JSON events, without end: `gameFull` first, then `gameState`, `crowd`, `opponentGone`, `rematch`, `chatLine`; a blank keep-alive line every 5 s", body = Event, content_type = "application/x-ndjson"),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 401, description = "No seat token (or a malformed `Authorization` header, or an unknown or revoked personal API token)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),
@@ -488,9 +522,11 @@ struct GameStream {
 pub async fn game_stream(
     State(app): AppState,
     Path(id): Path<String>,
+    v: Viewer,
     bearer: Bearer,
 ) -> ApiResult<Response> {
     let cred = cred_of(&app, bearer).await?;
+    let (chat_off, blocked) = chat_filter(&app, v.0.as_ref().map(|u| u.id)).await?;
     let sub = app
         .hub
         .subscribe(&id, cred.as_ref().map(Cred::as_credential))
@@ -505,6 +541,8 @@ pub async fn game_stream(
         queue,
         sub,
         tick,
+        chat_off,
+        blocked: blocked.into_iter().map(|(id, _)| id).collect(),
     };
     let stream = futures_util::stream::unfold(s, |mut s| async move {
         loop {
@@ -513,8 +551,10 @@ pub async fn game_stream(
             }
             tokio::select! {
                 m = s.sub.rx.recv() => match m {
-                    Ok(Msg { to, line }) => {
-                        if to.is_none() || to == s.sub.seat() {
+                    Ok(Msg { to, line, chat, author }) => {
+                        let unwanted = chat
+                            && (s.chat_off || author.is_some_and(|a| s.blocked.contains(&a)));
+                        if to.admits(s.sub.seat()) && !unwanted {
                             s.tick.reset();
                             return Some((Ok(Bytes::from(line.to_string())), s));
                         }
@@ -682,6 +722,113 @@ pub async fn accept_seek(
         token: g.token.as_str().to_owned(),
         id: g.id,
     }))
+}
+
+/// `POST /api/board/game/{id}/chat`: a line in the game's chat (lichess's fields `room` and
+/// `text`). The players' room takes a seat's line (its token, or the account that holds the
+/// seat); the spectators' room a logged-in spectator's (session or personal API token).
+#[utoipa::path(
+    post,
+    path = "/api/board/game/{id}/chat",
+    tag = "board",
+    params(
+        ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
+    ),
+    request_body(content((ChatFields = "application/json"), (ChatFields = "application/x-www-form-urlencoded"))),
+    security(("seat" = []), ("session" = []), ("apiToken" = [])),
+    responses(
+        (status = 200, description = "Written: stored, then streamed to the room's readers as `chatLine`", body = Ok_),
+        (status = 400, description = "An empty line or one over 140 characters (field `text`), or malformed input", body = super::error::ErrorBody),
+        (status = 401, description = "The players' room without a seat's token, or the spectators' room without an account (or a malformed `Authorization` header, an unknown or revoked API token)", body = super::error::ErrorBody),
+        (status = 403, description = "The players' room by someone who holds no seat; the spectators' room by a player while the game goes on; with the session cookie but without its CSRF token", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 429, description = "More than 5 lines in 10 s by one writer (or over a per-client limit); `Retry-After` says when to try again", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),
+    )
+)]
+pub async fn board_chat(
+    State(app): AppState,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    v: Viewer,
+    JsonOrForm(f): JsonOrForm<ChatFields>,
+) -> ApiResult<Json<Ok_>> {
+    let text = f
+        .text
+        .ok_or_else(|| ApiError::bad("missing field 'text'").field("text"))?;
+    let room = f.room.unwrap_or(ChatRoom::Player);
+    let account = v.0.map(|u| (u.id, u.name));
+    let cred = match cred_of(&app, bearer).await? {
+        Some(c) => Some(c),
+        None => account.as_ref().map(|(id, _)| Cred::Account(*id)),
+    };
+    app.hub
+        .chat(
+            &id,
+            cred.as_ref().map(Cred::as_credential),
+            account,
+            room,
+            &text,
+        )
+        .await?;
+    Ok(Json(Ok_ { ok: true }))
+}
+
+/// `GET /api/board/game/{id}/chat`: the chat lines the caller may read, in order (at most the
+/// last 200): a seat's (its token, or the account that holds it) the players' room, and the
+/// spectators' too once the game has ended; anyone else the spectators' room. Lines of
+/// accounts the caller's account blocks are left out, and all of them when its chat is off.
+#[utoipa::path(
+    get,
+    path = "/api/board/game/{id}/chat",
+    tag = "board",
+    params(
+        ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
+    ),
+    security((), ("seat" = []), ("session" = []), ("apiToken" = [])),
+    responses(
+        (status = 200, description = "The lines, as the stream's `chatLine` events", body = Vec<crate::online::events::ChatLine>),
+        (status = 401, description = "A malformed `Authorization` header, or an unknown or revoked API token", body = super::error::ErrorBody),
+        (status = 403, description = "A token that holds no seat of this game", body = super::error::ErrorBody),
+        (status = 404, description = "No such game", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting); `Retry-After` says when to try again", body = super::error::ErrorBody),
+    )
+)]
+pub async fn chat_history(
+    State(app): AppState,
+    Path(id): Path<String>,
+    bearer: Bearer,
+    v: Viewer,
+) -> ApiResult<Response> {
+    let user = v.0.as_ref().map(|u| u.id);
+    let cred = match cred_of(&app, bearer).await? {
+        Some(c) => Some(c),
+        None => user.map(Cred::Account),
+    };
+    let lines = app
+        .hub
+        .chat_lines(&id, cred.as_ref().map(Cred::as_credential))
+        .await?;
+    let (off, blocked) = chat_filter(&app, user).await?;
+    let mut out = Vec::new();
+    if !off {
+        for l in lines {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(&l) else {
+                continue;
+            };
+            let by = v["user"].as_str();
+            if !blocked.iter().any(|(_, n)| Some(n.as_str()) == by) {
+                out.push(v);
+            }
+        }
+    }
+    let mut res = Json(out).into_response();
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(res)
 }
 
 /// A seat's action on `/api/board/game/{id}/{action}`.

@@ -1042,6 +1042,28 @@ pub struct AcceptFields {
     pub name: Option<String>,
 }
 
+/// `POST /api/board/game/{id}/chat`: lichess's fields.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChatFields {
+    /// `player` (the two players' room; the default) or `spectator`.
+    pub room: Option<crate::online::hub::ChatRoom>,
+    /// 1 to 140 characters once trimmed; control characters are dropped (line breaks and
+    /// tabs become spaces). Kept as written: clients show it as text.
+    #[schema(required, nullable = false)]
+    pub text: Option<String>,
+}
+
+/// `POST /api/account/preferences`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PreferenceFields {
+    /// The game chat on (the default) or off: off, the app shows no chat and the account's
+    /// game streams carry no `chatLine`.
+    #[serde(default, deserialize_with = "flag")]
+    pub chat: Option<bool>,
+}
+
 /// A username and a password (both required; `null` counts as missing).
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

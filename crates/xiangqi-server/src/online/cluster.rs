@@ -112,6 +112,12 @@ pub enum Wire {
         game: String,
         to: Option<String>,
         line: String,
+        /// A chat line, and its author's account (streams drop it for a viewer with chat off
+        /// or who blocks that account).
+        #[serde(default)]
+        chat: bool,
+        #[serde(default)]
+        author: Option<i64>,
     },
     /// `from` took game `game` over: send it your stream counts.
     Owner { from: String, game: String },
@@ -132,6 +138,16 @@ pub enum Op {
     Full,
     /// The asking node's streams of the game: Red's, Black's, spectators'.
     Presence { version: u64, counts: [u32; 3] },
+    /// A chat line: written by the seat of `cred`, or by `account` (id, name) in the
+    /// spectators' room.
+    Chat {
+        cred: Option<WireCred>,
+        account: Option<(i64, String)>,
+        room: super::hub::ChatRoom,
+        text: String,
+    },
+    /// The chat lines `cred` may read (`None`: a spectator), as `chatLine` lines.
+    ChatLines { cred: Option<WireCred> },
     /// The creator's seat of seek `game`, taken on another node.
     Seat {
         game: String,
@@ -179,6 +195,9 @@ pub struct Remote {
     pub status: u16,
     pub msg: String,
     pub field: Option<String>,
+    /// Seconds to wait before trying again (a limit reached: `429`).
+    #[serde(default)]
+    pub retry: Option<u64>,
 }
 
 /// Why a forwarded request did not get an answer.

@@ -5,7 +5,9 @@
 //! - `gameState` after every change (a move, an offer, the end);
 //! - `crowd` when a player connects or leaves, or the number of spectators changes;
 //! - `opponentGone` to a player whose opponent left (with when a claim becomes possible);
-//! - `rematch` when both players asked for one: the new game's id.
+//! - `rematch` when both players asked for one: the new game's id;
+//! - `chatLine` for a line of the game's chat (`room` `player` to the players, `spectator`
+//!   to the spectators, and to the players too once the game has ended).
 //!
 //! Times are milliseconds. Seat tokens never appear in any event: spectators read the same
 //! stream.
@@ -72,6 +74,29 @@ pub struct GameState {
     pub texts: Option<BTreeMap<String, String>>,
 }
 
+/// A line of a game's chat, as lichess's board API streams it (with more: the author's
+/// account and seat, the line's number and time). The text is as its author wrote it
+/// (trimmed, without control characters): a client shows it as text, never as HTML.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
+pub struct ChatLine {
+    /// `player` (the two seats) or `spectator`.
+    pub room: &'static str,
+    /// The name shown: the seat's player name, or the spectator's account name.
+    pub username: String,
+    pub text: String,
+    /// The author's account (absent for a guest's seat): what a block names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// `red` or `black` for a seat's line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<&'static str>,
+    /// The line's number in the game (both rooms count together), in the order they were
+    /// written.
+    pub seq: i64,
+    /// ms since the Unix epoch.
+    pub at: i64,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "camelCase")]
 // An event lives only until it is written as a line: the size of `GameFull` costs nothing.
@@ -111,6 +136,7 @@ pub enum Event {
     Rematch {
         id: String,
     },
+    ChatLine(ChatLine),
 }
 
 impl Event {

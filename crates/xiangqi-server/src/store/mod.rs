@@ -10,6 +10,7 @@
 //! backends apply, so a new kind of write cannot be forgotten by one of them either.
 
 pub mod accounts;
+pub mod chat;
 pub mod live;
 pub mod migrations;
 mod postgres;
@@ -353,6 +354,8 @@ pub enum Write {
     Live(live::LiveWrite),
     /// A write to accounts, sessions, tokens, ratings (`accounts`).
     Account(accounts::AccountWrite),
+    /// A chat line, a block, a preference (`chat`).
+    Chat(chat::ChatWrite),
     /// A node's heartbeat: it is alive at `at` (ms since the Unix epoch).
     Beat {
         node: String,
@@ -460,6 +463,36 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<LeaderRow>, StoreError> {
         both!(self, s => s.leaderboard(speed, limit).await)
+    }
+}
+
+/// Chat (`store/chat.rs`, `store/postgres/chat.rs`).
+impl Store {
+    /// A live game's chat lines, both rooms, in order.
+    pub async fn chat_lines(&self, game_id: &str) -> Result<Vec<chat::ChatRow>, StoreError> {
+        match self {
+            Store::Sqlite(s) => {
+                let id = game_id.to_owned();
+                s.read(move |c| chat::lines(c, &id)).await
+            }
+            Store::Postgres(s) => s.chat_lines(game_id).await,
+        }
+    }
+
+    /// The accounts `user_id` blocks: (id, name), by name.
+    pub async fn blocking(&self, user_id: i64) -> Result<Vec<(i64, String)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read(move |c| chat::blocking(c, user_id)).await,
+            Store::Postgres(s) => s.blocking(user_id).await,
+        }
+    }
+
+    /// Whether account `user_id` has chat on (the default).
+    pub async fn chat_on(&self, user_id: i64) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read(move |c| chat::chat_on(c, user_id)).await,
+            Store::Postgres(s) => s.chat_on(user_id).await,
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 //! back by itself when the database does.
 
 mod accounts;
+mod chat;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -769,6 +770,7 @@ async fn apply(tx: &Transaction<'_>, w: &Write) -> Result<i64, StoreError> {
         }
         Write::Live(w) => apply_live(tx, w).await.map(|_| 0),
         Write::Account(w) => accounts::apply(tx, w).await,
+        Write::Chat(w) => chat::apply(tx, w).await,
         Write::Batch(ws) => {
             // All in the one transaction: they succeed or fail together.
             let mut last = 0;

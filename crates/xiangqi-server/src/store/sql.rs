@@ -181,6 +181,27 @@ statements! {
     /// Removes live game $1's moves from ply $2 on (a takeback).
     LIVE_MOVES_DELETE_FROM = one!("DELETE FROM live_moves WHERE game_id = $1 AND ply >= $2");
 
+    // Chat (store/chat.rs).
+
+    /// Line $2 of live game $1's chat: room $3, author $4, account $5 (NULL: a guest's
+    /// seat), seat $6, text $7, at $8.
+    CHAT_INSERT = one!(
+        "INSERT INTO chat_lines (game_id, seq, room, author, user_id, seat, text, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    );
+    /// Account $1 blocks account $2 (at $3); already blocked: no row changes.
+    BLOCK_PUT = one!(
+        "INSERT INTO blocks (user_id, blocked_id, created) VALUES ($1, $2, $3) \
+         ON CONFLICT (user_id, blocked_id) DO NOTHING"
+    );
+    /// Account $1 no longer blocks account $2.
+    BLOCK_DELETE = one!("DELETE FROM blocks WHERE user_id = $1 AND blocked_id = $2");
+    /// Account $1's chat preference $2 (1 on, 0 off).
+    PREF_CHAT_PUT = one!(
+        "INSERT INTO user_prefs (user_id, chat) VALUES ($1, $2) \
+         ON CONFLICT (user_id) DO UPDATE SET chat = excluded.chat"
+    );
+
     // Accounts.
 
     /// A new account (name $1, its lower-case key $2, password hash $3, made at $4);

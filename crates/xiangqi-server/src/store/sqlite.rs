@@ -534,6 +534,7 @@ fn apply(c: &Connection, w: &Write) -> rusqlite::Result<i64> {
         }
         Write::Live(w) => live::apply(c, w).map(|_| 0),
         Write::Account(w) => accounts::apply(c, w),
+        Write::Chat(w) => super::chat::apply(c, w),
         Write::Batch(ws) => {
             let mut last = 0;
             for w in ws {

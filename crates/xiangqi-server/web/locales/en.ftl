@@ -426,3 +426,23 @@ err-imported-as-far = game { $a1 }: imported as far as { $a2 }'s move { $a3 }: {
 err-rules-end = the rules end the game after { $a1 }'s move { $a2 } ({ $a3 })
 err-max-plies = a game has at most { $a1 } plies
 err-network = the server cannot be reached
+
+## chat.js (the live page's chat) and the account page's chat settings
+chat = Chat
+chatPlayers = Players’ chat
+chatSpectators = Spectators’ chat
+chatMute = Mute chat
+chatUnmute = Show chat
+chatSend = Send
+chatPlaceholder = Say something (Enter sends)
+chatLogIn = Log in to write here
+chatEmpty = No messages yet.
+chatBlock = Block
+chatBlockAsk = Block { $name }? You will no longer see their messages or get their challenges.
+chatTooFast = Too many messages: wait { $n } s.
+acct-chatPrefs = Chat
+acct-chatOn = Game chat on
+acct-blockedPlayers = Blocked players
+acct-noBlocked = Nobody.
+acct-unblock = Unblock
+acct-saved = Saved.

@@ -421,3 +421,23 @@ err-imported-as-far = ván { $a1 }: chỉ nhập được đến nước { $a3 }
 err-rules-end = theo luật, ván cờ kết thúc sau nước { $a2 } của { $a1 } ({ $a3 })
 err-max-plies = một ván cờ có tối đa { $a1 } nửa nước
 err-network = không kết nối được với máy chủ
+
+## chat.js (the live page's chat) and the account page's chat settings
+chat = Trò chuyện
+chatPlayers = Kỳ thủ trò chuyện
+chatSpectators = Khán giả trò chuyện
+chatMute = Ẩn trò chuyện
+chatUnmute = Hiện trò chuyện
+chatSend = Gửi
+chatPlaceholder = Nhập tin nhắn (Enter để gửi)
+chatLogIn = Đăng nhập để viết ở đây
+chatEmpty = Chưa có tin nhắn.
+chatBlock = Chặn
+chatBlockAsk = Chặn { $name }? Bạn sẽ không thấy tin nhắn của người này và không nhận lời thách đấu của họ nữa.
+chatTooFast = Quá nhiều tin nhắn: chờ { $n } giây.
+acct-chatPrefs = Trò chuyện
+acct-chatOn = Bật trò chuyện trong ván
+acct-blockedPlayers = Kỳ thủ đã chặn
+acct-noBlocked = Không có ai.
+acct-unblock = Bỏ chặn
+acct-saved = Đã lưu.

@@ -426,3 +426,23 @@ err-imported-as-far = 第 { $a1 } 局只导入到第 { $a3 } 回合{ $a2 }：{ $
 err-rules-end = 对局按规则在第 { $a2 } 回合{ $a1 }走后结束（{ $a3 }）
 err-max-plies = 一盘棋最多 { $a1 } 步
 err-network = 无法连接服务器
+
+## chat.js (the live page's chat) and the account page's chat settings
+chat = 聊天
+chatPlayers = 棋手聊天
+chatSpectators = 观众聊天
+chatMute = 屏蔽聊天
+chatUnmute = 显示聊天
+chatSend = 发送
+chatPlaceholder = 说点什么（回车发送）
+chatLogIn = 登录后才能在这里发言
+chatEmpty = 还没有消息。
+chatBlock = 拉黑
+chatBlockAsk = 拉黑 { $name }？你将不再看到他的消息，也不会收到他的挑战。
+chatTooFast = 消息太多：请等 { $n } 秒。
+acct-chatPrefs = 聊天
+acct-chatOn = 开启对局聊天
+acct-blockedPlayers = 已拉黑的棋手
+acct-noBlocked = 没有。
+acct-unblock = 取消拉黑
+acct-saved = 已保存。

@@ -426,3 +426,23 @@ err-imported-as-far = 第 { $a1 } 局只匯入到第 { $a3 } 回合{ $a2 }：{ $
 err-rules-end = 對局按規則在第 { $a2 } 回合{ $a1 }走後結束（{ $a3 }）
 err-max-plies = 一盤棋最多 { $a1 } 步
 err-network = 無法連線伺服器
+
+## chat.js (the live page's chat) and the account page's chat settings
+chat = 聊天
+chatPlayers = 棋手聊天
+chatSpectators = 觀眾聊天
+chatMute = 隱藏聊天
+chatUnmute = 顯示聊天
+chatSend = 送出
+chatPlaceholder = 說點什麼（按 Enter 送出）
+chatLogIn = 登入後才能在這裡發言
+chatEmpty = 還沒有訊息。
+chatBlock = 封鎖
+chatBlockAsk = 封鎖 { $name }？你將不再看到他的訊息，也不會收到他的挑戰。
+chatTooFast = 訊息太多：請等 { $n } 秒。
+acct-chatPrefs = 聊天
+acct-chatOn = 開啟對局聊天
+acct-blockedPlayers = 已封鎖的棋手
+acct-noBlocked = 沒有。
+acct-unblock = 解除封鎖
+acct-saved = 已儲存。

@@ -110,6 +110,8 @@ impl Hub {
                 timer: None,
                 seats,
                 presence: HashMap::new(),
+                chat: None,
+                chat_times: HashMap::new(),
             },
         );
         room.valid_until.store(

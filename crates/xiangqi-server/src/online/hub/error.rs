@@ -33,6 +33,15 @@ pub enum OnlineError {
     Remote(Remote),
     /// The game's node or Redis cannot be reached now (503).
     Unavailable(String),
+    /// Not allowed for this caller (403): a spectator in the players' chat ...
+    Forbidden(String),
+    /// This needs an account (401): writing in the spectators' chat.
+    LogIn(String),
+    /// Too many chat lines in a short time (429): try again in this many seconds.
+    TooFast {
+        what: &'static str,
+        retry: u64,
+    },
 }
 
 impl std::fmt::Display for OnlineError {
@@ -54,6 +63,10 @@ impl std::fmt::Display for OnlineError {
             OnlineError::Random(e) => e.fmt(f),
             OnlineError::Remote(r) => f.write_str(&r.msg),
             OnlineError::Unavailable(m) => f.write_str(m),
+            OnlineError::Forbidden(m) | OnlineError::LogIn(m) => f.write_str(m),
+            OnlineError::TooFast { what, retry } => {
+                write!(f, "too many {what}; wait {retry} s")
+            }
         }
     }
 }
@@ -84,6 +97,10 @@ pub(super) fn unavailable(e: redis::RedisError) -> OnlineError {
 
 /// A refusal as another node is told it.
 pub(super) fn remote_of(e: OnlineError) -> Remote {
+    let retry = match &e {
+        OnlineError::TooFast { retry, .. } => Some(*retry),
+        _ => None,
+    };
     let (status, field) = match &e {
         OnlineError::NotFound => (404, None),
         OnlineError::NoToken | OnlineError::NeedsAccount => (401, None),
@@ -94,10 +111,14 @@ pub(super) fn remote_of(e: OnlineError) -> Remote {
         OnlineError::Full(_) | OnlineError::Unavailable(_) => (503, None),
         OnlineError::Store(_) | OnlineError::Random(_) => (500, None),
         OnlineError::Remote(r) => (r.status, r.field.clone()),
+        OnlineError::Forbidden(_) => (403, None),
+        OnlineError::LogIn(_) => (401, None),
+        OnlineError::TooFast { .. } => (429, None),
     };
     Remote {
         status,
         msg: e.to_string(),
         field,
+        retry,
     }
 }

@@ -1,7 +1,5 @@
 //! What a game's streams are told (full and state events, the crowd), on every node.
 
-use std::sync::Arc;
-
 use xiangqi::Color;
 
 use super::{Hub, Msg, Room, RoomState};
@@ -52,19 +50,25 @@ impl Hub {
 
     /// Sends a line to the room's streams, on every node.
     pub(super) fn send(room: &Room, to: Option<Color>, e: &Event) {
-        let line: Arc<str> = e.line().into();
+        Self::send_msg(room, Msg::plain(to.into(), e.line().into()));
+    }
+
+    /// Sends `m` to the room's streams, on every node.
+    pub(super) fn send_msg(room: &Room, m: Msg) {
         if let Some(c) = &room.cluster {
             c.publish(
                 EVENTS.into(),
                 &Wire::Line {
                     from: c.node.clone(),
                     game: room.id.clone(),
-                    to: to.map(|c| c.name().to_owned()),
-                    line: line.to_string(),
+                    to: m.to.name().map(str::to_owned),
+                    line: m.line.to_string(),
+                    chat: m.chat,
+                    author: m.author,
                 },
             );
         }
-        let _ = room.chan.tx.send(Msg { to, line });
+        let _ = room.chan.tx.send(m);
     }
 
     pub(super) fn state_event(live: &LiveGame, now: u64) -> Event {

@@ -19,6 +19,7 @@
 //! explorer), `error` (refusals).
 
 mod actions;
+mod chat;
 mod codec;
 mod ended;
 mod error;
@@ -29,6 +30,7 @@ mod remote;
 mod seeks;
 mod timers;
 
+pub use chat::{clean_chat, ChatRoom, CHAT_BURST, CHAT_WINDOW_MS, MAX_CHAT};
 pub use ended::Ended;
 pub use error::OnlineError;
 pub use presence::{Guard, Subscription};
@@ -132,11 +134,77 @@ pub struct SeatGrant {
     pub token: Token,
 }
 
-/// One line for the streams of a room: to everyone, or to one seat's streams only.
+/// Which streams of a room a line is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum To {
+    All,
+    /// One seat's streams.
+    Seat(Color),
+    /// Both seats' streams (the players' chat room).
+    Players,
+    /// The spectators' streams only (their chat room while the game goes on).
+    Spectators,
+}
+
+impl To {
+    /// Whether a stream of `seat` (`None`: a spectator's) gets the line.
+    pub fn admits(self, seat: Option<Color>) -> bool {
+        match self {
+            To::All => true,
+            To::Seat(c) => seat == Some(c),
+            To::Players => seat.is_some(),
+            To::Spectators => seat.is_none(),
+        }
+    }
+
+    /// As a line between nodes carries it (`None`: everyone).
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            To::All => None,
+            To::Seat(c) => Some(c.name()),
+            To::Players => Some("players"),
+            To::Spectators => Some("spectators"),
+        }
+    }
+
+    /// The audience a line between nodes names; `None`: a word this node does not know.
+    pub fn parse(s: Option<&str>) -> Option<To> {
+        match s {
+            None => Some(To::All),
+            Some("players") => Some(To::Players),
+            Some("spectators") => Some(To::Spectators),
+            Some(c) => color_of(c).map(To::Seat),
+        }
+    }
+}
+
+impl From<Option<Color>> for To {
+    fn from(c: Option<Color>) -> To {
+        c.map_or(To::All, To::Seat)
+    }
+}
+
+/// One line for the streams of a room, and whom it is for.
 #[derive(Clone, Debug)]
 pub struct Msg {
-    pub to: Option<Color>,
+    pub to: To,
     pub line: Arc<str>,
+    /// A chat line (a stream of an account with chat off drops it), and its author's
+    /// account (a stream of an account that blocks it drops it).
+    pub chat: bool,
+    pub author: Option<i64>,
+}
+
+impl Msg {
+    /// A line that is not chat.
+    pub fn plain(to: To, line: Arc<str>) -> Msg {
+        Msg {
+            to,
+            line,
+            chat: false,
+            author: None,
+        }
+    }
 }
 
 /// How long Redis remembers a game's last owner (s): what a take-over charges is found
@@ -224,6 +292,10 @@ struct RoomState {
     seats: Option<SeatsRow>,
     /// Each node's streams of the game (version of its count, count), this node's too.
     presence: HashMap<String, (u64, [u32; 3])>,
+    /// The chat's last lines (read from the store when first needed).
+    chat: Option<std::collections::VecDeque<crate::store::chat::ChatRow>>,
+    /// When each writer (by `chat::writer_key`) wrote its recent lines (hub ms).
+    chat_times: HashMap<String, std::collections::VecDeque<u64>>,
 }
 
 impl RoomState {

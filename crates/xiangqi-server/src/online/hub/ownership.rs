@@ -110,6 +110,8 @@ impl Hub {
             timer: None,
             seats,
             presence: HashMap::new(),
+            chat: None,
+            chat_times: HashMap::new(),
         };
         let room = self.new_room(row.id.clone(), st);
         lock(&self.rooms).insert(row.id.clone(), room.clone());

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::error::{remote_of, OnlineError};
 use super::ownership::Route;
-use super::{color_of, lock, Hub, Msg, Room};
+use super::{lock, Hub, Msg, Room, To};
 use crate::online::cluster::{CallError, Op, Payload, Remote, Wire, WireCred, CALL_DEADLINE};
 
 impl Hub {
@@ -79,6 +79,21 @@ impl Hub {
                 Ok(Payload::default())
             }
             Op::Seat { .. } => Err(OnlineError::NotFound),
+            Op::Chat {
+                cred,
+                account,
+                room: chat_room,
+                text,
+            } => {
+                let cred = cred.as_ref().map(WireCred::as_credential);
+                self.chat_local(&room, cred, account, chat_room, text)
+                    .await?;
+                Ok(Payload::default())
+            }
+            Op::ChatLines { cred } => {
+                let cred = cred.as_ref().map(WireCred::as_credential);
+                self.chat_lines_local(&room, cred).await
+            }
         }
     }
 
@@ -104,6 +119,7 @@ impl Hub {
                                 status: 0,
                                 msg: format!("node {} does not own game {game}", self.node),
                                 field: None,
+                                retry: None,
                             }),
                         },
                     };
@@ -117,22 +133,22 @@ impl Hub {
                 game,
                 to,
                 line,
+                chat,
+                author,
             } => {
                 if from == self.node {
                     return;
                 }
                 let chan = lock(&self.channels).get(&game).cloned();
                 if let Some(ch) = chan {
-                    let to = match to.as_deref() {
-                        None => None,
-                        Some(s) => match color_of(s) {
-                            Some(c) => Some(c),
-                            None => return,
-                        },
+                    let Some(to) = To::parse(to.as_deref()) else {
+                        return;
                     };
                     let _ = ch.tx.send(Msg {
                         to,
                         line: line.into(),
+                        chat,
+                        author,
                     });
                 }
             }
@@ -164,10 +180,7 @@ impl Hub {
                 if self.owned(&id).is_none() {
                     if let Ok(p) = self.call(&id, Op::Full).await {
                         if let Some(ch) = lock(&self.channels).get(&id) {
-                            let _ = ch.tx.send(Msg {
-                                to: None,
-                                line: p.first.into(),
-                            });
+                            let _ = ch.tx.send(Msg::plain(To::All, p.first.into()));
                         }
                     }
                 }

@@ -253,6 +253,7 @@ impl Hub {
             status: 404,
             msg: "the seek's creator has left".into(),
             field: None,
+            retry: None,
         };
         let tx = lock(&self.waiting).remove(seek).ok_or_else(gone)?;
         let color = color_of(color).ok_or_else(gone)?;

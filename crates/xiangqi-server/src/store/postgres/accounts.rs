@@ -222,7 +222,7 @@ fn rating_row(r: &Row) -> Result<RatingRow, StoreError> {
     })
 }
 
-async fn one<T>(
+pub(super) async fn one<T>(
     tx: &Transaction<'_>,
     sql: &str,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
@@ -237,7 +237,7 @@ async fn one<T>(
         .transpose()
 }
 
-async fn all<T>(
+pub(super) async fn all<T>(
     tx: &Transaction<'_>,
     sql: &str,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
@@ -256,7 +256,7 @@ const USER: &str = "SELECT id, name, password_hash, created FROM users";
 
 impl PgStore {
     /// Runs `f` in a read-only snapshot on a pooled connection.
-    async fn reading<T>(
+    pub(super) async fn reading<T>(
         &self,
         f: impl AsyncFnOnce(&Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
