@@ -262,6 +262,7 @@ fn api_routes() -> Routes {
         .post("/api/account/login", accounts::login)
         .post("/api/account/logout", accounts::logout)
         .get("/api/account", accounts::me)
+        .get("/api/account/playing", online::playing)
         .post("/api/account/password", accounts::password)
         .get("/api/account/tokens", accounts::tokens)
         .post("/api/account/tokens", accounts::create_token)

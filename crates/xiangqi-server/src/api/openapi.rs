@@ -65,6 +65,7 @@ use crate::store::{Mode, Verdict};
         super::accounts::me,
         super::accounts::password,
         super::accounts::tokens,
+        super::online::playing,
         super::accounts::create_token,
         super::accounts::revoke_token,
         super::accounts::profile,

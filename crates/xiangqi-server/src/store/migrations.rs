@@ -43,6 +43,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../../migrations/sqlite/0005_node_beats.sql"),
         postgres: include_str!("../../migrations/postgres/0005_node_beats.sql"),
     },
+    Migration {
+        version: 6,
+        name: "correspondence",
+        sqlite: include_str!("../../migrations/sqlite/0006_correspondence.sql"),
+        postgres: include_str!("../../migrations/postgres/0006_correspondence.sql"),
+    },
 ];
 
 #[cfg(test)]
