@@ -9,6 +9,7 @@ import {
 import { messageText } from '/messages.js';
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
+import { setupMyGames } from '/mygames.js';
 import { soundSwitch } from '/sound.js';
 import { setupReview } from '/review.js';
 import {
@@ -62,6 +63,10 @@ const TEXT = {
     claimVictory: 'Claim victory', claimDraw: 'Claim a draw', inviteLink: 'Send this link to your opponent',
     watchLink: 'Spectators’ link', abort: 'Abort', rematch: 'Rematch', createSeek: 'Create a seek',
     waitingOpponent: 'Waiting for an opponent…', cancelSeek: 'Cancel the seek', noSeeks: 'No open seeks. Create one!',
+    // Correspondence and the "your games" list.
+    daysPerMove: '{n} days per move', timeLeft: 'time left: {t}', unit_days: '{n} days', unit_hours: '{n} hours',
+    unit_minutes: '{n} minutes', unit_seconds: '{n} seconds', yourGames: 'Your games', yourTurn: 'your turn',
+    theirTurn: 'their turn', noGames: 'No games in progress.', yourTurnCount: 'games where it is your turn',
     join: 'Join', yourSeek: 'your seek', noClock: 'no clock', connected: 'online', disconnected: 'offline',
     aborted: 'Game aborted', connecting: 'Connecting…', youPlayAs: 'You play {side}', spectating: 'Spectating',
     reconnecting: 'Connection lost, reconnecting…', watching: '{n} watching', oppOffersDraw: 'Your opponent offers a draw.',
@@ -121,6 +126,10 @@ const TEXT = {
     sounds: '声音', accept: '同意', decline: '拒绝', withdraw: '撤回', claimVictory: '判对方负', claimDraw: '判和',
     inviteLink: '把这个链接发给对手', watchLink: '观战链接', abort: '中止', rematch: '再来一局', createSeek: '发起对局',
     waitingOpponent: '等待对手…', cancelSeek: '取消', noSeeks: '暂无等待中的对局，发起一个吧！', join: '加入',
+    // 通信对局与"我的对局"列表。
+    daysPerMove: '每步{n}天', timeLeft: '剩余时间：{t}', unit_days: '{n}天', unit_hours: '{n}小时',
+    unit_minutes: '{n}分钟', unit_seconds: '{n}秒', yourGames: '我的对局', yourTurn: '轮到你',
+    theirTurn: '轮到对方', noGames: '没有进行中的对局。', yourTurnCount: '轮到你走棋的对局',
     yourSeek: '你发起的', noClock: '不计时', connected: '在线', disconnected: '离线', aborted: '对局已中止',
     connecting: '连接中…', youPlayAs: '你执{side}', spectating: '观战中', reconnecting: '连接中断，正在重连…',
     watching: '{n} 人观战', oppOffersDraw: '对手提和。', oppAsksTakeback: '对手请求悔棋。', oppWantsRematch: '对手想再来一局。',
@@ -178,7 +187,7 @@ function applyLanguage() {
   document.documentElement.lang = settings.lang === 'zh' ? 'zh-CN' : 'en';
   document.querySelectorAll('option[data-tc]').forEach((o) => {
     const tc = TIME_CONTROLS.find((c) => c.v === o.dataset.tc);
-    o.textContent = tcText(tc.limit ?? null, tc.increment, t);
+    o.textContent = tcText(tc.limit ?? null, tc.increment, t, tc.days);
   });
   document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll('[data-i18n-ph]').forEach((el) => { el.placeholder = t(el.dataset.i18nPh); });
@@ -1246,6 +1255,8 @@ function wire() {
     sel.value = '300+3';
   }
   LOBBY = setupLobby({ t, settings, saveSettings, toast, errText });
+  const myGames = setupMyGames({ t });
+  $('btn-lobby').addEventListener('click', () => myGames.refresh());
   $('btn-games').addEventListener('click', showGames);
   $('btn-import').addEventListener('click', () => { clearImport(); $('dlg-import').showModal(); });
   $('imp-file').addEventListener('change', () => { S.importFrom = 'file'; });

@@ -39,6 +39,7 @@ const APP_JS: &str = include_str!("../../web/app.js");
 const BOARD_JS: &str = include_str!("../../web/board.js");
 const ONLINE_JS: &str = include_str!("../../web/online.js");
 const LOBBY_JS: &str = include_str!("../../web/lobby.js");
+const MYGAMES_JS: &str = include_str!("../../web/mygames.js");
 const SOUND_JS: &str = include_str!("../../web/sound.js");
 const REVIEW_JS: &str = include_str!("../../web/review.js");
 const NOTATION_JS: &str = include_str!("../../web/notation.js");
@@ -58,7 +59,7 @@ const ACCOUNT_JS: &str = include_str!("../../web/account.js");
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 22] = [
+const ASSETS: [(&str, &str, &str); 23] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -66,6 +67,7 @@ const ASSETS: [(&str, &str, &str); 22] = [
     ("/board.js", BOARD_JS, JS),
     ("/online.js", ONLINE_JS, JS),
     ("/lobby.js", LOBBY_JS, JS),
+    ("/mygames.js", MYGAMES_JS, JS),
     ("/sound.js", SOUND_JS, JS),
     ("/review.js", REVIEW_JS, JS),
     ("/notation.js", NOTATION_JS, JS),
