@@ -491,7 +491,14 @@ async fn a_form_body_is_its_parsing_struct_seen_as_a_form() {
         .collect();
     assert_eq!(
         seek,
-        ["clock.increment", "clock.limit", "color", "name", "rated"]
+        [
+            "clock.increment",
+            "clock.limit",
+            "color",
+            "days",
+            "name",
+            "rated"
+        ]
     );
     // The form the document describes is taken.
     let dir = temp_dir("forms");

@@ -463,6 +463,8 @@ fn live_row(id: &str) -> LiveRow {
         status: "created".into(),
         winner: String::new(),
         rematch: String::new(),
+        days: None,
+        deadline: None,
     }
 }
 
@@ -480,6 +482,7 @@ fn change(status: &str, times: Option<[u64; 4]>) -> LiveChange {
         declared: None,
         status: status.into(),
         winner: String::new(),
+        deadline: None,
     }
 }
 
@@ -519,6 +522,44 @@ async fn live_games_round_trip(db: &Db) {
     let (r2, moves2) = s.load_live("Lgame0000002").await.unwrap().unwrap();
     assert_eq!(r2, untimed);
     assert_eq!(moves2, ["h2e2", "h9g7"]);
+    // A correspondence game: its days and its deadline (wall ms), kept and changed.
+    let mut corr = live_row("Lcorr0000001");
+    corr.clock = None;
+    corr.times = None;
+    corr.days = Some(3);
+    corr.deadline = Some(1_764_000_000_123);
+    s.write(Write::Live(LiveWrite::Create {
+        row: corr.clone(),
+        moves: vec![],
+    }))
+    .await
+    .unwrap();
+    assert_eq!(s.load_live("Lcorr0000001").await.unwrap().unwrap().0, corr);
+    s.write(Write::Live(LiveWrite::Move {
+        id: "Lcorr0000001".into(),
+        ply: 0,
+        uci: "h2e2".into(),
+        change: LiveChange {
+            deadline: Some(1_764_259_200_456),
+            ..change("started", None)
+        },
+    }))
+    .await
+    .unwrap();
+    let (r3, _) = s.load_live("Lcorr0000001").await.unwrap().unwrap();
+    assert_eq!((r3.days, r3.deadline), (Some(3), Some(1_764_259_200_456)));
+    s.write(Write::Live(LiveWrite::Update {
+        id: "Lcorr0000001".into(),
+        change: change("aborted", None),
+    }))
+    .await
+    .unwrap();
+    let (r3, _) = s.load_live("Lcorr0000001").await.unwrap().unwrap();
+    assert_eq!(
+        (r3.days, r3.deadline),
+        (Some(3), None),
+        "no deadline once over"
+    );
     // A takeback, then an end.
     s.write(Write::Live(LiveWrite::Truncate {
         id: "Lgame0000001".into(),
@@ -546,6 +587,7 @@ async fn live_games_round_trip(db: &Db) {
             declared: Some(LiveEnd::Flagged(xiangqi::Color::Black)),
             status: "outoftime".into(),
             winner: "red".into(),
+            deadline: None,
         },
     }))
     .await
@@ -895,6 +937,15 @@ async fn a_rated_game_is_rated_once_with_its_history(db: &Db) {
     })
     .await
     .unwrap();
+    // Each account's ongoing games, with its side: until the game ends.
+    assert_eq!(
+        s.playing(red).await.unwrap(),
+        [("Lrated000001".to_owned(), xiangqi::Color::Red)]
+    );
+    assert_eq!(
+        s.playing(black).await.unwrap(),
+        [("Lrated000001".to_owned(), xiangqi::Color::Black)]
+    );
     let seats = s.live_seats("Lrated000001").await.unwrap().unwrap();
     assert!(seats.rated && seats.rated_at.is_none());
     assert_eq!(seats.speed, Speed::Blitz);
@@ -910,10 +961,15 @@ async fn a_rated_game_is_rated_once_with_its_history(db: &Db) {
             declared: Some(LiveEnd::Resigned(xiangqi::Color::Black)),
             status: "resign".into(),
             winner: "red".into(),
+            deadline: None,
         },
     }))
     .await
     .unwrap();
+    assert!(
+        s.playing(red).await.unwrap().is_empty(),
+        "over: not playing"
+    );
     let rate = || AccountWrite::Rate {
         game_id: "Lrated000001".into(),
         score_red: 1.0,

@@ -11,6 +11,7 @@ import { shownMove } from '/notation.js';
 import { loadLang, t as tr, has, translatePage, langButton, rulingText as rulingOf } from '/i18n.js';
 import { startLive, TIME_CONTROLS, clockFields, tcText } from '/online.js';
 import { setupLobby } from '/lobby.js';
+import { setupMyGames } from '/mygames.js';
 import { soundSwitch } from '/sound.js';
 import { setupReview } from '/review.js';
 import {
@@ -55,7 +56,7 @@ function applyLanguage() {
   document.documentElement.lang = settings.lang;
   document.querySelectorAll('option[data-tc]').forEach((o) => {
     const tc = TIME_CONTROLS.find((c) => c.v === o.dataset.tc);
-    o.textContent = tcText(tc.limit ?? null, tc.increment, t);
+    o.textContent = tcText(tc.limit ?? null, tc.increment, t, tc.days);
   });
   translatePage(document);
   langButton($('btn-lang'), settings);
@@ -1136,6 +1137,8 @@ function wire() {
     sel.value = '300+3';
   }
   LOBBY = setupLobby({ t, settings, saveSettings, toast, errText });
+  const myGames = setupMyGames({ t });
+  $('btn-lobby').addEventListener('click', () => myGames.refresh());
   $('btn-games').addEventListener('click', showGames);
   $('btn-import').addEventListener('click', () => { clearImport(); $('dlg-import').showModal(); });
   $('imp-file').addEventListener('change', () => { S.importFrom = 'file'; });

@@ -43,7 +43,7 @@ export function setupLobby(ctx) {
       } else name.textContent = s.name;
       const kind = cell(s.rated ? t('rated') : t('casual'));
       kind.dataset.testid = 'seek-kind';
-      const tc = cell(tcText(s.limit, s.increment, t));
+      const tc = cell(tcText(s.limit, s.increment, t, s.days));
       const side = cell(s.color === 'random' ? t('randomSide') : t(s.color));
       const acts = cell(null, 'acts');
       if (s.id === S.seekId) acts.append(t('yourSeek'));

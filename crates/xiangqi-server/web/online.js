@@ -23,14 +23,21 @@ export const TIME_CONTROLS = [
   { v: '600+0', limit: 600, increment: 0 },
   { v: '900+10', limit: 900, increment: 10 },
   { v: 'none' },
+  // Correspondence: days per move instead of a clock.
+  { v: 'd1', days: 1 },
+  { v: 'd3', days: 3 },
+  { v: 'd7', days: 7 },
+  { v: 'd14', days: 14 },
 ];
 // The request fields of a time control's value ('300+3', or 'none': no clock).
 export function clockFields(v) {
   const tc = TIME_CONTROLS.find((c) => c.v === v);
+  if (tc && tc.days) return { days: tc.days };
   return tc && tc.limit ? { clock: { limit: tc.limit, increment: tc.increment } } : {};
 }
-// A time control for people: "5+3", or "no clock".
-export function tcText(limit, increment, t) {
+// A time control for people: "5+3", "3 days per move", or "no clock".
+export function tcText(limit, increment, t, days) {
+  if (days) return t('daysPerMove', { n: days });
   if (limit == null) return t('noClock');
   // Minutes, as lichess writes them (½ for 30 s); seconds under a minute otherwise.
   const m = limit / 60;
@@ -54,6 +61,14 @@ export async function readLines(res, onLine, onAny) {
       if (line) onLine(JSON.parse(line));
     }
   }
+}
+
+// A correspondence deadline's time left: "2 days 5 hours", "3 hours 20 minutes", "45 seconds".
+export function leftText(ms, t) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  const parts = d ? [[d, 'days'], [h, 'hours']] : h ? [[h, 'hours'], [m, 'minutes']] : m ? [[m, 'minutes']] : [[s, 'seconds']];
+  return parts.map(([n, u]) => t('unit_' + u, { n })).join(' ');
 }
 
 // Clock text: 4:59, 1:02:03, and tenths under ten seconds (0:09.5).
@@ -133,12 +148,27 @@ export function startLive(ctx) {
   window.addEventListener('pagehide', () => { L.leaving = true; if (L.ctrl) L.ctrl.abort(); });
 
   const chat = startChat({ id, token, t, ask, toast, errText });
+  // The seats this browser holds, for its "your games" list (mygames.js).
+  if (token) {
+    try {
+      const seats = JSON.parse(localStorage.getItem('xiangqi.seats') || '{}');
+      seats[id] = { token, color: seats[id] && seats[id].color };
+      localStorage.setItem('xiangqi.seats', JSON.stringify(seats));
+    } catch { /* storage off: no list */ }
+  }
 
   function onLine(m) {
     if (chat.onLine(m)) return;
     if (m.type === 'gameFull') {
       L.full = m;
       if (m.seat) L.seat = m.seat;
+      if (m.seat && token && !OVER(m.state.status)) {
+        try {
+          const seats = JSON.parse(localStorage.getItem('xiangqi.seats') || '{}');
+          seats[id] = { token, color: m.seat };
+          localStorage.setItem('xiangqi.seats', JSON.stringify(seats));
+        } catch { /* storage off: no list */ }
+      }
       applyState(m.state, true);
     } else if (m.type === 'gameState') {
       applyState(m, false);
@@ -576,12 +606,24 @@ export function startLive(ctx) {
         bar.append(c);
       } else if (L.st && !OVER(L.st.status) && turnNow() === side) {
         bar.append(node('span', 'turn', side === 'red' ? t('redToMove') : t('blackToMove')));
+        if (L.st.deadline) {
+          const c = node('span', 'deadline');
+          c.dataset.testid = 'deadline-' + side;
+          bar.append(c);
+        }
+      }
+      if (L.full && L.full.daysPerTurn && side === 'black') {
+        bar.append(node('span', 'meta', t('daysPerMove', { n: L.full.daysPerTurn })));
       }
     }
     tickClocks();
   }
 
   function tickClocks() {
+    for (const c of document.querySelectorAll('.player-bar .deadline')) {
+      const text = t('timeLeft', { t: leftText(L.st.deadline - Date.now(), t) });
+      if (c.textContent !== text) c.textContent = text;
+    }
     const run = running();
     for (const c of document.querySelectorAll('.player-bar .clock')) {
       const side = c.dataset.side;
@@ -633,6 +675,7 @@ export function startLive(ctx) {
     sub.textContent = L.conn === 'open' ? (player ? t('youPlayAs', { side: t(L.seat || 'red') }) : t('spectating'))
       : L.conn === 'lost' ? t('reconnecting') : L.conn === 'closed' ? '' : t('connecting');
     if (L.full && L.full.clock) sub.textContent += ' · ' + tcText(L.full.clock.initial / 1000, L.full.clock.increment / 1000, t);
+    if (L.full && L.full.daysPerTurn) sub.textContent += ' · ' + tcText(null, 0, t, L.full.daysPerTurn);
     let kind = null;
     if (L.full) {
       kind = node('span', 'sub', L.full.rated ? t('rated') : t('casual'));

@@ -39,6 +39,7 @@ const APP_JS: &str = include_str!("../../web/app.js");
 const BOARD_JS: &str = include_str!("../../web/board.js");
 const ONLINE_JS: &str = include_str!("../../web/online.js");
 const LOBBY_JS: &str = include_str!("../../web/lobby.js");
+const MYGAMES_JS: &str = include_str!("../../web/mygames.js");
 const SOUND_JS: &str = include_str!("../../web/sound.js");
 const REVIEW_JS: &str = include_str!("../../web/review.js");
 const NOTATION_JS: &str = include_str!("../../web/notation.js");
@@ -67,7 +68,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const FTL: &str = "text/plain; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 29] = [
+const ASSETS: [(&str, &str, &str); 30] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -75,6 +76,7 @@ const ASSETS: [(&str, &str, &str); 29] = [
     ("/board.js", BOARD_JS, JS),
     ("/online.js", ONLINE_JS, JS),
     ("/lobby.js", LOBBY_JS, JS),
+    ("/mygames.js", MYGAMES_JS, JS),
     ("/sound.js", SOUND_JS, JS),
     ("/review.js", REVIEW_JS, JS),
     ("/notation.js", NOTATION_JS, JS),
@@ -282,6 +284,7 @@ fn api_routes() -> Routes {
         .post("/api/account/login", accounts::login)
         .post("/api/account/logout", accounts::logout)
         .get("/api/account", accounts::me)
+        .get("/api/account/playing", online::playing)
         .post("/api/account/password", accounts::password)
         .post("/api/account/preferences", accounts::preferences)
         .post("/api/rel/block/{username}", accounts::block)

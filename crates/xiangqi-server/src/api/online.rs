@@ -24,9 +24,11 @@ use super::request::{
     AcceptFields, ChallengeFields, ChatFields, ClockFields, JsonOrForm, SeekFields, Wish,
 };
 use crate::online::clock::TimeControl;
+use crate::online::corr::Days;
 use crate::online::events::Event;
 use crate::online::hub::{
-    clean_name, Action, ChatRoom, Credential, Hub, Msg, NewLive, NewSeats, OnlineError, Seeker,
+    clean_name, Action, ChatRoom, Credential, Hub, Msg, NewLive, NewSeats, NowPlaying, OnlineError,
+    Seeker,
     KEEP_ALIVE,
 };
 use crate::online::lobby::{SeeksLine, SideWish};
@@ -155,6 +157,25 @@ fn time_control(clock: Option<&ClockFields>) -> ApiResult<Option<TimeControl>> {
         })
 }
 
+/// The `days` of a correspondence challenge or seek: one of `corr::DAYS`, and no clock with it.
+fn days_of(days: Option<f64>, clock: Option<&ClockFields>) -> ApiResult<Option<Days>> {
+    let Some(d) = days else { return Ok(None) };
+    let whole = d.is_finite() && d.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&d);
+    let days = Days::new(if whole { d as u32 } else { 0 }).map_err(|_| {
+        ApiError::bad(format!(
+            "days must be one of 1, 2, 3, 5, 7, 10 or 14 (days per move), not {d}"
+        ))
+        .field("days")
+    })?;
+    if clock.is_some_and(|c| c.limit.is_some() || c.increment.is_some()) {
+        return Err(ApiError::bad(
+            "give either days (correspondence) or clock.limit and clock.increment, not both",
+        )
+        .field("days"));
+    }
+    Ok(Some(days))
+}
+
 fn side_wish(color: Option<Wish>) -> SideWish {
     color.map_or(SideWish::Random, |Wish(w)| w)
 }
@@ -271,6 +292,7 @@ pub async fn open_challenge(
         }
     }
     let tc = time_control(f.clock.as_ref())?;
+    let days = days_of(f.days, f.clock.as_ref())?;
     let color = match side_wish(f.color) {
         SideWish::Red => Color::Red,
         SideWish::Black => Color::Black,
@@ -297,6 +319,7 @@ pub async fn open_challenge(
         .hub
         .create(NewLive {
             tc,
+            days,
             fen: f.fen,
             names,
             seats: Some(NewSeats { users, rated }),
@@ -649,10 +672,14 @@ pub async fn seek(
     JsonOrForm(f): JsonOrForm<SeekFields>,
 ) -> ApiResult<Response> {
     let tc = time_control(f.clock.as_ref())?;
+    let days = days_of(f.days, f.clock.as_ref())?;
     let color = side_wish(f.color);
     let rated = f.rated.unwrap_or(false);
     let name = clean_name(f.name.as_deref(), "Anonymous");
-    let (seek, grant, guard) = app.hub.seek(name, tc, color, seeker(&v), rated).await?;
+    let (seek, grant, guard) = app
+        .hub
+        .seek(name, tc, days, color, seeker(&v), rated)
+        .await?;
     let first = format!("{}\n", serde_json::json!({"type": "seek", "id": seek.id}));
     let mut tick = tokio::time::interval(KEEP_ALIVE);
     tick.reset();
@@ -829,6 +856,38 @@ pub async fn chat_history(
     res.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(res)
+
+/// The answer to `GET /api/account/playing`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NowPlayingList {
+    /// The account's ongoing games: those where it is its turn first, least time left first.
+    pub now_playing: Vec<NowPlaying>,
+}
+
+/// `GET /api/account/playing`: the account's ongoing live games, "your turn" first.
+#[utoipa::path(
+    get,
+    path = "/api/account/playing",
+    tag = "accounts",
+    security(("session" = []), ("apiToken" = [])),
+    responses(
+        (status = 200, description = "The ongoing games (at most 200): where it is the account's turn first, least time left first", body = NowPlayingList),
+        (status = 401, description = "Not logged in (no session or API token), or an unknown or revoked API token", body = super::error::ErrorBody),
+        (status = 500, description = "A failure of the server itself", body = super::error::ErrorBody),
+        (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting); `Retry-After` says when to try again", body = super::error::ErrorBody),
+    )
+)]
+pub async fn playing(State(app): AppState, v: Viewer) -> ApiResult<Json<NowPlayingList>> {
+    let Some(u) = v.0 else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "your games need an account: log in (or send a personal API token)",
+        ));
+    };
+    Ok(Json(NowPlayingList {
+        now_playing: app.hub.playing(u.id).await?,
+    }))
 }
 
 /// A seat's action on `/api/board/game/{id}/{action}`.

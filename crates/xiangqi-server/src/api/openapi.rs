@@ -70,6 +70,7 @@ use crate::store::{Mode, Verdict};
         super::accounts::block,
         super::accounts::unblock,
         super::accounts::tokens,
+        super::online::playing,
         super::accounts::create_token,
         super::accounts::revoke_token,
         super::accounts::profile,

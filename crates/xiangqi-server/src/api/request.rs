@@ -1002,6 +1002,11 @@ impl<'de> Deserialize<'de> for ClockFields {
 pub struct ChallengeFields {
     /// Neither limit nor increment: no clock.
     pub clock: Option<ClockFields>,
+    /// Correspondence: the days each move may take, one of 1, 2, 3, 5, 7, 10, 14, instead
+    /// of `clock` (a side that does not move in time loses on time).
+    #[serde(default, deserialize_with = "number")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 14)]
+    pub days: Option<f64>,
     /// The creator's side (drawn when random).
     #[schema(value_type = Option<SideWish>)]
     pub color: Option<Wish>,
@@ -1025,6 +1030,11 @@ pub struct ChallengeFields {
 #[serde(deny_unknown_fields)]
 pub struct SeekFields {
     pub clock: Option<ClockFields>,
+    /// Correspondence: the days each move may take, one of 1, 2, 3, 5, 7, 10, 14, instead
+    /// of `clock` (a side that does not move in time loses on time).
+    #[serde(default, deserialize_with = "number")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 14)]
+    pub days: Option<f64>,
     #[schema(value_type = Option<SideWish>)]
     pub color: Option<Wish>,
     /// Cut to 40 characters (an account's seek shows its username).

@@ -56,6 +56,9 @@ pub struct GameState {
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<&'static str>,
+    /// Correspondence: the side to move's deadline (ms since 1970) while the game goes on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
     /// The side offering a draw / asking for a takeback / a rematch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw_offer: Option<&'static str>,
@@ -105,8 +108,12 @@ pub enum Event {
     #[serde(rename_all = "camelCase")]
     GameFull {
         id: String,
+        /// `null` in a correspondence game (and a game without a clock).
         #[schema(required)]
         clock: Option<ClockJson>,
+        /// Correspondence: the days each move may take (1, 2, 3, 5, 7, 10 or 14).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        days_per_turn: Option<u32>,
         red: PlayerJson,
         black: PlayerJson,
         initial_fen: String,
@@ -162,6 +169,7 @@ pub fn state(g: &LiveGame, now: u64, text_zh: Option<String>) -> GameState {
         btime: times.map(|t| t[1]),
         status: g.status().as_str(),
         winner: side(g.winner()),
+        deadline: g.corr.and_then(|c| c.deadline),
         draw_offer: side(g.draw_offer),
         takeback_offer: side(g.takeback_offer),
         rematch_offer: side(g.rematch_offer),
@@ -182,6 +190,7 @@ pub fn full(id: &str, g: &LiveGame, now: u64, text_zh: Option<String>) -> Event 
                 increment: tc.increment,
             }
         }),
+        days_per_turn: g.corr.map(|c| c.days.get()),
         red: PlayerJson {
             name: g.names[0].clone(),
             ..PlayerJson::default()

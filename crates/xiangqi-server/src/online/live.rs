@@ -15,6 +15,7 @@ use xiangqi::prose::Lang;
 use xiangqi::{Color, Game, Move, Outcome, Reason};
 
 use super::clock::{first_move_limit, Clock, Press, Snapshot, TimeControl};
+use super::corr::{self, Days};
 
 /// The game's status, named as lichess's board API names them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -109,6 +110,9 @@ pub enum Refusal {
     OpponentNotGone { wait_ms: u64 },
     /// A rematch is asked for after the game.
     NotOver,
+    /// No victory or draw is claimed in a correspondence game: the opponent has until the
+    /// deadline.
+    Correspondence,
 }
 
 impl Refusal {
@@ -133,6 +137,10 @@ impl core::fmt::Display for Refusal {
             Refusal::NoOffer(what) => write!(f, "there is no {what} to answer"),
             Refusal::NothingToTakeBack => f.write_str("you have no move to take back"),
             Refusal::NotOver => f.write_str("a rematch can be asked for when the game is over"),
+            Refusal::Correspondence => f.write_str(
+                "a correspondence game cannot be claimed: your opponent has until the deadline \
+                 to move, and loses on time after it",
+            ),
             Refusal::OpponentNotGone { wait_ms } => write!(
                 f,
                 "your opponent has not been gone long enough: wait {} more seconds",
@@ -142,11 +150,50 @@ impl core::fmt::Display for Refusal {
     }
 }
 
+/// A correspondence game's days per move and the side to move's deadline.
+///
+/// The deadline is wall-clock time (ms since 1970); the live game's "now" stays the caller's
+/// monotonic count, and `epoch` is the wall time of its 0, so the two convert exactly.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Correspondence {
+    pub days: Days,
+    /// The length of a day in ms (a real day but in tests).
+    pub day_ms: u64,
+    /// The wall time (ms since 1970) of the monotonic "now" 0.
+    pub epoch: i64,
+    /// The side to move's deadline (wall ms); `None` once the game is over.
+    pub deadline: Option<i64>,
+}
+
+impl Correspondence {
+    fn wall(&self, now: u64) -> i64 {
+        self.epoch.saturating_add(now as i64)
+    }
+
+    /// A new turn begins at `now`.
+    fn turn(&mut self, now: u64) {
+        self.deadline = Some(corr::deadline(self.days, self.day_ms, self.wall(now)));
+    }
+
+    /// Whether the deadline has passed at `now`.
+    fn passed(&self, now: u64) -> bool {
+        self.deadline.is_some_and(|d| self.wall(now) >= d)
+    }
+
+    /// The time left at `now` (ms), 0 once passed.
+    pub fn left(&self, now: u64) -> Option<u64> {
+        self.deadline
+            .map(|d| u64::try_from(d.saturating_sub(self.wall(now))).unwrap_or(0))
+    }
+}
+
 /// A live game.
 #[derive(Clone, Debug)]
 pub struct LiveGame {
     pub game: Game,
     pub clock: Option<Clock>,
+    /// Days per move instead of a clock (then `clock` is `None`).
+    pub corr: Option<Correspondence>,
     pub names: [String; 2],
     end: Option<End>,
     /// The side that offers a draw, a takeback or a rematch, if any.
@@ -171,6 +218,7 @@ impl LiveGame {
         let mut g = LiveGame {
             game,
             clock: tc.map(Clock::new),
+            corr: None,
             names,
             end: None,
             draw_offer: None,
@@ -208,6 +256,32 @@ impl LiveGame {
         }
         g.settle(now);
         g
+    }
+
+    /// Makes this game (without a clock) a correspondence game of `days` per move, each day
+    /// `day_ms` long, `epoch` the wall time of "now" 0; the side to move's turn begins at
+    /// `now`, unless `deadline` (a restored game's, wall ms) is given.
+    pub fn set_correspondence(
+        &mut self,
+        days: Days,
+        day_ms: u64,
+        epoch: i64,
+        deadline: Option<i64>,
+        now: u64,
+    ) {
+        let mut c = Correspondence {
+            days,
+            day_ms,
+            epoch,
+            deadline,
+        };
+        self.clock = None;
+        if self.end.is_some() {
+            c.deadline = None;
+        } else if deadline.is_none() {
+            c.turn(now);
+        }
+        self.corr = Some(c);
     }
 
     pub fn turn(&self) -> Color {
@@ -264,6 +338,9 @@ impl LiveGame {
         if let Some(c) = self.clock.as_mut() {
             c.stop(now);
         }
+        if let Some(c) = self.corr.as_mut() {
+            c.deadline = None;
+        }
     }
 
     fn playing(&self) -> Result<(), Refusal> {
@@ -299,8 +376,16 @@ impl LiveGame {
                 return Err(Refusal::GameOver);
             }
         }
+        if self.corr.is_some_and(|c| c.passed(now)) {
+            // The deadline passed before the move arrived (the timer had not yet looked).
+            self.tick(now);
+            return Err(Refusal::GameOver);
+        }
         self.game.push_unchecked(m);
         self.turn_began = now;
+        if let Some(c) = self.corr.as_mut() {
+            c.turn(now);
+        }
         // A move declines the opponent's draw offer and any takeback request.
         if self.draw_offer == Some(!seat) {
             self.draw_offer = None;
@@ -328,6 +413,19 @@ impl LiveGame {
             self.flag_fall(loser, now);
             return true;
         }
+        if let Some(c) = self.corr {
+            // Correspondence: no first-move limit, the deadline only. A side that lets its
+            // first move's deadline pass aborts the game; later, it loses on time.
+            if !c.passed(now) {
+                return false;
+            }
+            if self.game.len() < 2 {
+                self.finish(End::Aborted, now);
+            } else {
+                self.flag_fall(self.turn(), now);
+            }
+            return true;
+        }
         let tc = self.clock.as_ref().map(|c| c.time_control());
         if self.game.len() < 2 && now.saturating_sub(self.turn_began) >= first_move_limit(tc) {
             self.finish(End::Aborted, now);
@@ -340,6 +438,9 @@ impl LiveGame {
     pub fn next_deadline(&self, now: u64) -> Option<u64> {
         if self.end.is_some() {
             return None;
+        }
+        if let Some(c) = &self.corr {
+            return c.left(now);
         }
         if self.game.len() < 2 {
             let tc = self.clock.as_ref().map(|c| c.time_control());
@@ -401,6 +502,9 @@ impl LiveGame {
             self.takeback_offer = None;
             self.draw_offer = None;
             self.turn_began = now;
+            if let Some(c) = self.corr.as_mut() {
+                c.turn(now);
+            }
             debug_assert_eq!(self.turn(), requester);
             if let Some(c) = self.clock.as_mut() {
                 if self.game.len() >= 2 {
@@ -508,6 +612,9 @@ impl LiveGame {
     /// gone for the grace period.
     pub fn claim(&mut self, seat: Color, victory: bool, now: u64) -> Result<(), Refusal> {
         self.playing()?;
+        if self.corr.is_some() {
+            return Err(Refusal::Correspondence);
+        }
         let gone = self.gone_for(!seat, now);
         let grace = self.grace_period();
         if self.is_connected(!seat) || gone < grace {
@@ -848,6 +955,71 @@ mod tests {
             "the clock stops at the end"
         );
         assert_eq!(g.next_deadline(1_000), None);
+    }
+
+    fn corr(days: u32) -> LiveGame {
+        // Days of 1,000 ms; the wall time of "now" 0 is 5,000.
+        let mut g = live(None);
+        g.set_correspondence(Days::new(days).unwrap(), 1_000, 5_000, None, 0);
+        g
+    }
+
+    #[test]
+    fn a_correspondence_turn_lasts_its_days_and_is_lost_after() {
+        let mut g = corr(3);
+        assert_eq!(g.corr.unwrap().deadline, Some(8_000));
+        assert_eq!(g.next_deadline(1_000), Some(2_000));
+        g.play(Color::Red, "h2e2", 2_500).unwrap();
+        // Black's turn: three days from the move.
+        assert_eq!(g.corr.unwrap().deadline, Some(10_500));
+        g.play(Color::Black, "h9g7", 4_000).unwrap();
+        assert_eq!(g.corr.unwrap().left(4_000), Some(3_000));
+        assert!(!g.tick(6_999), "no first-move limit, no clock");
+        // No claim while the opponent is away: they have until the deadline.
+        assert_eq!(
+            g.claim(Color::Black, true, 6_999),
+            Err(Refusal::Correspondence)
+        );
+        assert!(g.tick(7_000));
+        assert_eq!(g.status(), Status::OutOfTime);
+        assert_eq!(g.winner(), Some(Color::Black));
+        assert_eq!(g.corr.unwrap().deadline, None, "no deadline once over");
+        assert_eq!(g.next_deadline(7_000), None);
+    }
+
+    #[test]
+    fn a_correspondence_move_after_the_deadline_loses_and_a_first_one_aborts() {
+        let mut g = corr(1);
+        g.play(Color::Red, "h2e2", 0).unwrap();
+        g.play(Color::Black, "h9g7", 500).unwrap();
+        assert_eq!(g.play(Color::Red, "h0g2", 1_500), Err(Refusal::GameOver));
+        assert_eq!(g.status(), Status::OutOfTime);
+        let mut g = corr(1);
+        g.play(Color::Red, "h2e2", 0).unwrap();
+        assert!(g.tick(1_000));
+        assert_eq!(g.status(), Status::Aborted, "Black never made a first move");
+        // Abort is possible before both have moved.
+        let mut g = corr(2);
+        g.play(Color::Red, "h2e2", 0).unwrap();
+        g.abort(Color::Black, 10).unwrap();
+        assert_eq!(g.status(), Status::Aborted);
+    }
+
+    #[test]
+    fn a_restored_correspondence_game_keeps_its_deadline() {
+        let mut g = LiveGame::restore(g0(), None, None, names(), None, 100);
+        g.set_correspondence(Days::new(5).unwrap(), 1_000, 5_000, Some(9_999), 100);
+        assert_eq!(g.corr.unwrap().deadline, Some(9_999));
+        assert_eq!(g.next_deadline(100), Some(9_999 - 5_100));
+    }
+
+    fn g0() -> Game {
+        let mut g = Game::new(Position::new());
+        for m in ["h2e2", "h9g7"] {
+            let mv = Notation::guess(m).unwrap().read(g.position(), m).unwrap();
+            g.push_unchecked(mv);
+        }
+        g
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub struct Seek {
     #[schema(required)]
     pub increment: Option<u64>,
     pub color: SideWish,
+    /// Correspondence: days per move (then `limit` and `increment` are `null`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
     /// Rated (only accounts may take it) or casual.
     pub rated: bool,
     /// The account that opened it, with its rating of the seek's speed.
@@ -114,6 +117,7 @@ impl Seek {
             limit: tc.map(|t| t.initial / 1000),
             increment: tc.map(|t| t.increment / 1000),
             color,
+            days: None,
             rated: false,
             user: None,
             rating: None,

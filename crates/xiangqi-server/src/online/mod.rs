@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod cluster;
+pub mod corr;
 pub mod events;
 pub mod hub;
 pub mod limits;

@@ -529,6 +529,31 @@ pub(super) fn profile(c: &Connection, name_key: &str) -> rusqlite::Result<Option
     }))
 }
 
+/// The most ongoing games `playing` lists.
+pub const PLAYING_MAX: i64 = 200;
+
+/// The ongoing live games whose seat `user` holds, oldest first, with its side.
+pub(super) fn playing(
+    c: &Connection,
+    user: i64,
+) -> rusqlite::Result<Vec<(String, xiangqi::Color)>> {
+    c.prepare_cached(
+        "SELECT g.id, s.red_user FROM live_seats s JOIN live_games g ON g.id = s.game_id \
+             WHERE (s.red_user = ?1 OR s.black_user = ?1) AND g.status IN ('created', 'started') \
+             ORDER BY g.created, g.id LIMIT ?2",
+    )?
+    .query_map(params![user, PLAYING_MAX], |r| {
+        let red: Option<i64> = r.get(1)?;
+        let side = if red == Some(user) {
+            xiangqi::Color::Red
+        } else {
+            xiangqi::Color::Black
+        };
+        Ok((r.get(0)?, side))
+    })?
+    .collect()
+}
+
 pub(super) fn leaderboard(
     c: &Connection,
     speed: Speed,

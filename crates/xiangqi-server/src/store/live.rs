@@ -90,6 +90,10 @@ pub struct LiveRow {
     pub status: String,
     pub winner: String,
     pub rematch: String,
+    /// Correspondence: days per move (`None`: not a correspondence game).
+    pub days: Option<u32>,
+    /// Correspondence: the side to move's deadline, wall ms since 1970.
+    pub deadline: Option<i64>,
 }
 
 /// What changes in a live game's row with a write.
@@ -100,6 +104,8 @@ pub struct LiveChange {
     pub declared: Option<LiveEnd>,
     pub status: String,
     pub winner: String,
+    /// Correspondence: the side to move's deadline, wall ms (`None`: none).
+    pub deadline: Option<i64>,
 }
 
 /// One write to a live game.
@@ -158,7 +164,8 @@ fn update_row(c: &Connection, id: &str, ch: &LiveChange) -> rusqlite::Result<()>
         times_text(ch.times),
         LiveEnd::text(ch.declared),
         ch.status,
-        ch.winner
+        ch.winner,
+        ch.deadline
     ])?;
     if n == 0 {
         return Err(rusqlite::Error::QueryReturnedNoRows);
@@ -184,7 +191,9 @@ pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
                 LiveEnd::text(row.declared),
                 row.status,
                 row.winner,
-                row.rematch
+                row.rematch,
+                row.days,
+                row.deadline
             ])?;
             super::sqlite::insert_moves(c, sql::LIVE_MOVE_INSERT, &row.id, moves)
         }
@@ -213,7 +222,7 @@ pub(super) fn apply(c: &Connection, w: &LiveWrite) -> rusqlite::Result<()> {
 
 const COLUMNS: &str = "id, created, updated, start_fen, clock_initial, clock_increment, \
                        red_name, black_name, red_key, black_key, clock, declared, status, \
-                       winner, rematch";
+                       winner, rematch, days, deadline";
 
 fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<LiveRow> {
     let initial: Option<i64> = r.get(4)?;
@@ -241,6 +250,8 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<LiveRow> {
         status: r.get(12)?,
         winner: r.get(13)?,
         rematch: r.get(14)?,
+        days: r.get(15)?,
+        deadline: r.get(16)?,
     })
 }
 

@@ -49,6 +49,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../../migrations/sqlite/0006_chat.sql"),
         postgres: include_str!("../../migrations/postgres/0006_chat.sql"),
     },
+    Migration {
+        version: 7,
+        name: "correspondence",
+        sqlite: include_str!("../../migrations/sqlite/0007_correspondence.sql"),
+        postgres: include_str!("../../migrations/postgres/0007_correspondence.sql"),
+    },
 ];
 
 #[cfg(test)]

@@ -453,6 +453,12 @@ impl Store {
         both!(self, s => s.live_seats(game_id).await)
     }
 
+    /// The ongoing live games whose seat account `user` holds (oldest first, at most
+    /// `accounts::PLAYING_MAX`), with its side.
+    pub async fn playing(&self, user: i64) -> Result<Vec<(String, xiangqi::Color)>, StoreError> {
+        both!(self, s => s.playing(user).await)
+    }
+
     pub async fn profile(&self, name_key: &str) -> Result<Option<ProfileRow>, StoreError> {
         both!(self, s => s.profile(name_key).await)
     }

@@ -439,7 +439,7 @@ const COLUMNS: &str = "id, created, updated, mode, human, level, start_fen, tags
 
 const LIVE_COLUMNS: &str = "id, created, updated, start_fen, clock_initial, clock_increment, \
                             red_name, black_name, red_key, black_key, clock, declared, status, \
-                            winner, rematch";
+                            winner, rematch, days, deadline";
 
 fn get<'a, T: tokio_postgres::types::FromSql<'a>>(r: &'a Row, i: usize) -> Result<T, StoreError> {
     r.try_get(i)
@@ -505,6 +505,8 @@ fn live_row_of(r: &Row) -> Result<LiveRow, StoreError> {
         status: get(r, 12)?,
         winner: get(r, 13)?,
         rematch: get(r, 14)?,
+        days: get::<Option<i32>>(r, 15)?.map(|d| d.max(0) as u32),
+        deadline: get(r, 16)?,
     })
 }
 
@@ -797,6 +799,7 @@ async fn update_live(
             &super::live::LiveEnd::text(ch.declared),
             &ch.status,
             &ch.winner,
+            &ch.deadline,
         ],
     )
     .await?;
@@ -828,6 +831,8 @@ async fn apply_live(tx: &Transaction<'_>, w: &LiveWrite) -> Result<(), StoreErro
                     &row.status,
                     &row.winner,
                     &row.rematch,
+                    &row.days.map(|d| d as i32),
+                    &row.deadline,
                 ],
             )
             .await?;

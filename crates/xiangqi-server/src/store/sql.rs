@@ -158,14 +158,14 @@ statements! {
     LIVE_INSERT = one!(
         "INSERT INTO live_games (id, created, updated, start_fen, clock_initial, \
          clock_increment, red_name, black_name, red_key, black_key, clock, declared, status, \
-         winner, rematch) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+         winner, rematch, days, deadline) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
     );
     /// Live game $1 after a change: time $2, clocks $3, declared end $4, status $5, winner
-    /// $6; no row: no such game.
+    /// $6, correspondence deadline $7; no row: no such game.
     LIVE_UPDATE = one!(
         "UPDATE live_games SET updated = $2, clock = $3, declared = $4, status = $5, \
-         winner = $6 WHERE id = $1"
+         winner = $6, deadline = $7 WHERE id = $1"
     );
     /// Live game $1's rematch is game $2.
     LIVE_REMATCH = one!("UPDATE live_games SET rematch = $2 WHERE id = $1");

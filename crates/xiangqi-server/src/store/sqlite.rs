@@ -320,6 +320,10 @@ impl SqliteStore {
         self.read(move |c| accounts::seats(c, &id)).await
     }
 
+    pub async fn playing(&self, user: i64) -> Result<Vec<(String, xiangqi::Color)>, StoreError> {
+        self.read(move |c| accounts::playing(c, user)).await
+    }
+
     pub async fn profile(&self, name_key: &str) -> Result<Option<ProfileRow>, StoreError> {
         let k = name_key.to_owned();
         self.read(move |c| accounts::profile(c, &k)).await

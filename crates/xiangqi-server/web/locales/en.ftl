@@ -446,3 +446,31 @@ acct-blockedPlayers = Blocked players
 acct-noBlocked = Nobody.
 acct-unblock = Unblock
 acct-saved = Saved.
+
+## correspondence games: the live page's deadline, the lobby's "your games" (mygames.js)
+daysPerMove = { $n ->
+    [one] { $n } day per move
+   *[other] { $n } days per move
+}
+timeLeft = time left: { $t }
+unit_days = { $n ->
+    [one] { $n } day
+   *[other] { $n } days
+}
+unit_hours = { $n ->
+    [one] { $n } hour
+   *[other] { $n } hours
+}
+unit_minutes = { $n ->
+    [one] { $n } minute
+   *[other] { $n } minutes
+}
+unit_seconds = { $n ->
+    [one] { $n } second
+   *[other] { $n } seconds
+}
+yourGames = Your games
+yourTurn = your turn
+theirTurn = their turn
+yourTurnCount = games where it is your turn
+noOngoingGames = No games in progress.

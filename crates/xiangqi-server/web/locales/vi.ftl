@@ -441,3 +441,16 @@ acct-blockedPlayers = Kỳ thủ đã chặn
 acct-noBlocked = Không có ai.
 acct-unblock = Bỏ chặn
 acct-saved = Đã lưu.
+
+## correspondence games: the live page's deadline, the lobby's "your games" (mygames.js)
+daysPerMove = { $n } ngày mỗi nước
+timeLeft = thời gian còn lại: { $t }
+unit_days = { $n } ngày
+unit_hours = { $n } giờ
+unit_minutes = { $n } phút
+unit_seconds = { $n } giây
+yourGames = Ván của bạn
+yourTurn = đến lượt bạn
+theirTurn = đến lượt đối thủ
+yourTurnCount = ván đến lượt bạn đi
+noOngoingGames = Không có ván nào đang diễn ra.

@@ -446,3 +446,16 @@ acct-blockedPlayers = 已拉黑的棋手
 acct-noBlocked = 没有。
 acct-unblock = 取消拉黑
 acct-saved = 已保存。
+
+## correspondence games: the live page's deadline, the lobby's "your games" (mygames.js)
+daysPerMove = 每步{ $n }天
+timeLeft = 剩余时间：{ $t }
+unit_days = { $n }天
+unit_hours = { $n }小时
+unit_minutes = { $n }分钟
+unit_seconds = { $n }秒
+yourGames = 我的对局
+yourTurn = 轮到你
+theirTurn = 轮到对方
+yourTurnCount = 轮到你走棋的对局
+noOngoingGames = 没有进行中的对局。

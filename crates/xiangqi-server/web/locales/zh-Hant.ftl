@@ -446,3 +446,16 @@ acct-blockedPlayers = 已封鎖的棋手
 acct-noBlocked = 沒有。
 acct-unblock = 解除封鎖
 acct-saved = 已儲存。
+
+## correspondence games: the live page's deadline, the lobby's "your games" (mygames.js)
+daysPerMove = 每步{ $n }天
+timeLeft = 剩餘時間：{ $t }
+unit_days = { $n }天
+unit_hours = { $n }小時
+unit_minutes = { $n }分鐘
+unit_seconds = { $n }秒
+yourGames = 我的對局
+yourTurn = 輪到你
+theirTurn = 輪到對方
+yourTurnCount = 輪到你走棋的對局
+noOngoingGames = 沒有進行中的對局。

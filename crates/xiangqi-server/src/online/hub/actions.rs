@@ -47,7 +47,11 @@ impl Hub {
             SeatKey::of(tokens[0].as_str()),
             SeatKey::of(tokens[1].as_str()),
         ];
-        let live = LiveGame::new(game, new.tc, new.names, self.now());
+        let now = self.now();
+        let mut live = LiveGame::new(game, new.tc, new.names, now);
+        if let Some(days) = new.days {
+            live.set_correspondence(days, self.day_ms(), self.epoch_wall(), None, now);
+        }
         self.open_room(id.clone(), live, keys, new.seats).await?;
         Ok(Created { id, tokens })
     }
@@ -301,7 +305,10 @@ impl Hub {
         let tc = st.live.clock.as_ref().map(|c| c.time_control());
         let names = [st.live.names[1].clone(), st.live.names[0].clone()];
         let keys = [st.keys[1].clone(), st.keys[0].clone()];
-        let live = LiveGame::new(Game::new(st.live.game.start().clone()), tc, names, now);
+        let mut live = LiveGame::new(Game::new(st.live.game.start().clone()), tc, names, now);
+        if let Some(c) = st.live.corr {
+            live.set_correspondence(c.days, self.day_ms(), self.epoch_wall(), None, now);
+        }
         let seats = st.seats.as_ref().map(|s| {
             let u = |c: usize| s.users[c].as_ref().map(|u| u.id);
             NewSeats {

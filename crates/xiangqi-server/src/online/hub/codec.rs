@@ -4,6 +4,7 @@ use xiangqi::{Color, Game, Position, Rules};
 
 use super::{wall_ms, SeatKey};
 use crate::online::clock::{Snapshot, TimeControl};
+use crate::online::corr::{self, Days};
 use crate::online::live::{End, LiveGame};
 use crate::store::live::{LiveChange, LiveEnd, LiveRow};
 use crate::store::StoreError;
@@ -35,6 +36,7 @@ pub(super) fn change_of(live: &LiveGame, now: u64) -> LiveChange {
         declared: declared_of(live),
         status: live.status().as_str().to_owned(),
         winner: live.winner().map_or("", Color::name).to_owned(),
+        deadline: live.corr.and_then(|c| c.deadline),
     }
 }
 
@@ -53,11 +55,17 @@ pub(super) fn charge(beat: Option<i64>, row: &LiveRow) -> u64 {
 ///
 /// `charge` ms are taken from the side to move's stored time when its clock was running (a
 /// game taken over from a dead node: the time it thought while that node lived).
+///
+/// A correspondence game keeps its wall-clock deadline, but one earlier than an hour (a 24th
+/// of `day.0`, the length of a day) from now is moved to that (`corr::restored`): a deadline
+/// that passed while the server was down is not enforced at once. `day.1` is the wall time of
+/// the monotonic `now` 0.
 pub(super) fn restore(
     row: &LiveRow,
     moves: &[String],
     now: u64,
     charge: u64,
+    day: (u64, i64),
 ) -> Result<LiveGame, StoreError> {
     let corrupt = |what: String| StoreError::Corrupt(format!("live game {}: {what}", row.id));
     let start = Position::from_fen(&row.start_fen).map_err(|e| corrupt(e.to_string()))?;
@@ -87,14 +95,15 @@ pub(super) fn restore(
             quota: [t[2], t[3]],
         }
     });
-    Ok(LiveGame::restore(
-        game,
-        tc,
-        snapshot,
-        row.names.clone(),
-        end,
-        now,
-    ))
+    let mut live = LiveGame::restore(game, tc, snapshot, row.names.clone(), end, now);
+    if let Some(d) = row.days {
+        let days = Days::new(d).map_err(corrupt)?;
+        let (day_ms, epoch) = day;
+        let wall = epoch.saturating_add(now as i64);
+        let deadline = row.deadline.map(|d| corr::restored(d, day_ms, wall));
+        live.set_correspondence(days, day_ms, epoch, deadline, now);
+    }
+    Ok(live)
 }
 
 /// The stored row of a new live game, created at `created` (wall ms).
@@ -122,5 +131,7 @@ pub(super) fn row_of(
         status: change.status,
         winner: change.winner,
         rematch: String::new(),
+        days: live.corr.map(|c| c.days.get()),
+        deadline: change.deadline,
     }
 }

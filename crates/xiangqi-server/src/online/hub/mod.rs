@@ -25,6 +25,7 @@ mod ended;
 mod error;
 mod fanout;
 mod ownership;
+mod playing;
 mod presence;
 mod remote;
 mod seeks;
@@ -33,6 +34,7 @@ mod timers;
 pub use chat::{clean_chat, ChatRoom, CHAT_BURST, CHAT_WINDOW_MS, MAX_CHAT};
 pub use ended::Ended;
 pub use error::OnlineError;
+pub use playing::{NowPlaying, Opponent};
 pub use presence::{Guard, Subscription};
 pub use seeks::SeekGuard;
 
@@ -47,6 +49,7 @@ use xiangqi::Color;
 
 use super::clock::TimeControl;
 use super::cluster::{self, Cluster, LEASE_VALID};
+use super::corr::{Days, DAY_MS};
 use super::live::{LiveGame, Status};
 use super::lobby::Lobby;
 use super::token::Token;
@@ -89,6 +92,8 @@ pub enum Action {
 #[derive(Clone, Debug)]
 pub struct NewLive {
     pub tc: Option<TimeControl>,
+    /// Correspondence: days per move (then `tc` is not used).
+    pub days: Option<Days>,
     pub fen: Option<String>,
     /// Red's and Black's names.
     pub names: [String; 2],
@@ -241,6 +246,24 @@ fn wall_ms() -> i64 {
     crate::games::now()
 }
 
+/// The length of a correspondence day: `XIANGQI_DAY_MS` (a test-only knob: whole ms, more
+/// than 0), else a real day.
+fn day_ms_setting() -> u64 {
+    match std::env::var("XIANGQI_DAY_MS") {
+        Err(_) => DAY_MS,
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(ms) if ms > 0 => ms,
+            _ => {
+                eprintln!(
+                    "xiangqi serve: XIANGQI_DAY_MS must be a whole number of ms above 0, not \
+                     '{v}': correspondence days are real days"
+                );
+                DAY_MS
+            }
+        },
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -313,6 +336,10 @@ impl RoomState {
 pub struct Hub {
     store: Store,
     epoch: Instant,
+    /// The wall time (ms since 1970) of `epoch`: correspondence deadlines are wall time.
+    epoch_wall: i64,
+    /// The length of a correspondence day in ms (`XIANGQI_DAY_MS`; a real day but in tests).
+    day_ms: AtomicU64,
     rooms: Mutex<HashMap<String, Arc<Room>>>,
     channels: Mutex<HashMap<String, Arc<Channel>>>,
     lobby: Mutex<Lobby>,
@@ -357,6 +384,8 @@ impl Hub {
         Hub {
             store,
             epoch: Instant::now(),
+            epoch_wall: wall_ms(),
+            day_ms: AtomicU64::new(day_ms_setting()),
             rooms: Mutex::new(HashMap::new()),
             channels: Mutex::new(HashMap::new()),
             lobby: Mutex::new(Lobby::default()),
@@ -406,6 +435,22 @@ impl Hub {
     /// This node's id.
     pub fn node(&self) -> &str {
         &self.node
+    }
+
+    /// The length of a correspondence day (ms).
+    pub fn day_ms(&self) -> u64 {
+        self.day_ms.load(Ordering::Relaxed)
+    }
+
+    /// Sets the length of a correspondence day for games made or restored from now on: a
+    /// test-only knob (as `XIANGQI_DAY_MS`), so a test sees a game end on time in seconds.
+    pub fn set_day_ms(&self, ms: u64) {
+        self.day_ms.store(ms.max(1), Ordering::Relaxed);
+    }
+
+    /// The wall time (ms since 1970) of the hub's monotonic 0.
+    pub(super) fn epoch_wall(&self) -> i64 {
+        self.epoch_wall
     }
 
     /// The hub's monotonic time in ms.

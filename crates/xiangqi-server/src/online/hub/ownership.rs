@@ -101,7 +101,13 @@ impl Hub {
         seats: Option<SeatsRow>,
         charge: u64,
     ) -> Result<Arc<Room>, StoreError> {
-        let live = restore(row, moves, self.now(), charge)?;
+        let live = restore(
+            row,
+            moves,
+            self.now(),
+            charge,
+            (self.day_ms(), self.epoch_wall()),
+        )?;
         let st = RoomState {
             live,
             keys: [SeatKey(row.keys[0].clone()), SeatKey(row.keys[1].clone())],

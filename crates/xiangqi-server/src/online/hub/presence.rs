@@ -184,7 +184,9 @@ impl Hub {
                 }
                 if n == 0 && !st.live.is_over() {
                     Self::send(room, Some(!s), &self.gone_event(&st.live, s, now));
-                    self.remind(room, s, st.live.grace_period());
+                    if st.live.corr.is_none() {
+                        self.remind(room, s, st.live.grace_period());
+                    }
                 }
             }
         }
@@ -224,7 +226,8 @@ impl Hub {
         let left = live.grace_period().saturating_sub(live.gone_for(gone, now));
         Event::OpponentGone {
             gone: true,
-            claim_win_in_seconds: Some(left.div_ceil(1000)),
+            // Correspondence: players come back days later; nothing to claim.
+            claim_win_in_seconds: live.corr.is_none().then(|| left.div_ceil(1000)),
         }
     }
 

@@ -12,6 +12,7 @@ use super::error::{unavailable, OnlineError};
 use super::{color_of, lock, wall_ms, Hub, NewLive, NewSeats, SeatGrant, Seeker};
 use crate::online::clock::TimeControl;
 use crate::online::cluster::{Op, Payload, Remote, Wire, EVENTS, SEEKS};
+use crate::online::corr::Days;
 use crate::online::lobby::{Seek, SeeksLine, SideWish, MAX_SEEKS};
 use crate::online::token::{self, RandomError, Token};
 use crate::rating::Speed;
@@ -25,6 +26,8 @@ pub(super) struct SharedSeek {
     name: String,
     tc: Option<(u64, u64)>,
     color: SideWish,
+    #[serde(default)]
+    days: Option<u32>,
     #[serde(default)]
     rated: bool,
     #[serde(default)]
@@ -46,6 +49,7 @@ impl SharedSeek {
             .map(|(initial, increment)| TimeControl { initial, increment });
         let mut s = Seek::new(self.id.clone(), self.name.clone(), tc, self.color);
         s.rated = self.rated;
+        s.days = self.days.filter(|&d| Days::new(d).is_ok());
         s.user = self.user.clone();
         s.rating = self.rating;
         s.provisional = self.provisional;
@@ -124,6 +128,7 @@ impl Hub {
         self: &Arc<Self>,
         name: String,
         tc: Option<TimeControl>,
+        days: Option<Days>,
         color: SideWish,
         seeker: Option<Seeker>,
         rated: bool,
@@ -135,8 +140,10 @@ impl Hub {
             });
         }
         let id = token::game_id()?;
+        let tc = if days.is_some() { None } else { tc };
         let mut seek = Seek::new(id.clone(), name, tc, color);
         seek.rated = rated;
+        seek.days = days.map(Days::get);
         if let Some(u) = seeker {
             let speed = Speed::of(tc.map(|t| (t.initial, t.increment)));
             let r = self.store.rating_of(u.id, speed).await?;
@@ -159,6 +166,7 @@ impl Hub {
                     name: seek.name.clone(),
                     tc: tc.map(|t| (t.initial, t.increment)),
                     color,
+                    days: seek.days,
                     rated: seek.rated,
                     user: seek.user.clone(),
                     rating: seek.rating,
@@ -308,6 +316,7 @@ impl Hub {
         let created = self
             .create(NewLive {
                 tc: seek.tc,
+                days: seek.days.and_then(|d| Days::new(d).ok()),
                 fen: None,
                 names,
                 seats: Some(NewSeats {

@@ -383,6 +383,30 @@ impl PgStore {
         .await
     }
 
+    /// The ongoing live games whose seat `user` holds, oldest first, with its side.
+    pub async fn playing(&self, user: i64) -> Result<Vec<(String, xiangqi::Color)>, StoreError> {
+        self.reading(async |tx| {
+            all(
+                tx,
+                "SELECT g.id, s.red_user FROM live_seats s JOIN live_games g ON g.id = s.game_id \
+             WHERE (s.red_user = $1 OR s.black_user = $1) AND g.status IN ('created', 'started') \
+             ORDER BY g.created, g.id LIMIT $2",
+                &[&user, &crate::store::accounts::PLAYING_MAX],
+                |r| {
+                    let red: Option<i64> = get(r, 1)?;
+                    let side = if red == Some(user) {
+                        xiangqi::Color::Red
+                    } else {
+                        xiangqi::Color::Black
+                    };
+                    Ok((get(r, 0)?, side))
+                },
+            )
+            .await
+        })
+        .await
+    }
+
     pub async fn profile(&self, name_key: &str) -> Result<Option<ProfileRow>, StoreError> {
         self.reading(async |tx| {
             let Some(user) = one(
