@@ -28,8 +28,7 @@ use crate::online::corr::Days;
 use crate::online::events::Event;
 use crate::online::hub::{
     clean_name, Action, ChatRoom, Credential, Hub, Msg, NewLive, NewSeats, NowPlaying, OnlineError,
-    Seeker,
-    KEEP_ALIVE,
+    Seeker, KEEP_ALIVE,
 };
 use crate::online::lobby::{SeeksLine, SideWish};
 use crate::App;
@@ -856,6 +855,7 @@ pub async fn chat_history(
     res.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(res)
+}
 
 /// The answer to `GET /api/account/playing`.
 #[derive(Serialize, ToSchema)]

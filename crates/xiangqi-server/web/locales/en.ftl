@@ -451,24 +451,24 @@ acct-saved = Saved.
 daysPerMove = { $n ->
     [one] { $n } day per move
    *[other] { $n } days per move
-}
+    }
 timeLeft = time left: { $t }
 unit_days = { $n ->
     [one] { $n } day
    *[other] { $n } days
-}
+    }
 unit_hours = { $n ->
     [one] { $n } hour
    *[other] { $n } hours
-}
+    }
 unit_minutes = { $n ->
     [one] { $n } minute
    *[other] { $n } minutes
-}
+    }
 unit_seconds = { $n ->
     [one] { $n } second
    *[other] { $n } seconds
-}
+    }
 yourGames = Your games
 yourTurn = your turn
 theirTurn = their turn
