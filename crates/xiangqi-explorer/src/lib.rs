@@ -19,8 +19,8 @@ pub mod stats;
 mod index;
 
 pub use index::{
-    Added, Answer, Db, Error, Explorer, GameMeta, MoveAnswer, NewGame, Options, Speed, Target,
-    RATING_BANDS,
+    key_games, Added, Answer, Db, Error, Explorer, GameMeta, KeyedBatch, MoveAnswer, NewGame,
+    Options, Speed, Target, RATING_BANDS,
 };
 pub use key::{Keyed, PositionKey};
 
