@@ -117,42 +117,64 @@ fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {
     let bar = crate::progress::bytes(sizes.iter().sum(), "indexing");
     let started = Instant::now();
     let mut total = Added::default();
-    let mut broken = 0u64;
-    let mut batch: Vec<NewGame> = Vec::with_capacity(BATCH);
-    for (file, size) in a.records.iter().zip(&sizes) {
-        let bytes = match std::fs::read(file) {
-            Ok(b) => b,
-            Err(e) => {
-                bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
-                broken += 1;
-                continue;
-            }
-        };
-        let all = match read_any(&bytes) {
-            Ok(all) => all,
-            Err(e) => {
-                bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
-                broken += 1;
-                bar.inc(*size);
-                continue;
-            }
-        };
-        for (i, g) in all.games.iter().enumerate() {
-            match g {
-                Ok(rec) => batch.push(record::from_record(rec, format!("{file}#{}", i + 1))),
-                Err(e) => {
-                    broken += 1;
-                    bar.suspend(|| eprintln!("xiangqi explorer: {file}, game {}: {e}", i + 1));
+    // One thread reads and parses the files into batches while this one adds the previous
+    // batch (which keys its games on two threads and merges them): the two overlap.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<NewGame>>(1);
+    let reader_bar = bar.clone();
+    let records = &a.records;
+    let broken = std::thread::scope(|s| -> Result<u64, Fail> {
+        let reader = s.spawn(move || {
+            let bar = reader_bar;
+            let mut broken = 0u64;
+            let mut batch: Vec<NewGame> = Vec::with_capacity(BATCH);
+            for (file, size) in records.iter().zip(&sizes) {
+                let bytes = match std::fs::read(file) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
+                        broken += 1;
+                        continue;
+                    }
+                };
+                let all = match read_any(&bytes) {
+                    Ok(all) => all,
+                    Err(e) => {
+                        bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
+                        broken += 1;
+                        bar.inc(*size);
+                        continue;
+                    }
+                };
+                for (i, g) in all.games.iter().enumerate() {
+                    match g {
+                        Ok(rec) => {
+                            batch.push(record::from_record(rec, format!("{file}#{}", i + 1)))
+                        }
+                        Err(e) => {
+                            broken += 1;
+                            bar.suspend(|| {
+                                eprintln!("xiangqi explorer: {file}, game {}: {e}", i + 1)
+                            });
+                        }
+                    }
+                    if batch.len() >= BATCH {
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                        if tx.send(full).is_err() {
+                            // The adding side stopped on an error: stop reading.
+                            return broken;
+                        }
+                    }
                 }
+                bar.inc(*size);
             }
-            if batch.len() >= BATCH {
-                total += ex.add(&batch).map_err(|e| Fail(e.to_string(), 1))?;
-                batch.clear();
-            }
+            let _ = tx.send(batch);
+            broken
+        });
+        for batch in rx {
+            total += ex.add(&batch).map_err(|e| Fail(e.to_string(), 1))?;
         }
-        bar.inc(*size);
-    }
-    total += ex.add(&batch).map_err(|e| Fail(e.to_string(), 1))?;
+        Ok(reader.join().expect("the record reader does not panic"))
+    })?;
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let (games, entries) = ex.counts().map_err(|e| Fail(e.to_string(), 1))?;

@@ -16,13 +16,21 @@
 //! `xiangqi-nnue`'s data format, a whole game at a time, so an interrupted run leaves a
 //! readable file and a new run with the same `--out` appends (a resumed run should use a
 //! new `--seed`, or the same seed with `--first-game` past the games already played).
+//!
+//! `--games-out FILE` also writes every game (its moves from the start and its result) as
+//! PGN with ICCS moves, a game at a time, for the opening explorer's benchmark
+//! (`benches/explorer.sh`); `--out` is then optional. `--walk` plays the games without a
+//! search, as a weighted random walk with a one-ply material evaluation (see [`walk_game`]):
+//! thousands of games a second where self-play at even one node a move makes about ten.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use xiangqi::{Color, Game, Position};
+use std::io::Write;
+
+use xiangqi::{Color, Game, Move, Position, Role, Square};
 use xiangqi_nnue::data::{DataWriter, GameResult, Record};
 use xiangqi_nnue::net::SplitMix;
 
@@ -31,7 +39,12 @@ use crate::{Engine, Event, Limits, Score};
 /// The settings of a run.
 #[derive(Clone, Debug)]
 pub struct Config {
-    pub out: PathBuf,
+    /// The training data file (`None`: none written, with `--games-out` alone).
+    pub out: Option<PathBuf>,
+    /// Every game as PGN (ICCS moves) to this file, appended.
+    pub games_out: Option<PathBuf>,
+    /// Play by a weighted random walk with a one-ply material evaluation, not by search.
+    pub walk: bool,
     pub threads: usize,
     pub nodes: u64,
     /// Stop once the file holds this many positions (`None`: no limit).
@@ -79,7 +92,9 @@ impl std::fmt::Display for Eval {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            out: PathBuf::new(),
+            out: None,
+            games_out: None,
+            walk: false,
             threads: 1,
             nodes: 5000,
             positions: None,
@@ -101,6 +116,10 @@ impl Default for Config {
 
 pub const HELP: &str = "\
 usage: xiangqi-engine datagen --out FILE [options]
+       xiangqi-engine datagen --games-out FILE [--walk] [options]
+  --games-out FILE  also write every game as PGN with ICCS moves (appended)
+  --walk            no search: a weighted random walk with a one-ply material
+                    evaluation (with --games-out; writes no training data)
   --threads N       games played at once, one engine each (1)
   --nodes N         nodes searched per move (5000)
   --positions N     stop once FILE holds N positions
@@ -126,6 +145,11 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         if flag == "--help" || flag == "help" {
             return Err(HELP.into());
         }
+        if flag == "--walk" {
+            c.walk = true;
+            i += 1;
+            continue;
+        }
         let v = args
             .get(i + 1)
             .ok_or_else(|| format!("datagen: {flag} needs a value\n{HELP}"))?;
@@ -135,6 +159,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         };
         match flag {
             "--out" => out = Some(PathBuf::from(v)),
+            "--games-out" => c.games_out = Some(PathBuf::from(v)),
             "--threads" => c.threads = n()? as usize,
             "--nodes" => c.nodes = n()?,
             "--positions" => c.positions = Some(n()?),
@@ -160,7 +185,17 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         }
         i += 2;
     }
-    c.out = out.ok_or_else(|| format!("datagen: --out FILE is required\n{HELP}"))?;
+    c.out = out;
+    if c.out.is_none() && c.games_out.is_none() {
+        return Err(format!(
+            "datagen: --out FILE or --games-out FILE is required\n{HELP}"
+        ));
+    }
+    if c.walk && c.out.is_some() {
+        return Err(format!(
+            "datagen: --walk makes games without a search: no training data (--out); use --games-out FILE\n{HELP}"
+        ));
+    }
     if c.threads == 0 || c.threads > 256 {
         return Err(format!(
             "datagen: --threads {} must be between 1 and 256",
@@ -198,6 +233,155 @@ impl Summary {
 
 /// One game: its kept positions with their results filled in.
 pub fn play_game(engine: &mut Engine, cfg: &Config, index: u64) -> Vec<Record> {
+    play(engine, cfg, index).records
+}
+
+/// A played game: its kept positions (results filled in), its moves from the start and its
+/// winner (`None`: a draw).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    pub records: Vec<Record>,
+    pub moves: Vec<Move>,
+    pub winner: Option<Color>,
+}
+
+impl Played {
+    /// The game as PGN with ICCS moves; `index` names it (players and date are made up from
+    /// it, so that two games with the same moves stay two games for the explorer).
+    pub fn pgn(&self, index: u64, event: &str) -> String {
+        use std::fmt::Write;
+        let result = match self.winner {
+            Some(Color::Red) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        let mut rng = SplitMix(index.wrapping_mul(0xd1b5_4a32_d192_ed03) ^ 0x5bd1_e995);
+        let mut out = String::with_capacity(64 + self.moves.len() * 6);
+        let (red, black) = (rng.below(2000), rng.below(2000));
+        let _ = write!(
+            out,
+            "[Event \"{event}\"]\n[Round \"{index}\"]\n[Date \"{}.{:02}.{:02}\"]\n[Red \"player{red}\"]\n[Black \"player{black}\"]\n[RedElo \"{}\"]\n[BlackElo \"{}\"]\n[Result \"{result}\"]\n[Format \"ICCS\"]\n\n",
+            2000 + rng.below(26),
+            1 + rng.below(12),
+            1 + rng.below(28),
+            1200 + (red as u64 * 7 % 1400),
+            1200 + (black as u64 * 7 % 1400),
+        );
+        for (i, m) in self.moves.iter().enumerate() {
+            if i % 2 == 0 {
+                let _ = write!(out, "{}. ", i / 2 + 1);
+            }
+            let _ = write!(out, "{m} ");
+            if i % 16 == 15 {
+                out.push('\n');
+            }
+        }
+        out.push_str(result);
+        out.push_str("\n\n");
+        out
+    }
+}
+
+/// The value of a piece for the walk's one-ply evaluation, in pawns.
+fn walk_value(role: Role) -> u32 {
+    match role {
+        Role::General => 100,
+        Role::Chariot => 9,
+        Role::Horse | Role::Cannon => 4,
+        Role::Advisor | Role::Elephant => 2,
+        Role::Soldier => 1,
+    }
+}
+
+/// A game played by a weighted random walk: at each ply the legal moves are ranked by a
+/// one-ply evaluation (the value of what they capture) plus a fixed preference of that
+/// move in that position (a hash of the position's key and the move, so every game that
+/// reaches a position prefers the same moves there), and the move of rank `r` is played
+/// with a weight of 1 / (r + 1)^2: about 60 % of the games take the favourite, with a long
+/// tail. Games run 40 to 139 plies unless the rules end them first (mate, stalemate,
+/// repetition rulings, the move limit); a game still going then is decided by the material
+/// left, with chance: a side ahead by 3 pawns or more wins 3 times in 4, else a draw is as
+/// likely as either win.
+pub fn walk_game(cfg: &Config, index: u64) -> Played {
+    let mut rng = SplitMix(cfg.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut game = Game::new(Position::new());
+    let plies = 40 + rng.below(100);
+    let mut weights: Vec<f64> = Vec::new();
+    let winner = loop {
+        if let Some(o) = game.outcome() {
+            break o.winner;
+        }
+        if game.len() >= plies {
+            let pos = game.position();
+            let mut material = [0i64; 2];
+            for sq in Square::all() {
+                if let Some(p) = pos.piece_at(sq) {
+                    if p.role != Role::General {
+                        material[p.color.index()] += i64::from(walk_value(p.role));
+                    }
+                }
+            }
+            let diff = material[Color::Red.index()] - material[Color::Black.index()];
+            let r = rng.below(12);
+            break if diff.abs() >= 3 {
+                let ahead = if diff > 0 { Color::Red } else { Color::Black };
+                match r {
+                    0..=8 => Some(ahead),
+                    9 | 10 => None,
+                    _ => Some(!ahead),
+                }
+            } else {
+                match r {
+                    0..=3 => Some(Color::Red),
+                    4..=7 => None,
+                    _ => Some(Color::Black),
+                }
+            };
+        }
+        let pos = game.position();
+        let key = pos.key();
+        let mut moves: Vec<(u64, Move)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|&m| {
+                let gain = pos.piece_at(m.to()).map_or(0, |p| walk_value(p.role));
+                let pref = (key ^ u64::from(m.to_u16()).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                    .wrapping_mul(0xbf58_476d_1ce4_e5b9)
+                    >> 40;
+                // Preference in [0, 3) pawns, so a capture of a horse or more ranks first.
+                (u64::from(gain) * (1 << 24) + pref * 3, m)
+            })
+            .collect();
+        if moves.is_empty() {
+            break game.outcome().and_then(|o| o.winner);
+        }
+        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.to_u16().cmp(&b.1.to_u16())));
+        weights.clear();
+        weights.extend((0..moves.len()).map(|r| 1.0 / ((r + 1) * (r + 1)) as f64));
+        let total: f64 = weights.iter().sum();
+        let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        let mut pick = moves.len() - 1;
+        for (r, w) in weights.iter().enumerate() {
+            if x < *w {
+                pick = r;
+                break;
+            }
+            x -= w;
+        }
+        game.push_unchecked(moves[pick].1);
+    };
+    Played {
+        records: Vec::new(),
+        moves: game.moves(),
+        winner,
+    }
+}
+
+/// One game by self-play (or by [`walk_game`] with `--walk`).
+pub fn play(engine: &mut Engine, cfg: &Config, index: u64) -> Played {
+    if cfg.walk {
+        return walk_game(cfg, index);
+    }
     let mut rng = SplitMix(cfg.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let start = Position::new();
     // A random opening that leaves the game going.
@@ -284,7 +468,11 @@ pub fn play_game(engine: &mut Engine, cfg: &Config, index: u64) -> Vec<Record> {
     for r in &mut kept {
         r.result = result;
     }
-    kept
+    Played {
+        records: kept,
+        moves: game.moves(),
+        winner,
+    }
 }
 
 /// Runs `datagen` with command-line arguments, printing progress to `log`.
@@ -326,22 +514,46 @@ pub fn generate_with(
         ),
         _ => None,
     };
-    let writer = DataWriter::open(&cfg.out).map_err(|e| e.to_string())?;
-    let existing = writer.records();
+    let writer = match &cfg.out {
+        Some(out) => Some(DataWriter::open(out).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let existing = writer.as_ref().map_or(0, |w| w.records());
+    let games_out = match &cfg.games_out {
+        Some(p) => Some(std::io::BufWriter::with_capacity(
+            1 << 20,
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("datagen: --games-out {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let how = if cfg.walk {
+        "a weighted random walk".to_string()
+    } else {
+        format!("{} nodes a move, {}", cfg.nodes, cfg.eval)
+    };
     log(&format!(
-        "datagen: {} ({existing} positions already), {} threads, {} nodes a move, {}, seed {}, games from {}",
-        cfg.out.display(),
+        "datagen: {} ({existing} positions already){}, {} threads, {how}, seed {}, games from {}",
+        cfg.out
+            .as_ref()
+            .map_or("no training data".to_string(), |p| p.display().to_string()),
+        cfg.games_out
+            .as_ref()
+            .map_or(String::new(), |p| format!(", games to {}", p.display())),
         cfg.threads,
-        cfg.nodes,
-        cfg.eval,
         cfg.seed,
         cfg.first_game
     ));
-    let writer = Mutex::new(writer);
+    let event = if cfg.walk { "walk" } else { "self-play" };
+    let writer = Mutex::new((writer, games_out));
     let next_game = AtomicU64::new(0);
     let games_done = AtomicU64::new(0);
     let written = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
+    let games_out_wanted = cfg.games_out.is_some();
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let t0 = Instant::now();
     let deadline = cfg.max_seconds.map(|s| t0 + Duration::from_secs(s));
@@ -370,14 +582,27 @@ pub fn generate_with(
                     if cfg.games.is_some_and(|g| k >= g) {
                         break;
                     }
-                    let records = play_game(&mut engine, cfg, cfg.first_game + k);
+                    let index = cfg.first_game + k;
+                    let played = play(&mut engine, cfg, index);
+                    let pgn = games_out_wanted.then(|| played.pgn(index, event));
                     let mut w = writer.lock().unwrap_or_else(|p| p.into_inner());
-                    if let Err(e) = w.append(&records) {
-                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
+                    let (data, games) = &mut *w;
+                    let r = match data {
+                        Some(d) => d.append(&played.records).map_err(|e| e.to_string()),
+                        None => Ok(()),
+                    }
+                    .and(match (games, pgn) {
+                        (Some(g), Some(pgn)) => g
+                            .write_all(pgn.as_bytes())
+                            .map_err(|e| format!("datagen: --games-out: {e}")),
+                        _ => Ok(()),
+                    });
+                    if let Err(e) = r {
+                        *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                         stop.store(true, Ordering::SeqCst);
                         break;
                     }
-                    written.fetch_add(records.len() as u64, Ordering::SeqCst);
+                    written.fetch_add(played.records.len() as u64, Ordering::SeqCst);
                     games_done.fetch_add(1, Ordering::SeqCst);
                 }
             });
@@ -415,6 +640,11 @@ pub fn generate_with(
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
+    let (_, games) = writer.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(mut g) = games {
+        g.flush()
+            .map_err(|e| format!("datagen: --games-out: {e}"))?;
+    }
     let w = written.load(Ordering::SeqCst);
     let summary = Summary {
         games: games_done.load(Ordering::SeqCst),
@@ -428,7 +658,9 @@ pub fn generate_with(
         summary.positions,
         summary.positions_per_second(),
         summary.seconds,
-        cfg.out.display(),
+        cfg.out
+            .as_ref()
+            .map_or("no training data file".to_string(), |p| p.display().to_string()),
         summary.total
     ));
     Ok(summary)

@@ -17,7 +17,7 @@ fn out(name: &str) -> std::path::PathBuf {
 
 fn small(path: &std::path::Path) -> Config {
     Config {
-        out: path.to_path_buf(),
+        out: Some(path.to_path_buf()),
         threads: 2,
         nodes: 400,
         games: Some(4),
@@ -88,7 +88,10 @@ fn a_game_depends_on_the_seed_and_its_index_not_on_earlier_games() {
 fn the_command_line_checks_its_arguments() {
     let exe = env!("CARGO_BIN_EXE_xiangqi-engine");
     for (args, want) in [
-        (vec!["datagen"], "--out FILE is required"),
+        (
+            vec!["datagen"],
+            "--out FILE or --games-out FILE is required",
+        ),
         (
             vec!["datagen", "--out", "x.bin", "--nodes", "many"],
             "'many' is not",
@@ -102,6 +105,10 @@ fn the_command_line_checks_its_arguments() {
             "unknown option '--colour'",
         ),
         (vec!["datagen", "--out"], "--out needs a value"),
+        (
+            vec!["datagen", "--out", "x.bin", "--walk"],
+            "--walk makes games without a search",
+        ),
     ] {
         let o = Command::new(exe).args(&args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -185,4 +192,58 @@ fn the_binary_shows_a_bar_on_a_terminal_and_lines_when_piped() {
     );
     assert!(screen.contains("datagen: done: 2 games"), "{screen:?}");
     std::fs::remove_dir_all(&d).ok();
+}
+
+/// The games of `--games-out` (self-play and `--walk`) as our record reader reads them: every
+/// game's moves legal from the start, its result, and the same games again from the same seed.
+#[test]
+fn games_out_writes_pgn_that_reads_back() {
+    use xiangqi_record::{detect::read_any, GameResult};
+    let games = out("games.pgn");
+    let data = out("games.bin");
+    let cfg = Config {
+        games_out: Some(games.clone()),
+        games: Some(2),
+        nodes: 64,
+        ..small(&data)
+    };
+    datagen::generate(&cfg, &mut |_| {}).unwrap();
+    let walk = out("walk.pgn");
+    let walk_cfg = Config {
+        out: None,
+        games_out: Some(walk.clone()),
+        walk: true,
+        games: Some(300),
+        ..small(&data)
+    };
+    let s = datagen::generate(&walk_cfg, &mut |_| {}).unwrap();
+    assert_eq!((s.games, s.positions), (300, 0));
+    for (path, n) in [(&games, 2), (&walk, 300)] {
+        let bytes = std::fs::read(path).unwrap();
+        let all = read_any(&bytes).unwrap();
+        assert_eq!(all.games.len(), n, "{}", path.display());
+        for g in &all.games {
+            let g = g.as_ref().unwrap();
+            assert_ne!(g.result, GameResult::Unknown);
+            let mut pos = Position::new();
+            let moves: Vec<_> = g.mainline().collect();
+            assert!(moves.len() >= 10, "{} moves", moves.len());
+            for m in moves {
+                assert!(pos.is_legal(m));
+                pos.play_unchecked(m);
+            }
+        }
+    }
+    // A game of the walk is decided by the seed and its number alone; openings are shared.
+    let a = datagen::walk_game(&walk_cfg, 17);
+    assert_eq!(a, datagen::walk_game(&walk_cfg, 17));
+    assert_ne!(a, datagen::walk_game(&walk_cfg, 18));
+    let mut firsts = std::collections::HashMap::new();
+    for k in 0..300 {
+        *firsts
+            .entry(datagen::walk_game(&walk_cfg, k).moves[0])
+            .or_insert(0) += 1;
+    }
+    let top = firsts.values().max().copied().unwrap_or(0);
+    assert!(firsts.len() > 3 && top > 120, "{firsts:?}");
 }

@@ -400,6 +400,134 @@ fn fingerprint(g: &NewGame) -> u128 {
     h
 }
 
+/// A batch of games keyed: every entry it adds to with the batch's summed counts, in the
+/// entries' key order (as bytes), each entry once.
+pub struct KeyedBatch {
+    entries: Vec<(EntryKey, MoveStats)>,
+    /// Games whose moves stop being legal (keyed up to the last legal move).
+    pub cut: u64,
+}
+
+impl KeyedBatch {
+    /// How many entries the batch adds to.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries as the index stores them: the key's bytes and the counts to add.
+    pub fn entries(&self) -> impl Iterator<Item = (&[u8], &MoveStats)> {
+        self.entries.iter().map(|(k, s)| (k.as_slice(), s))
+    }
+}
+
+/// Keys `games` (each with its id in the index): every (position, move) of a game's main
+/// line up to `max_ply` plies under each database prefix it goes into, the counts summed per
+/// entry. Done on two threads when the batch is large enough (the result does not depend on
+/// it: the entries are sorted and summed, and `MoveStats::add` picks the top and recent game
+/// by rating, date and id whatever the order).
+pub fn key_games(games: &[(u64, &NewGame)], max_ply: u16) -> KeyedBatch {
+    let threads = if games.len() >= 512 {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+    } else {
+        1
+    };
+    let chunk = games.len().div_ceil(threads).max(1);
+    let mut parts: Vec<(Vec<(EntryKey, MoveStats)>, u64)> = if threads == 1 {
+        vec![key_chunk(games, max_ply)]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = games
+                .chunks(chunk)
+                .map(|c| s.spawn(move || key_chunk(c, max_ply)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("keying a batch does not panic"))
+                .collect()
+        })
+    };
+    let cut = parts.iter().map(|p| p.1).sum();
+    let entries = if parts.len() == 1 {
+        parts.pop().map(|p| p.0).unwrap_or_default()
+    } else {
+        merge_sorted(parts.into_iter().map(|p| p.0).collect())
+    };
+    KeyedBatch { entries, cut }
+}
+
+/// Sorts `v` by key and sums the counts of equal keys.
+fn sort_and_sum(mut v: Vec<(EntryKey, MoveStats)>) -> Vec<(EntryKey, MoveStats)> {
+    v.sort_unstable_by(|a, b| a.0.as_slice().cmp(b.0.as_slice()));
+    let mut out: Vec<(EntryKey, MoveStats)> = Vec::with_capacity(v.len());
+    for (k, s) in v {
+        match out.last_mut() {
+            Some(last) if last.0 == k => last.1.add(&s),
+            _ => out.push((k, s)),
+        }
+    }
+    out
+}
+
+/// Merges lists sorted by `sort_and_sum` into one, summing equal keys (a stable sort of
+/// sorted runs is a merge).
+fn merge_sorted(lists: Vec<Vec<(EntryKey, MoveStats)>>) -> Vec<(EntryKey, MoveStats)> {
+    let mut all: Vec<(EntryKey, MoveStats)> = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+    for l in lists {
+        all.extend(l);
+    }
+    all.sort_by(|a, b| a.0.as_slice().cmp(b.0.as_slice()));
+    let mut out: Vec<(EntryKey, MoveStats)> = Vec::with_capacity(all.len());
+    for (k, s) in all {
+        match out.last_mut() {
+            Some(last) if last.0 == k => last.1.add(&s),
+            _ => out.push((k, s)),
+        }
+    }
+    out
+}
+
+/// One thread's share of [`key_games`]: its sorted, summed entries and its cut games.
+fn key_chunk(games: &[(u64, &NewGame)], max_ply: u16) -> (Vec<(EntryKey, MoveStats)>, u64) {
+    let mut cut = 0;
+    let mut v: Vec<(EntryKey, MoveStats)> =
+        Vec::with_capacity(games.len() * usize::from(max_ply.min(64)));
+    for &(id, g) in games {
+        let Some(outcome) = g.meta.outcome else {
+            continue;
+        };
+        let one = MoveStats::one(
+            outcome,
+            GameRef {
+                id,
+                rating: g.meta.rating(),
+                date: g.meta.date,
+            },
+        );
+        let prefixes = prefixes(g);
+        let mut pos = g.start.clone();
+        for (ply, &m) in g.moves.iter().enumerate() {
+            if ply >= usize::from(max_ply) {
+                break;
+            }
+            if !pos.is_legal(m) {
+                cut += 1;
+                break;
+            }
+            let k = Keyed::of(&pos);
+            let stored_move = k.store(m);
+            for p in &prefixes {
+                v.push((EntryKey::new(p, &k.key, Some(stored_move)), one));
+            }
+            pos.play_unchecked(m);
+        }
+    }
+    (sort_and_sum(v), cut)
+}
+
 /// An opening explorer index in one file.
 pub struct Explorer {
     db: Database,
@@ -475,6 +603,10 @@ impl Explorer {
     }
 
     /// Adds `games` in one transaction: all of them or, on a storage error, none.
+    ///
+    /// The games new to the index are numbered and their headers stored first (in order),
+    /// then their moves are keyed on up to two threads ([`key_games`]) and the batch's summed
+    /// counts are merged into the stored entries in key order.
     pub fn add(&self, games: &[NewGame]) -> Result<Added, Error> {
         let mut added = Added::default();
         let tx = self.db.begin_write()?;
@@ -483,12 +615,12 @@ impl Explorer {
             let mut next_id = meta.get("next_id")?.map_or(1, |v| v.value());
             let mut seen = tx.open_table(SEEN)?;
             let mut stored = tx.open_table(GAMES)?;
-            let mut deltas: HashMap<EntryKey, MoveStats> = HashMap::new();
+            let mut fresh: Vec<(u64, &NewGame)> = Vec::with_capacity(games.len());
             for g in games {
-                let Some(outcome) = g.meta.outcome else {
+                if g.meta.outcome.is_none() {
                     added.unfinished += 1;
                     continue;
-                };
+                }
                 let fp = fingerprint(g);
                 if seen.get(fp)?.is_some() {
                     added.duplicates += 1;
@@ -499,49 +631,22 @@ impl Explorer {
                 seen.insert(fp, id)?;
                 stored.insert(id, g.meta.encode().as_slice())?;
                 added.games += 1;
-                let one = MoveStats::one(
-                    outcome,
-                    GameRef {
-                        id,
-                        rating: g.meta.rating(),
-                        date: g.meta.date,
-                    },
-                );
-                let prefixes = prefixes(g);
-                let mut pos = g.start.clone();
-                for (ply, &m) in g.moves.iter().enumerate() {
-                    if ply >= usize::from(self.options.max_ply) {
-                        break;
-                    }
-                    if !pos.is_legal(m) {
-                        added.cut += 1;
-                        break;
-                    }
-                    let k = Keyed::of(&pos);
-                    let stored_move = k.store(m);
-                    for p in &prefixes {
-                        deltas
-                            .entry(EntryKey::new(p, &k.key, Some(stored_move)))
-                            .or_default()
-                            .add(&one);
-                    }
-                    pos.play_unchecked(m);
-                }
+                fresh.push((id, g));
             }
             meta.insert("next_id", next_id)?;
             drop((seen, stored, meta));
-            let mut entries: Vec<(EntryKey, MoveStats)> = deltas.into_iter().collect();
-            entries.sort_unstable_by_key(|e| e.0);
-            added.entries = entries.len() as u64;
+            let batch = key_games(&fresh, self.options.max_ply);
+            added.cut = batch.cut;
+            added.entries = batch.entries.len() as u64;
             let mut moves = tx.open_table(MOVES)?;
-            for (k, delta) in entries {
+            for (k, delta) in &batch.entries {
                 let mut s = match moves.get(k.as_slice())? {
                     Some(v) => MoveStats::decode(v.value()).ok_or_else(|| {
                         Error::Storage("a damaged entry (not 44 bytes)".to_string())
                     })?,
                     None => MoveStats::default(),
                 };
-                s.add(&delta);
+                s.add(delta);
                 moves.insert(k.as_slice(), s.encode().as_slice())?;
             }
         }

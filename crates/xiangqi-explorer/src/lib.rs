@@ -31,8 +31,8 @@ mod index;
 
 #[cfg(feature = "index")]
 pub use index::{
-    Added, Answer, Db, Error, Explorer, GameMeta, MoveAnswer, NewGame, Options, Speed, Target,
-    RATING_BANDS,
+    key_games, Added, Answer, Db, Error, Explorer, GameMeta, KeyedBatch, MoveAnswer, NewGame,
+    Options, Speed, Target, RATING_BANDS,
 };
 pub use key::{Keyed, PositionKey};
 pub use openings::{opening_of, opening_of_line, Opening};

@@ -1,11 +1,15 @@
-//! A bounded load generator for the server, on loopback only. Two modes:
+//! A bounded load generator for the server, on loopback only. Three modes:
 //!
 //! `xiangqi-loadgen --url http://127.0.0.1:PORT [--connections 64] [--seconds 10]
 //! [--requests 200000]` loads the move endpoint of stored games (`POST /api/games/{id}/moves`);
 //!
 //! `xiangqi-loadgen online --url http://127.0.0.1:PORT --games N --rate MOVES_PER_S
 //! --seconds S ...` plays live games between people through the board API, with both
-//! players' game streams open (see `online.rs`).
+//! players' game streams open (see `online.rs`);
+//!
+//! `xiangqi-loadgen explorer --url http://127.0.0.1:PORT --games FILE --rate R --seconds S`
+//! asks the opening explorer's API for positions of the games at a fixed rate, open loop
+//! (see `explorer.rs`).
 //!
 //! In the first mode each connection (one keep-alive HTTP/1.1 connection) creates a two-player game and plays
 //! random legal moves in it, one request at a time, taking the next move from the legal
@@ -23,6 +27,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use xiangqi_server::client::{Conn, Request};
 
+#[path = "loadgen/explorer.rs"]
+mod explorer;
 #[path = "loadgen/online.rs"]
 mod online;
 
@@ -200,6 +206,10 @@ fn legal_of(v: &Value) -> Vec<String> {
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("online") {
         online::main();
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("explorer") {
+        explorer::main();
         return;
     }
     let args = match parse_args() {
