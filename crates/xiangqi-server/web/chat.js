@@ -19,6 +19,8 @@ function node(tag, cls, text) {
 
 export function startChat(ctx) {
   const { id, token, t, ask } = ctx;
+  // A guest who gave no name is "Anonymous" on the server, said in the page's language.
+  const authorName = (l) => (!l.user && l.username === 'Anonymous' ? t('anonymous') : l.username);
   const C = {
     lines: new Map(), // seq -> chatLine
     seat: null, over: false, room: null, me: undefined, blocked: new Set(),
@@ -158,13 +160,13 @@ export function startChat(ctx) {
       const mine = C.me && l.user && l.user.toLowerCase() === C.me.name.toLowerCase();
       let who;
       if (l.user && C.me && !mine) {
-        who = node('button', 'chat-user', l.username);
+        who = node('button', 'chat-user', authorName(l));
         who.type = 'button';
         who.title = t('chatBlockAsk', { name: l.user });
         who.dataset.testid = 'chat-author';
         who.addEventListener('click', () => block(l.user));
       } else {
-        who = node('span', 'chat-user', l.username);
+        who = node('span', 'chat-user', authorName(l));
       }
       if (l.seat) who.classList.add('seat-' + l.seat);
       li.append(who, node('span', 'chat-text', l.text));

@@ -64,6 +64,13 @@ export async function readLines(res, onLine, onAny) {
 }
 
 // A correspondence deadline's time left: "2 days 5 hours", "3 hours 20 minutes", "45 seconds".
+// A player's name as shown: a guest who gave none is "Anonymous" on the server (as on
+// lichess), said in the page's language.
+export function shownName(p, t) {
+  if (!p) return '';
+  return !p.user && p.name === 'Anonymous' ? t('anonymous') : p.name;
+}
+
 export function leftText(ms, t) {
   const s = Math.max(0, Math.floor(ms / 1000));
   const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
@@ -385,7 +392,7 @@ export function startLive(ctx) {
     L.unseen = true;
     if (settings.notify && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
       try {
-        const names = L.full ? `${L.full.red.name} – ${L.full.black.name}` : t('title');
+        const names = L.full ? `${shownName(L.full.red, t)} – ${shownName(L.full.black, t)}` : t('title');
         const n = new Notification(t('yourMove'), {
           body: `${liveLabel(L.moves.length)} · ${names}`, tag: 'xiangqi-live-' + id, silent: true,
         });
@@ -576,7 +583,7 @@ export function startLive(ctx) {
         a.href = '/@/' + encodeURIComponent(p.user);
         a.textContent = p.name;
         name.append(a);
-      } else name.textContent = p ? p.name : t(side);
+      } else name.textContent = p ? shownName(p, t) : t(side);
       // The rating and its change go beside the name (which a long name cuts short).
       const extra = [];
       if (p && p.rating != null) {
@@ -705,7 +712,7 @@ export function startLive(ctx) {
       status.append(o);
     }
     // the tab's title: whose move, or the result, and the players
-    const names = L.full ? `${L.full.red.name} – ${L.full.black.name}` : t('title');
+    const names = L.full ? `${shownName(L.full.red, t)} – ${shownName(L.full.black, t)}` : t('title');
     const head = !st ? t('connecting') : over ? resultHead(st)
       : player && turnNow() === L.seat ? t('yourMove') : turnNow() === 'red' ? t('redToMove') : t('blackToMove');
     document.title = `${L.unseen ? '● ' : ''}${head} · ${names}`;
@@ -817,7 +824,7 @@ export function startLive(ctx) {
     const fen = startFen();
     const black = parseFen(fen).turn === 'black';
     const no = +(fen.split(' ')[5] || 1);
-    const name = (side) => (L.full && L.full[side] && L.full[side].name) || '?';
+    const name = (side) => (L.full && L.full[side] && shownName(L.full[side], t)) || '?';
     const esc = (v) => String(v).replace(/[\\"]/g, '');
     const st = L.st;
     const result = !ended || !st || !OVER(st.status) || st.status === 'aborted' ? '*'

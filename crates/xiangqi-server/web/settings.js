@@ -108,7 +108,7 @@ function setupMenu() {
   const btn = $('btn-menu');
   const top = btn && btn.closest('.top');
   if (!top) return;
-  btn.setAttribute('aria-label', t('ariaMenu'));
+  // (Its aria-label is the catalogue's ariaMenu, set with the page's static text.)
   const set = (open) => { top.classList.toggle('open', open); btn.setAttribute('aria-expanded', open ? 'true' : 'false'); };
   btn.addEventListener('click', () => set(!top.classList.contains('open')));
   $('nav-main').addEventListener('click', (e) => { if (e.target.closest('button, a')) set(false); });

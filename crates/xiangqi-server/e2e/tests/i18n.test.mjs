@@ -33,7 +33,7 @@ function words(lang) {
 // Names, brands and keys the pages may show in any language: the test's players, notation
 // and format names, keyboard keys in titles, the engine's; "English" is the header's switch
 // (each language is named in itself).
-const ALLOWED = new Set(['english', 'ann', 'bob', 'i18nuser', 'home', 'end', 'iccs', 'wxf', 'fen', 'pgn', 'png', 'xqf', 'svg', 'pikafish', 'anonymous']);
+const ALLOWED = new Set(['english', 'ann', 'bob', 'i18nuser', 'home', 'end', 'iccs', 'wxf', 'fen', 'pgn', 'png', 'xqf', 'svg', 'pikafish']);
 
 // What the page shows that is not in `lang`'s words: visible text nodes, and the aria-label,
 // title and placeholder of visible elements.

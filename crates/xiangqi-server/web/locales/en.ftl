@@ -434,7 +434,7 @@ chatSpectators = Spectators’ chat
 chatMute = Mute chat
 chatUnmute = Show chat
 chatSend = Send
-chatPlaceholder = Say something (Enter sends)
+chatPlaceholder = Say something…
 chatLogIn = Log in to write here
 chatEmpty = No messages yet.
 chatBlock = Block
@@ -474,3 +474,7 @@ yourTurn = your turn
 theirTurn = their turn
 yourTurnCount = games where it is your turn
 noOngoingGames = No games in progress.
+
+## a guest who gave no name (online.js shownName)
+anonymous = Anonymous
+openSeeks = Open seeks

@@ -429,7 +429,7 @@ chatSpectators = Khán giả trò chuyện
 chatMute = Ẩn trò chuyện
 chatUnmute = Hiện trò chuyện
 chatSend = Gửi
-chatPlaceholder = Nhập tin nhắn (Enter để gửi)
+chatPlaceholder = Nhập tin nhắn…
 chatLogIn = Đăng nhập để viết ở đây
 chatEmpty = Chưa có tin nhắn.
 chatBlock = Chặn
@@ -454,3 +454,7 @@ yourTurn = đến lượt bạn
 theirTurn = đến lượt đối thủ
 yourTurnCount = ván đến lượt bạn đi
 noOngoingGames = Không có ván nào đang diễn ra.
+
+## a guest who gave no name (online.js shownName)
+anonymous = Ẩn danh
+openSeeks = Lời mời đang chờ

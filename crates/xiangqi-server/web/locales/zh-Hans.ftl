@@ -434,7 +434,7 @@ chatSpectators = 观众聊天
 chatMute = 屏蔽聊天
 chatUnmute = 显示聊天
 chatSend = 发送
-chatPlaceholder = 说点什么（回车发送）
+chatPlaceholder = 说点什么…
 chatLogIn = 登录后才能在这里发言
 chatEmpty = 还没有消息。
 chatBlock = 拉黑
@@ -459,3 +459,7 @@ yourTurn = 轮到你
 theirTurn = 轮到对方
 yourTurnCount = 轮到你走棋的对局
 noOngoingGames = 没有进行中的对局。
+
+## a guest who gave no name (online.js shownName)
+anonymous = 匿名棋手
+openSeeks = 等待对手的邀约

@@ -434,7 +434,7 @@ chatSpectators = 觀眾聊天
 chatMute = 隱藏聊天
 chatUnmute = 顯示聊天
 chatSend = 送出
-chatPlaceholder = 說點什麼（按 Enter 送出）
+chatPlaceholder = 說點什麼…
 chatLogIn = 登入後才能在這裡發言
 chatEmpty = 還沒有訊息。
 chatBlock = 封鎖
@@ -459,3 +459,7 @@ yourTurn = 輪到你
 theirTurn = 輪到對方
 yourTurnCount = 輪到你走棋的對局
 noOngoingGames = 沒有進行中的對局。
+
+## a guest who gave no name (online.js shownName)
+anonymous = 匿名棋手
+openSeeks = 等待對手的邀約
