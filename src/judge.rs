@@ -146,7 +146,7 @@ mod tests {
         let (m, c) = run("--explain --lang fr").unwrap_err();
         assert_eq!(c, 2);
         assert!(
-            m.contains("invalid value 'fr' for '--lang <LANG>': 'fr' is not a language (en, zh or zh-Hans, zh-Hant, vi)"),
+            m.contains("invalid value 'fr' for '--lang <LANG>': 'fr' is not a language (en, zh-Hans or zh, zh-Hant, vi)"),
             "{m}"
         );
         let (m, _) = run("--explain --lang").unwrap_err();

@@ -178,7 +178,7 @@ fn bad_options_and_values_get_clap_messages_and_status_2() {
         (&["judge", "--lang", "zh"], "--explain"),
         (
             &["judge", "--explain", "--lang", "fr"],
-            "'fr' is not a language (en or zh)",
+            "'fr' is not a language (en, zh-Hans or zh, zh-Hant, vi)",
         ),
         (&["convert"], "required"),
         (

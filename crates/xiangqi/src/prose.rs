@@ -102,7 +102,7 @@ impl fmt::Display for ParseLangError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "'{}' is not a language (en, zh or zh-Hans, zh-Hant, vi)",
+            "'{}' is not a language (en, zh-Hans or zh, zh-Hant, vi)",
             self.0
         )
     }
@@ -1012,7 +1012,7 @@ mod tests {
         let e = "fr".parse::<Lang>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "'fr' is not a language (en, zh or zh-Hans, zh-Hant, vi)"
+            "'fr' is not a language (en, zh-Hans or zh, zh-Hant, vi)"
         );
         for (code, lang) in [
             ("zh-Hans", Zh),
