@@ -340,7 +340,7 @@ async fn every_refusal_names_what_is_wrong() {
     let red = seat(&g.red);
 
     let (st, v, _) = say(&s, &g, &red, "player", &"x".repeat(141)).await;
-    assert_eq!(st, 400);
+    assert_eq!(st, 422);
     assert_eq!(v["field"], "text");
     assert!(
         v["error"]
@@ -352,7 +352,7 @@ async fn every_refusal_names_what_is_wrong() {
     let (st, v, _) = say(&s, &g, &red, "player", &"好".repeat(140)).await;
     assert_eq!(st, 200, "{v}");
     let (st, v, _) = say(&s, &g, &red, "player", " \t\u{7} ").await;
-    assert_eq!(st, 400);
+    assert_eq!(st, 422);
     assert_eq!(v["field"], "text");
     assert_eq!(v["error"], "a chat line is empty");
     let (st, v, _) = call(

@@ -51,6 +51,9 @@ impl From<OnlineError> for ApiError {
                 msg,
             ),
             OnlineError::Bad { field, .. } => ApiError::bad(msg).field(field),
+            OnlineError::Unprocessable { field, .. } => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, msg).field(field)
+            }
             OnlineError::Full(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, msg),
             OnlineError::Store(e) if e.is_unavailable() => ApiError::unavailable(msg),
             OnlineError::Store(_) | OnlineError::Random(_) => {
@@ -69,6 +72,9 @@ impl From<OnlineError> for ApiError {
                     StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
                 let mut a = match r.field {
                     Some(f) if status == StatusCode::BAD_REQUEST => ApiError::bad(msg).field(f),
+                    Some(f) if status == StatusCode::UNPROCESSABLE_ENTITY => {
+                        ApiError::new(status, msg).field(f)
+                    }
                     _ => ApiError::new(status, msg),
                 };
                 a.retry_after = r.retry;
@@ -764,11 +770,12 @@ pub async fn accept_seek(
     security(("seat" = []), ("session" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "Written: stored, then streamed to the room's readers as `chatLine`", body = Ok_),
-        (status = 400, description = "An empty line or one over 140 characters (field `text`), or malformed input", body = super::error::ErrorBody),
+        (status = 400, description = "Malformed input: not JSON or a form, an unknown field, a `room` that is neither `player` nor `spectator`, no `text`", body = super::error::ErrorBody),
         (status = 401, description = "The players' room without a seat's token, or the spectators' room without an account (or a malformed `Authorization` header, an unknown or revoked API token)", body = super::error::ErrorBody),
         (status = 403, description = "The players' room by someone who holds no seat; the spectators' room by a player while the game goes on; with the session cookie but without its CSRF token", body = super::error::ErrorBody),
         (status = 404, description = "No such game", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
+        (status = 422, description = "An empty line (once trimmed) or one over 140 characters (field `text`)", body = super::error::ErrorBody),
         (status = 429, description = "More than 5 lines in 10 s by one writer (or over a per-client limit); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 500, description = "A failure of the server itself (the store), never of the input", body = super::error::ErrorBody),
         (status = 503, description = "The database cannot be reached now (PostgreSQL stopped or restarting): nothing was stored; `Retry-After` says when to try again", body = super::error::ErrorBody),

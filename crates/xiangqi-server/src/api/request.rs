@@ -227,9 +227,22 @@ impl<'de> Deserializer<'de> for FormValue {
         }
     }
 
+    // A word naming one of an enum's unit variants (`room=spectator`), as JSON's string does.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self {
+            FormValue::Text(s) => v.visit_enum(s.into_deserializer()),
+            FormValue::Group(_) => Err(Self::Error::invalid_type(Unexpected::Map, &v)),
+        }
+    }
+
     serde::forward_to_deserialize_any! {
         i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 char str string bytes byte_buf unit
-        unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
+        unit_struct newtype_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
 
@@ -1150,6 +1163,32 @@ mod tests {
                 assert_eq!(e.status, axum::http::StatusCode::BAD_REQUEST, "{body:?}");
                 (e.body.error.clone(), e.body.field.clone())
             }
+        }
+    }
+
+    #[tokio::test]
+    async fn an_enum_field_reads_from_a_form_as_from_json() {
+        use crate::online::hub::ChatRoom;
+        for (kind, body) in [
+            (FORM, "room=spectator&text=hi"),
+            (JSON, r#"{"room":"spectator","text":"hi"}"#),
+        ] {
+            let f = read_as::<ChatFields>(kind, body).await.expect(body);
+            assert_eq!(f.room, Some(ChatRoom::Spectator), "{body}");
+            assert_eq!(f.text.as_deref(), Some("hi"));
+        }
+        // An empty text is read (the handler refuses it, naming `text`); a word that is no
+        // room is refused naming `room`, from a form as from JSON.
+        let f = read_as::<ChatFields>(FORM, "room=player&text=")
+            .await
+            .expect("empty text");
+        assert_eq!(f.room, Some(ChatRoom::Player));
+        for (kind, body) in [
+            (FORM, "room=lobby&text=hi"),
+            (JSON, r#"{"room":"lobby","text":"hi"}"#),
+        ] {
+            let (msg, field) = refusal::<ChatFields>(kind, body).await;
+            assert_eq!(field.as_deref(), Some("room"), "{body}: {msg}");
         }
     }
 

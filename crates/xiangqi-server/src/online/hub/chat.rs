@@ -61,14 +61,14 @@ pub fn clean_chat(text: &str) -> Result<String, OnlineError> {
         .collect();
     let s = s.trim();
     if s.is_empty() {
-        return Err(OnlineError::Bad {
+        return Err(OnlineError::Unprocessable {
             field: "text",
             msg: "a chat line is empty".into(),
         });
     }
     let n = s.chars().count();
     if n > MAX_CHAT {
-        return Err(OnlineError::Bad {
+        return Err(OnlineError::Unprocessable {
             field: "text",
             msg: format!("a chat line is at most {MAX_CHAT} characters (this one has {n})"),
         });
@@ -313,7 +313,7 @@ mod tests {
         for bad in ["", "   ", "\u{7}\n"] {
             let e = clean_chat(bad).unwrap_err();
             assert!(
-                matches!(e, OnlineError::Bad { field: "text", .. }),
+                matches!(e, OnlineError::Unprocessable { field: "text", .. }),
                 "{bad:?}"
             );
         }

@@ -21,6 +21,12 @@ pub enum OnlineError {
         field: &'static str,
         msg: String,
     },
+    /// A well-formed value the operation cannot take (422), naming the field: a chat line
+    /// empty once trimmed, or too long (as a move's text is).
+    Unprocessable {
+        field: &'static str,
+        msg: String,
+    },
     /// Too many seeks or games open (503).
     Full(&'static str),
     /// A rated seek taken without an account (401).
@@ -53,7 +59,9 @@ impl std::fmt::Display for OnlineError {
             }
             OnlineError::WrongToken => f.write_str("this token holds no seat in this game"),
             OnlineError::Refused(r) => r.fmt(f),
-            OnlineError::Bad { msg, .. } => f.write_str(msg),
+            OnlineError::Bad { msg, .. } | OnlineError::Unprocessable { msg, .. } => {
+                f.write_str(msg)
+            }
             OnlineError::Full(what) => write!(f, "too many {what} open; try again later"),
             OnlineError::NeedsAccount => f.write_str(
                 "a rated seek can be taken only by an account: log in (or send a personal API token)",
@@ -108,6 +116,7 @@ pub(super) fn remote_of(e: OnlineError) -> Remote {
         OnlineError::WrongToken => (403, None),
         OnlineError::Refused(r) => (r.status_code(), None),
         OnlineError::Bad { field, .. } => (400, Some(field.to_string())),
+        OnlineError::Unprocessable { field, .. } => (422, Some(field.to_string())),
         OnlineError::Full(_) | OnlineError::Unavailable(_) => (503, None),
         OnlineError::Store(_) | OnlineError::Random(_) => (500, None),
         OnlineError::Remote(r) => (r.status, r.field.clone()),
