@@ -5,12 +5,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { launch, shot, BASE, expectText } from '../lib.mjs';
+import { launch, shot, BASE, expectCount } from '../lib.mjs';
 
+// Changes a setting in the dialog and waits until the page has taken it: the dialog's close
+// handler stores the settings, then draws the board again, in one go.
+const KEYS = { 'set-pieces': 'pieces', 'set-coords': 'coords', 'set-notation': 'notation' };
 async function settingsChange(page, id, value) {
   await page.click('#btn-settings');
   await page.selectOption(`#${id}`, value);
   await page.click('#dlg-settings button.primary');
+  await page.waitForFunction(([k, v]) => {
+    try { return JSON.parse(localStorage.getItem('xiangqi.settings') || '{}')[k] === v; } catch { return false; }
+  }, [KEYS[id], value]);
 }
 
 async function twoPlayerGame(page) {
@@ -40,6 +46,8 @@ test('Western symbols, and coordinates outside, on the board or none', async () 
 
     // Western symbols: every piece a drawn symbol (no character), named by its WXF letter.
     await settingsChange(page, 'set-pieces', 'western');
+    // (The board is drawn again once the dialog's close has been handled.)
+    await expectCount(page, '#board #pieces .pc-sym', 32);
     const pieces = await page.evaluate(() => [...document.querySelectorAll('#board #pieces .pc')].map((g) => ({
       piece: g.dataset.piece, symbol: g.querySelector('.pc-sym')?.dataset.symbol, text: g.querySelector('text')?.textContent ?? null,
     })));
