@@ -12,24 +12,11 @@ use xiangqi::{Color, Move, Position};
 use xiangqi_explorer::book::{self, Book, BuildOptions, Weights};
 use xiangqi_explorer::{Db, Explorer, GameMeta, NewGame, Options, Outcome, Target};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xq_book_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d.join("index.redb")
+    common::temp("book", name)
 }
 
 /// `n` games from a fixed seed: their first plies among each position's first three moves (so
