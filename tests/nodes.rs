@@ -853,7 +853,7 @@ fn chat_lines_relay_between_nodes_in_one_order() {
         None,
         Some(&json!({"room": "player", "text": "x".repeat(141)})),
     );
-    assert_eq!(st, 400, "{v}");
+    assert_eq!(st, 422, "{v}");
     assert_eq!(v["field"], "text");
     drop(a);
     drop(b);
