@@ -6,14 +6,14 @@ use std::path::PathBuf;
 
 use xiangqi::Rules;
 
-use crate::stats::Sprt;
+use crate::stats::{EloModel, Sprt};
 
 pub const USAGE: &str =
     "usage: xiangqi match -engine name=A cmd=PATH [options] -engine name=B cmd=PATH [options]
        [-each options] [-games N] [-rounds N] [-repeat] [-concurrency K]
        [-openings file=FILE [format=epd|pgn|book] [order=sequential|random] [start=N] [plies=N]]
        [-srand N]
-       [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B]
+       [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B model=normalized|logistic]
        [-draw movenumber=N movecount=N score=N] [-resign movecount=N score=N [twosided=true]]
        [-rules repetitions=3 movelimit=120|off chase=on|off] [-log DIR [-debug]]
        [-event NAME] [-notation iccs|wxf|chinese] [-wait MS]
@@ -485,8 +485,20 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             }
             "-sprt" => {
                 let (mut e0, mut e1, mut a, mut b) = (None, None, 0.05, 0.05);
+                let mut model = EloModel::Normalized;
                 for (k, v) in pairs(args, &mut i, flag)? {
                     match k {
+                        "model" => {
+                            model = match v {
+                                "normalized" => EloModel::Normalized,
+                                "logistic" => EloModel::Logistic,
+                                _ => {
+                                    return Err(format!(
+                                        "-sprt model: '{v}' is not normalized or logistic"
+                                    ))
+                                }
+                            }
+                        }
                         "elo0" => e0 = Some(num("-sprt elo0", v)?),
                         "elo1" => e1 = Some(num("-sprt elo1", v)?),
                         "alpha" => a = num("-sprt alpha", v)?,
@@ -497,7 +509,11 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 let (Some(e0), Some(e1)) = (e0, e1) else {
                     return Err("-sprt needs elo0= and elo1=".into());
                 };
-                sprt = Some(Sprt::new(e0, e1, a, b).map_err(|e| format!("-sprt: {e}"))?);
+                sprt = Some(
+                    Sprt::new(e0, e1, a, b)
+                        .map_err(|e| format!("-sprt: {e}"))?
+                        .with_model(model),
+                );
             }
             "-draw" => {
                 let mut d = DrawAdj {

@@ -28,7 +28,7 @@ use xiangqi::Color;
 use cli::MatchConfig;
 use openings::Opening;
 use play::{Ending, GameJob, GameReport, GameSettings};
-use stats::{SprtState, Wdl};
+use stats::{Penta, SprtState, Wdl};
 
 /// Prints to stdout; a closed stdout (`| head`) is not an error worth a panic.
 macro_rules! outln {
@@ -61,6 +61,11 @@ pub struct Tally {
     pub endings: Vec<(String, u32)>,
     pub plies: u64,
     pub games: u32,
+    /// With `-repeat`: the pairs of games of one opening, by the first engine's points.
+    pub penta: Penta,
+    /// With `-repeat`: the first engine's points in the first finished game of each round
+    /// whose other game is still being played.
+    pending: std::collections::HashMap<u64, f64>,
 }
 
 impl Tally {
@@ -81,6 +86,16 @@ impl Tally {
                 Some(_) => w.losses += 1,
                 None => w.draws += 1,
             }
+        }
+        let points = match r.ending.winner() {
+            Some(c) if c == first_color => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        if let Some(other) = self.pending.remove(&r.job.round) {
+            self.penta.add(other, points);
+        } else {
+            self.pending.insert(r.job.round, points);
         }
         let key = r.ending.key();
         match self.endings.iter_mut().find(|(k, _)| *k == key) {
@@ -126,15 +141,43 @@ pub fn progress_line(cfg: &MatchConfig, t: &Tally) -> String {
         pct(w.los()),
         pct(w.draw_ratio()),
     );
+    if cfg.repeat {
+        let p = &t.penta;
+        s.push_str(&format!(
+            ", Ptnml(0-2) [{}], nElo {} +/- {}",
+            p.0.map(|c| c.to_string()).join(", "),
+            fmt_opt(p.nelo(), 1),
+            fmt_opt(p.nelo_error(), 1),
+        ));
+    }
     if let Some(sp) = &cfg.sprt {
         s.push_str(&format!(
             ", SPRT LLR {:.2} [{:.2}, {:.2}]",
-            sp.llr(w),
+            sprt_llr(cfg, t),
             sp.lower_bound(),
             sp.upper_bound()
         ));
     }
     s
+}
+
+/// The SPRT's log-likelihood ratio: over the finished pairs with `-repeat` (the pentanomial
+/// model, as fishtest), over the single games without.
+pub fn sprt_llr(cfg: &MatchConfig, t: &Tally) -> f64 {
+    match &cfg.sprt {
+        Some(sp) if cfg.repeat => sp.llr_pairs(&t.penta),
+        Some(sp) => sp.llr(&t.wdl),
+        None => 0.0,
+    }
+}
+
+/// Where the SPRT stands (see [`sprt_llr`]).
+pub fn sprt_state(cfg: &MatchConfig, t: &Tally) -> SprtState {
+    match &cfg.sprt {
+        Some(sp) if cfg.repeat => sp.state_pairs(&t.penta),
+        Some(sp) => sp.state(&t.wdl),
+        None => SprtState::Continue,
+    }
 }
 
 /// The final table.
@@ -177,19 +220,37 @@ pub fn final_table(cfg: &MatchConfig, t: &Tally, elapsed: Duration) -> String {
         pct(w.los()),
         pct(w.draw_ratio())
     ));
+    if cfg.repeat {
+        let p = &t.penta;
+        s.push_str(&format!(
+            "Game pairs: {}, Ptnml(0-2) [{}]: Elo {} +/- {}, nElo {} +/- {}\n",
+            p.pairs(),
+            p.0.map(|c| c.to_string()).join(", "),
+            fmt_opt(p.elo(), 1),
+            fmt_opt(p.elo_error(), 1),
+            fmt_opt(p.nelo(), 1),
+            fmt_opt(p.nelo_error(), 1),
+        ));
+    }
     if let Some(sp) = &cfg.sprt {
-        let verdict = match sp.state(w) {
+        let verdict = match sprt_state(cfg, t) {
             SprtState::H0 => "H0 accepted",
             SprtState::H1 => "H1 accepted",
             SprtState::Continue => "no decision yet",
         };
         s.push_str(&format!(
-            "SPRT (elo0={} elo1={} alpha={} beta={}): LLR {:.3} [{:.3}, {:.3}]: {verdict}\n",
+            "SPRT ({} elo0={} elo1={} alpha={} beta={}, {}): LLR {:.3} [{:.3}, {:.3}]: {verdict}\n",
+            sp.model.name(),
             sp.elo0,
             sp.elo1,
             sp.alpha,
             sp.beta,
-            sp.llr(w),
+            if cfg.repeat {
+                "pentanomial"
+            } else {
+                "trinomial"
+            },
+            sprt_llr(cfg, t),
             sp.lower_bound(),
             sp.upper_bound()
         ));
@@ -434,12 +495,13 @@ pub fn run_config(cfg: &MatchConfig) -> Result<i32, String> {
             } else {
                 outln!("{line}");
             }
-            if let Some(sp) = &cfg.sprt {
-                if !sprt_done && sp.state(&tally.wdl) != SprtState::Continue {
+            if cfg.sprt.is_some() {
+                let state = sprt_state(cfg, &tally);
+                if !sprt_done && state != SprtState::Continue {
                     sprt_done = true;
                     outln!(
                         "SPRT: {}",
-                        match sp.state(&tally.wdl) {
+                        match state {
                             SprtState::H0 => "H0 accepted; stopping",
                             _ => "H1 accepted; stopping",
                         }

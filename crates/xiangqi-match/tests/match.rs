@@ -207,6 +207,20 @@ fn our_engine_against_itself() {
     assert!(out.contains("Score of Ours1 vs Ours2:"), "{out}");
     assert!(out.contains("SPRT LLR"), "{out}");
     assert!(out.contains("Elo difference (Ours1 - Ours2)"), "{out}");
+    // With -repeat the two games of an opening are a pair: four games are two pairs, and the
+    // SPRT is the pentanomial one on normalized Elo.
+    let pairs_line = out
+        .lines()
+        .find(|l| l.starts_with("Game pairs: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        pairs_line.starts_with("Game pairs: 2, Ptnml(0-2) ["),
+        "{out}"
+    );
+    assert!(
+        out.contains("SPRT (normalized elo0=0 elo1=10 alpha=0.05 beta=0.05, pentanomial)"),
+        "{out}"
+    );
     let games = games_of(&pgn_path);
     assert_eq!(games.len(), 4, "{out}");
     // Openings are played twice with colours swapped.
@@ -622,8 +636,11 @@ fn sjaak_with_ranks_1_to_10_and_he_letters_skipped_if_not_installed() {
 
 #[test]
 fn sprt_stops_the_match() {
-    use xiangqi_match::stats::{Sprt, SprtState, Wdl};
-    let sprt = Sprt::new(-20.0, 20.0, 0.1, 0.1).unwrap();
+    use xiangqi_match::stats::{EloModel, Sprt, SprtState, Wdl};
+    // The command line's default model is normalized Elo.
+    let sprt = Sprt::new(-20.0, 20.0, 0.1, 0.1)
+        .unwrap()
+        .with_model(EloModel::Normalized);
     // An engine that loses every game: H0 is accepted after this many games.
     let n = (1..1000)
         .find(|&n| sprt.state(&Wdl::new(0, 0, n)) == SprtState::H0)

@@ -2,7 +2,7 @@
 //! this crate: the cutechess-cli formulas for Elo/error/LOS, fishtest's LLR_logistic with a
 //! Newton solver for the maximum-likelihood distributions).
 
-use xiangqi_match::stats::{llr_normal_approx, Sprt, SprtState, Wdl};
+use xiangqi_match::stats::{llr_normal_approx, EloModel, Penta, Sprt, SprtState, Wdl};
 
 struct Case {
     wdl: (u32, u32, u32),
@@ -153,4 +153,139 @@ fn degenerate_samples() {
     let s = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
     assert!(s.llr(&Wdl::new(1, 0, 0)).is_finite());
     assert_eq!(s.llr(&Wdl::default()), 0.0);
+}
+
+/// fastchess's reports of real matches (its normalized-Elo pentanomial SPRT, the default),
+/// quoted in public repositories: the pair counts, Elo ± error, nElo ± error and the LLR with
+/// its nElo bounds, each as printed (two decimals).
+struct Reported {
+    penta: [u32; 5],
+    elo: Option<(f64, f64)>,
+    nelo: (f64, f64),
+    llr: Option<(f64, f64, f64)>,
+}
+
+const FASTCHESS: &[Reported] = &[
+    // "C1-Original vs C5-Rebuild (10+0.1, 4moves_test.pgn)": Elo: 190.85 +/- 65.54,
+    // nElo: 549.34 +/- 152.27, LLR: 1.24 (42.1%) (-2.94, 2.94) [0.00, 50.00]
+    Reported {
+        penta: [0, 0, 1, 8, 1],
+        elo: Some((190.85, 65.54)),
+        nelo: (549.34, 152.27),
+        llr: Some((1.24, 0.0, 50.0)),
+    },
+    // "Results of current vs previous (5+0.5, NULL, NULL, 8moves_v3.pgn)": Elo: 631.91 +/- nan,
+    // nElo: 1056.68 +/- 77.10, LLR: 2.96 (100.6%) (-2.94, 2.94) [0.00, 20.00]
+    Reported {
+        penta: [0, 0, 2, 0, 37],
+        elo: None,
+        nelo: (1056.68, 77.10),
+        llr: Some((2.96, 0.0, 20.0)),
+    },
+    // "Zeno doubled-passed-pawns vs Zeno develop (8+0.08)": Elo: 19.83 +/- 6.77,
+    // nElo: 24.25 +/- 8.26, LLR: 4.60 (100.0%) (-4.60, 4.60) [9.00, 16.00]
+    Reported {
+        penta: [352, 579, 1264, 743, 464],
+        elo: Some((19.83, 6.77)),
+        nelo: (24.25, 8.26),
+        llr: Some((4.60, 9.0, 16.0)),
+    },
+    // "sf19-smallnet vs sf18-lite (5+0.05)": Elo: 72.85 +/- 22.33, nElo: 132.30 +/- 39.32
+    Reported {
+        penta: [1, 10, 78, 48, 13],
+        elo: Some((72.85, 22.33)),
+        nelo: (132.30, 39.32),
+        llr: None,
+    },
+];
+
+#[test]
+fn pentanomial_figures_match_fastchess_reports() {
+    for r in FASTCHESS {
+        let p = Penta(r.penta);
+        match r.elo {
+            Some((e, err)) => {
+                assert!(
+                    close(p.elo().unwrap(), e, 0.006),
+                    "{:?} elo {:?}",
+                    r.penta,
+                    p.elo()
+                );
+                assert!(
+                    close(p.elo_error().unwrap(), err, 0.006),
+                    "{:?} error {:?}",
+                    r.penta,
+                    p.elo_error()
+                );
+            }
+            None => assert_eq!(p.elo_error(), None, "{:?}", r.penta),
+        }
+        assert!(
+            close(p.nelo().unwrap(), r.nelo.0, 0.006),
+            "{:?} nElo {:?}",
+            r.penta,
+            p.nelo()
+        );
+        assert!(
+            close(p.nelo_error().unwrap(), r.nelo.1, 0.006),
+            "{:?} nElo error {:?}",
+            r.penta,
+            p.nelo_error()
+        );
+        if let Some((llr, e0, e1)) = r.llr {
+            let s = Sprt::new(e0, e1, 0.05, 0.05)
+                .unwrap()
+                .with_model(EloModel::Normalized);
+            let got = s.llr_pairs(&p);
+            assert!(close(got, llr, 0.006), "{:?} LLR {got} vs {llr}", r.penta);
+        }
+    }
+}
+
+#[test]
+fn pentanomial_logistic_llr_matches_reference() {
+    // tests/ref_stats.py's llr5 (a step-halving Newton solver over the five pair classes).
+    for (c5, l05, lm31) in [
+        ([352, 579, 1264, 743, 464], 7.2307264681, 6.9356133396),
+        ([1, 10, 78, 48, 13], 1.9771278281, 1.6096326370),
+        ([20, 150, 400, 160, 25], 0.4055293873, 0.8637576655),
+    ] {
+        let p = Penta(c5);
+        let a = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap().llr_pairs(&p);
+        let b = Sprt::new(-3.0, 1.0, 0.05, 0.05).unwrap().llr_pairs(&p);
+        assert!(close(a, l05, 1e-7), "{c5:?}: LLR(0,5) {a} vs {l05}");
+        assert!(close(b, lm31, 1e-7), "{c5:?}: LLR(-3,1) {b} vs {lm31}");
+    }
+}
+
+#[test]
+fn pairs_are_counted_by_their_points() {
+    let mut p = Penta::default();
+    for (a, b) in [
+        (0.0, 0.0),
+        (0.0, 0.5),
+        (1.0, 0.0),
+        (0.5, 0.5),
+        (0.5, 1.0),
+        (1.0, 1.0),
+    ] {
+        p.add(a, b);
+    }
+    assert_eq!(p.0, [1, 1, 2, 1, 1]);
+    assert_eq!(p.score(), Some(0.5));
+    assert_eq!(Penta::default().nelo(), None);
+    assert_eq!(Penta([0, 0, 5, 0, 0]).nelo(), None, "no spread, no nElo");
+    // An even match has no evidence either way in the normalized test's direction.
+    let s = Sprt::new(0.0, 2.0, 0.05, 0.05)
+        .unwrap()
+        .with_model(EloModel::Normalized);
+    assert!(s.llr_pairs(&Penta([100, 800, 2000, 800, 100])) < 0.0);
+    assert_eq!(
+        s.state_pairs(&Penta([10, 80, 200, 80, 10])),
+        SprtState::Continue
+    );
+    assert_eq!(
+        s.state_pairs(&Penta([200, 1600, 4000, 2000, 300])),
+        SprtState::H1
+    );
 }
