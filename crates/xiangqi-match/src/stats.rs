@@ -264,45 +264,11 @@ impl Sprt {
 /// that expected score. Counts of zero are replaced by 1e-3, as fishtest does, so that the
 /// ratio is defined from the first game on.
 pub fn llr_logistic(elo0: f64, elo1: f64, r: &Wdl) -> f64 {
-    if r.games() == 0 {
-        return 0.0;
-    }
-    let counts = [r.losses, r.draws, r.wins].map(|c| (c as f64).max(1e-3));
-    let n: f64 = counts.iter().sum();
-    let p = counts.map(|c| c / n);
-    let a = [0.0, 0.5, 1.0];
-    let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
-    let x0 = mle_multiplier(&p, &a, s0);
-    let x1 = mle_multiplier(&p, &a, s1);
-    let mut sum = 0.0;
-    for i in 0..3 {
-        // q_i = p_i / (1 + x (a_i - s)); ln(q1/q0) = ln(1 + x0 d0) - ln(1 + x1 d1)
-        sum += p[i] * ((1.0 + x0 * (a[i] - s0)).ln() - (1.0 + x1 * (a[i] - s1)).ln());
-    }
-    n * sum
-}
-
-/// The Lagrange multiplier x of the maximum-likelihood distribution q_i = p_i / (1 + x(a_i - s))
-/// whose mean is s: the root of sum p_i (a_i - s) / (1 + x (a_i - s)) = 0, by bisection.
-fn mle_multiplier(p: &[f64; 3], a: &[f64; 3], s: f64) -> f64 {
-    let d = a.map(|ai| ai - s);
-    let (dmin, dmax) = (d[0], d[2]); // s is strictly between 0 and 1
-                                     // 1 + x d_i > 0 for all i: x in (-1/dmax, -1/dmin).
-    let (mut lo, mut hi) = (-1.0 / dmax, -1.0 / dmin);
-    let f = |x: f64| -> f64 { (0..3).map(|i| p[i] * d[i] / (1.0 + x * d[i])).sum() };
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        // f decreases in x.
-        if f(mid) > 0.0 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
+    llr_mean(
+        &[r.losses, r.draws, r.wins],
+        score_of_elo(elo0),
+        score_of_elo(elo1),
+    )
 }
 
 /// nElo per unit of t for game pairs: 800 / ln 10 / √2.
