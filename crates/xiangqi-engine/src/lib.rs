@@ -42,6 +42,7 @@ pub mod skill;
 pub mod timeman;
 pub mod tt;
 pub mod uci;
+pub mod wdl;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -97,6 +98,8 @@ pub struct Options {
     pub own_book: bool,
     /// The book file loaded (empty: none).
     pub book_file: String,
+    /// Add `wdl W D L` to the info lines (`UCI_ShowWDL`).
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -115,6 +118,7 @@ impl Default for Options {
             eval_file: String::new(),
             own_book: false,
             book_file: String::new(),
+            show_wdl: false,
         };
         for spec in OPTIONS {
             match spec.kind {
@@ -147,7 +151,8 @@ impl Options {
             | OptionId::UseNnue
             | OptionId::EvalFile
             | OptionId::OwnBook
-            | OptionId::BookFile => {}
+            | OptionId::BookFile
+            | OptionId::ShowWdl => {}
         }
     }
     fn set_check(&mut self, id: OptionId, b: bool) {
@@ -156,6 +161,7 @@ impl Options {
             OptionId::LimitStrength => self.limit_strength = b,
             OptionId::UseNnue => self.use_nnue = b,
             OptionId::OwnBook => self.own_book = b,
+            OptionId::ShowWdl => self.show_wdl = b,
             _ => {}
         }
     }
@@ -195,6 +201,7 @@ pub enum OptionId {
     EvalFile,
     OwnBook,
     BookFile,
+    ShowWdl,
 }
 
 /// One engine option: its UCI name, the UCCI name if UCCI has it, and its kind, default
@@ -312,6 +319,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "BookFile",
         ucci_name: Some("bookfiles"),
         kind: OptionKind::String { default: "" },
+    },
+    OptionSpec {
+        id: OptionId::ShowWdl,
+        name: "UCI_ShowWDL",
+        ucci_name: None,
+        kind: OptionKind::Check { default: false },
     },
 ];
 
@@ -1059,6 +1072,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
             hashfull: 0,
             time_ms: 0,
             pv: vec![],
+            wdl: options.show_wdl.then(|| wdl::wdl(score, root.board())),
         }));
         wait_for_stop(&stop);
         return (None, None);
@@ -1081,6 +1095,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         node_cap: skill.map(|s| s.node_cap()),
         rules,
         nnue,
+        show_wdl: options.show_wdl,
     };
     let root_moves: Vec<RootMove> = std::thread::scope(|s| {
         for id in 1..options.threads {

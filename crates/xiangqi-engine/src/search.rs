@@ -101,6 +101,8 @@ pub struct Shared {
     pub rules: Rules,
     /// The network to evaluate with (`None`: the classical evaluation).
     pub nnue: Option<Arc<xiangqi_nnue::QuantisedNet>>,
+    /// Fill [`SearchInfo::wdl`] (`UCI_ShowWDL`).
+    pub show_wdl: bool,
 }
 
 impl Shared {
@@ -146,6 +148,9 @@ pub struct SearchInfo {
     pub hashfull: u32,
     pub time_ms: u64,
     pub pv: Vec<Move>,
+    /// Win, draw and loss per mille for the side to move, from the score and the root's
+    /// material (the fitted model of [`crate::wdl`]); with `UCI_ShowWDL` only.
+    pub wdl: Option<[u32; 3]>,
 }
 
 pub(crate) struct Worker<'a> {
@@ -452,6 +457,7 @@ impl<'a> Worker<'a> {
         let ms = elapsed.as_millis() as u64;
         let searched = rm.score != -INF;
         let score = if searched { rm.score } else { rm.prev_score };
+        let score = Score::from_internal(score.clamp(-MATE, MATE));
         SearchInfo {
             depth: if searched || depth == 1 {
                 depth
@@ -461,13 +467,17 @@ impl<'a> Worker<'a> {
             .max(1),
             seldepth: rm.seldepth.max(1) as i32,
             multipv: idx + 1,
-            score: Score::from_internal(score.clamp(-MATE, MATE)),
+            score,
             bound: if idx == self.pv_idx { rm.bound } else { None },
             nodes,
             nps: nodes * 1000 / ms.max(1),
             hashfull: self.shared.tt.hashfull(),
             time_ms: ms,
             pv: rm.pv.clone(),
+            wdl: self
+                .shared
+                .show_wdl
+                .then(|| crate::wdl::wdl(score, self.root.board())),
         }
     }
 

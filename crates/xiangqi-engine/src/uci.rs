@@ -565,8 +565,12 @@ fn format_info(i: &SearchInfo, protocol: Protocol) -> String {
         Some(Bound::Upper) => " upperbound",
         _ => "",
     };
+    let wdl = match i.wdl {
+        Some([w, d, l]) => format!(" wdl {w} {d} {l}"),
+        None => String::new(),
+    };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} time {}",
         i.depth, i.seldepth, i.multipv, i.nodes, i.nps, i.hashfull, i.time_ms
     );
     if !pv.is_empty() {

@@ -595,3 +595,135 @@ fn nnue_options_over_uci() {
     );
     e.quit();
 }
+
+/// The `wdl W D L` of an info line, which must add up to 1000.
+fn wdl_of(info: &str) -> [u32; 3] {
+    let t: Vec<&str> = info.split_whitespace().collect();
+    let k = t
+        .iter()
+        .position(|w| *w == "wdl")
+        .unwrap_or_else(|| panic!("no wdl in {info}"));
+    let v = [1, 2, 3].map(|i| t[k + i].parse::<u32>().unwrap());
+    assert_eq!(v.iter().sum::<u32>(), 1000, "{info}");
+    v
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_to_every_line() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line(5, "uciok");
+    assert!(
+        e.seen
+            .iter()
+            .any(|l| l == "option name UCI_ShowWDL type check default false"),
+        "{:?}",
+        e.seen
+    );
+    // Off by default.
+    e.send("position startpos");
+    e.send("go depth 4");
+    let info = e.expect(30, |l| l.starts_with("info depth 4 "));
+    assert!(!info.contains(" wdl "), "{info}");
+    e.bestmove(30);
+
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name MultiPV value 3");
+    e.send("go depth 5");
+    let mut lines = Vec::new();
+    for k in 1..=3 {
+        lines.push(e.expect(30, |l| {
+            l.starts_with("info depth 5 ") && l.contains(&format!(" multipv {k} "))
+        }));
+    }
+    e.bestmove(30);
+    // The start is close to even: neither side is called a likely winner, and a line that
+    // scores better has no smaller win share.
+    let [w, _, l] = wdl_of(&lines[0]);
+    assert!(w < 700 && l < 700, "{}", lines[0]);
+    for pair in lines.windows(2) {
+        assert!(wdl_of(&pair[0])[0] >= wdl_of(&pair[1])[0], "{pair:?}");
+    }
+
+    // A chariot up: Red to move is the likely winner.
+    e.send("setoption name MultiPV value 1");
+    e.send("position fen 1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+    e.send("go depth 5");
+    let info = e.expect(30, |l| l.starts_with("info depth 5 "));
+    e.bestmove(30);
+    let [w, _, l] = wdl_of(&info);
+    assert!(w > 500 && l < 100, "{info}");
+
+    // Mate in one: certain.
+    e.send("position fen 3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    e.send("go depth 3");
+    let info = e.expect(30, |l| l.contains(" score mate 1 "));
+    e.bestmove(30);
+    assert_eq!(wdl_of(&info), [1000, 0, 0], "{info}");
+    e.quit();
+}
+
+/// Under a time limit that stops the search in the middle of an iteration, the last line
+/// reported for each MultiPV index is a real, searched line: every index is there, the
+/// scores are ordered best first, with distinct first moves, and none is a search bound
+/// leaking out (±infinity) — whether the stop came early or late in the iteration.
+#[test]
+fn multipv_lines_are_whole_and_ordered_under_time_limits() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 4");
+    e.send("setoption name UCI_ShowWDL value true");
+    for ms in [30, 70, 150, 260] {
+        e.send("position startpos moves h2e2 h9g7 h0g2");
+        e.send(&format!("go movetime {ms}"));
+        let start = e.seen.len();
+        e.bestmove(30);
+        let mut last: [Option<String>; 4] = Default::default();
+        for l in &e.seen[start..] {
+            if !l.starts_with("info depth ") {
+                continue;
+            }
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let k: usize = t[t.iter().position(|w| *w == "multipv").unwrap() + 1]
+                .parse()
+                .unwrap();
+            last[k - 1] = Some(l.clone());
+        }
+        let lines: Vec<String> = last
+            .iter()
+            .map(|l| {
+                l.clone()
+                    .unwrap_or_else(|| panic!("movetime {ms}: {last:?}"))
+            })
+            .collect();
+        let cp = |l: &str| -> i32 {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let k = t.iter().position(|w| *w == "cp").expect("a cp score");
+            t[k + 1].parse().unwrap()
+        };
+        let first_move = |l: &str| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let mut moves = std::collections::HashSet::new();
+        for l in &lines {
+            let s = cp(l);
+            assert!(s.abs() < 5000, "movetime {ms}: {l}");
+            wdl_of(l);
+            assert!(moves.insert(first_move(l)), "movetime {ms}: {lines:?}");
+        }
+        // Lines of the same depth are ordered; a line of an unfinished iteration keeps the
+        // previous depth's score and is listed after the finished ones.
+        for pair in lines.windows(2) {
+            let depth = |l: &str| l.split_whitespace().nth(2).unwrap().parse::<i32>().unwrap();
+            if depth(&pair[0]) == depth(&pair[1]) {
+                assert!(cp(&pair[0]) >= cp(&pair[1]), "movetime {ms}: {lines:?}");
+            }
+        }
+    }
+    e.quit();
+}

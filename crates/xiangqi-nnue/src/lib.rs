@@ -9,6 +9,7 @@ pub mod data;
 pub mod features;
 pub mod net;
 pub mod train;
+pub mod wdl;
 
 pub use data::{DataReader, DataWriter, GameResult, Record};
 pub use features::KingBuckets;

@@ -38,7 +38,11 @@ usage:
                                 how far the quantised net is from the float net on the
                                 first N positions of DATA (10000): mean, 99th percentile
                                 and largest difference in centipawns
-  xiangqi-nnue info FILE        counts and results of a data file";
+  xiangqi-nnue info FILE        counts and results of a data file
+  xiangqi-nnue wdl-fit DATA [DATA...]
+                                fits the win/draw/loss model of UCI_ShowWDL to the data's
+                                scores and results; prints each material bin's fit and the
+                                model's coefficients as Rust constants";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Some("quantise") | Some("quantize") => cmd_quantise(&args[1..]),
         Some("info") => cmd_info(&args[1..]),
         Some("compare") => cmd_compare(&args[1..]),
+        Some("wdl-fit") => cmd_wdl_fit(&args[1..]),
         Some("help") => {
             println!("{HELP}");
             Ok(())
@@ -280,5 +285,41 @@ fn cmd_info(args: &[String]) -> Result<(), String> {
             String::new()
         }
     );
+    Ok(())
+}
+
+fn cmd_wdl_fit(args: &[String]) -> Result<(), String> {
+    use xiangqi_nnue::wdl::{fit, WdlBins};
+    if args.is_empty() {
+        return Err("usage: xiangqi-nnue wdl-fit DATA [DATA...]".into());
+    }
+    let mut bins = WdlBins::new(10, 1500);
+    for path in args {
+        let mut r = DataReader::open(path.as_ref()).map_err(|e| format!("{path}: {e}"))?;
+        while let Some(rec) = r.next_record() {
+            bins.add(&rec.map_err(|e| format!("{path}: {e}"))?);
+        }
+    }
+    let f = fit(&bins, 5, 1000).ok_or_else(|| {
+        format!(
+            "{} positions with |score| <= 1500 cp: fewer than four material groups (5 points each) have 1,000",
+            bins.positions
+        )
+    })?;
+    println!("{} positions with |score| <= 1500 cp", bins.positions);
+    println!("material  positions        a        b  (model a, b)");
+    for b in &f.bins {
+        let (ma, mb) = f.model.params(b.x);
+        println!(
+            "{:>8.1} {:>10} {:>8.1} {:>8.1}  ({ma:.1}, {mb:.1})",
+            b.x * 80.0,
+            b.positions,
+            b.a,
+            b.b
+        );
+    }
+    let show = |c: &[f64; 4]| c.map(|v| format!("{v:.3}")).join(", ");
+    println!("pub const WDL_A: [f64; 4] = [{}];", show(&f.model.a));
+    println!("pub const WDL_B: [f64; 4] = [{}];", show(&f.model.b));
     Ok(())
 }

@@ -1,0 +1,24 @@
+//! `UCI_ShowWDL`: win, draw and loss per mille from a score, by the model of
+//! [`xiangqi_nnue::wdl`] with the coefficients fitted on the engine's self-play games
+//! (docs/STRENGTH.md, "Win/draw/loss from a score", gives the data and the command).
+
+use xiangqi::Board;
+use xiangqi_nnue::wdl::{material_x, WdlModel};
+
+use crate::search::Score;
+
+/// The fitted model (`xiangqi-nnue wdl-fit`, docs/STRENGTH.md).
+pub const MODEL: WdlModel = WdlModel {
+    a: [-870.684, 2316.149, -2146.753, 846.391],
+    b: [-1308.587, 2123.002, -705.427, 198.233],
+};
+
+/// Win, draw and loss per mille for the side to move of `score` with `board`'s material:
+/// certain for mate scores.
+pub fn wdl(score: Score, board: &Board) -> [u32; 3] {
+    match score {
+        Score::Mate(m) if m > 0 => [1000, 0, 0],
+        Score::Mate(_) => [0, 0, 1000],
+        Score::Cp(cp) => MODEL.wdl(cp, material_x(board)),
+    }
+}
