@@ -595,6 +595,9 @@ impl Play {
     fn run(&mut self, rx: &Receiver<Msg>) {
         // Moves the bot has posted, by the ply they were for: never twice for one ply.
         let mut posted: Option<usize> = None;
+        // Moves refused (not a network failure) at the ply `refused.0`: the engine is asked
+        // again, up to three times a ply, a second apart.
+        let mut refused = (0usize, 0u32);
         loop {
             if !self.pump(rx, Duration::from_millis(500)) {
                 return;
@@ -701,7 +704,23 @@ impl Play {
                         if offer_draw { "?offeringDraw=true" } else { "" }
                     );
                     if let Err(e) = self.post_retrying(rx, &path, &[], ply) {
-                        log(&format!("{} the move {mv} was refused: {e}", self.tag()));
+                        if refused.0 != ply {
+                            refused = (ply, 0);
+                        }
+                        refused.1 += 1;
+                        log(&format!(
+                            "{} the move {mv} was refused: {e}{}",
+                            self.tag(),
+                            if refused.1 < 3 {
+                                "; asking the engine again"
+                            } else {
+                                ""
+                            }
+                        ));
+                        if refused.1 < 3 {
+                            std::thread::sleep(Duration::from_secs(1));
+                            posted = None;
+                        }
                     }
                 }
             }
