@@ -140,7 +140,8 @@ fn minutes(s: u64) -> String {
     if s.is_multiple_of(60) {
         (s / 60).to_string()
     } else {
-        format!("{}", s as f64 / 60.0)
+        let m = format!("{:.2}", s as f64 / 60.0);
+        m.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
@@ -275,6 +276,9 @@ mod tests {
         );
         assert_eq!(b.speed, "bullet");
         assert_eq!(b.describe(), "bullet 0.5+0 casual from ?");
+        assert_eq!(minutes(20), "0.33");
+        assert_eq!(minutes(90), "1.5");
+        assert_eq!(minutes(15), "0.25");
         assert!(Challenge::from_json(&json!({"rated": true})).is_err());
         let e = Challenge::from_json(&json!({"id": "q", "timeControl": {"type": "clock"}}));
         assert_eq!(e.unwrap_err(), "challenge q: a clock without a limit");
