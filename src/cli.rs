@@ -125,6 +125,38 @@ pub enum Command {
         // The after-help (the runner's own option list) is added in `command()`.
     )]
     Match(MatchArgs),
+    /// Put a UCI or UCCI engine on a server account as a bot (lichess's Bot API; docs/BOTS.md)
+    #[command(
+        override_usage = "xiangqi bot --server URL --token T --engine CMD [--option NAME=VALUE ...] [--proto uci|ucci] [--ranks 0|1|auto] [--upgrade] [--accept-tc SPEEDS] [--min-initial S] [--max-initial S] [--min-increment S] [--max-increment S] [--rated | --casual] [--no-bots | --only-bots] [--max-games N] [--move-overhead MS] [--corr-movetime MS] [--resign-score CP] [--resign-moves N] [--draw-score CP] [--draw-moves N] [--draw-pieces N] [--log-dir DIR]",
+        long_about = "Put a UCI or UCCI engine on a server account as a bot, through lichess's Bot \
+                      API (the server's, or any that speaks it). It reads the account's event \
+                      stream, accepts the challenges the policy below allows and declines the \
+                      others with lichess's reasons, and plays each game on a thread of its own \
+                      with a process of the engine, on the server's clocks.\n\n\
+                      Policy: a challenge is declined noBot / onlyBot (--no-bots, --only-bots), \
+                      tooFast / tooSlow (its speed, initial time or increment below or above what \
+                      --accept-tc, --min-initial, --max-initial, --min-increment, --max-increment \
+                      allow), timeControl (a speed not accepted between accepted ones, or no \
+                      clock unless correspondence is accepted), variant (not Xiangqi), casual / \
+                      rated (--rated: rated games only; --casual: casual only), later (already \
+                      --max-games games). Time: the engine is given the gameState's wtime/btime \
+                      and winc/binc (Red is white), its own time less --move-overhead and the time \
+                      since the state arrived; without a clock (correspondence) --corr-movetime a \
+                      move. It resigns when the engine's score is at most --resign-score cp for \
+                      --resign-moves of its moves in a row, and offers (or accepts) a draw with \
+                      its move (offeringDraw) when the score is within +-(--draw-score) cp for \
+                      --draw-moves moves in a row and at most --draw-pieces pieces are left. The \
+                      event stream and each game stream are reopened after a loss with backoff \
+                      (1, 2, 4 ... 30 s); a game in progress is resumed from its gameFull; a move \
+                      that failed to post is sent again until it is taken, or dropped if the game \
+                      moved on. One line per move on stderr; with --log-dir each game's PGN \
+                      (ID.pgn) and the engine's stderr.",
+        after_help = "Examples:\n  xiangqi bot --server https://xiangqi.example --token @token.txt --engine \
+                      'xiangqi uci' --upgrade\n  xiangqi bot --server http://localhost:8080 --token \
+                      xqt_... --engine /usr/games/fairy-stockfish --option Hash=64 --accept-tc \
+                      blitz,rapid --max-games 2 --resign-score -1000 --log-dir games"
+    )]
+    Bot(BotArgs),
     /// Build and query an opening explorer index (docs/EXPLORER.md)
     #[command(
         override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N] | xiangqi explorer query DIR [--fen FEN] [--play MOVES] [--db masters|site|player] [--json] | xiangqi explorer book DIR -o FILE [--db masters|site] [--min-games N] [--max-ply N] [--weights results|games|points] [--min-score F]",
@@ -216,6 +248,121 @@ pub fn parse() -> Cli {
     use clap::FromArgMatches;
     let matches = command().get_matches();
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+#[derive(Args, Debug)]
+pub struct BotArgs {
+    /// The server's base URL (http:// or https://)
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// The account's personal API token, or @FILE to read it from a file
+    #[arg(long, value_name = "T")]
+    pub token: String,
+    /// The engine's command line (words split at spaces)
+    #[arg(long, value_name = "CMD")]
+    pub engine: String,
+    /// An engine option set at start (repeatable)
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
+    pub options: Vec<(String, String)>,
+    /// The engine's protocol
+    #[arg(long, value_enum, ignore_case = true, default_value = "uci")]
+    pub proto: ProtoArg,
+    /// The engine's ranks: 0-9, 1-10 (Fairy-Stockfish; sets UCI_Variant xiangqi), or auto
+    /// (1-10 when its id name is Fairy-Stockfish)
+    #[arg(long, value_name = "0|1|auto", default_value = "auto", value_parser = ["0", "1", "auto"])]
+    pub ranks: String,
+    /// Upgrade the account to a bot account first, if it is not one
+    #[arg(long)]
+    pub upgrade: bool,
+    /// The speeds accepted (bullet, blitz, rapid, classical, correspondence), comma-separated
+    #[arg(long, value_name = "SPEEDS", default_value = "bullet,blitz,rapid,classical", value_parser = speeds)]
+    pub accept_tc: Speeds,
+    /// The least initial time accepted, in seconds
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub min_initial: u64,
+    /// The most initial time accepted, in seconds
+    #[arg(long, value_name = "S", default_value_t = 10800)]
+    pub max_initial: u64,
+    /// The least increment accepted, in seconds
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub min_increment: u64,
+    /// The most increment accepted, in seconds
+    #[arg(long, value_name = "S", default_value_t = 180)]
+    pub max_increment: u64,
+    /// Rated challenges only (casual ones are declined `rated`)
+    #[arg(long, conflicts_with = "casual")]
+    pub rated: bool,
+    /// Casual challenges only (rated ones are declined `casual`)
+    #[arg(long)]
+    pub casual: bool,
+    /// Decline challenges from bots (`noBot`)
+    #[arg(long, conflicts_with = "only_bots")]
+    pub no_bots: bool,
+    /// Decline challenges from people (`onlyBot`)
+    #[arg(long)]
+    pub only_bots: bool,
+    /// Games played at once; a challenge beyond is declined `later`
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_games: u32,
+    /// Milliseconds kept back from the bot's own clock for the network
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    pub move_overhead: u64,
+    /// Milliseconds a move in a game without a clock (correspondence)
+    #[arg(long, value_name = "MS", default_value_t = 10000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub corr_movetime: u64,
+    /// Resign when the engine's score is at most this (centipawns, e.g. -1000) [default: never]
+    #[arg(long, value_name = "CP", allow_negative_numbers = true)]
+    pub resign_score: Option<i32>,
+    /// Own moves in a row at or below --resign-score before resigning
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub resign_moves: u32,
+    /// Offer or accept a draw when the score is within +-CP [default: never]
+    #[arg(long, value_name = "CP", value_parser = clap::value_parser!(i32).range(0..))]
+    pub draw_score: Option<i32>,
+    /// Own moves in a row within --draw-score before offering
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub draw_moves: u32,
+    /// Draws are offered only with at most this many pieces on the board (kings included)
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=32))]
+    pub draw_pieces: u32,
+    /// A folder for each game's PGN (ID.pgn) and the engine's stderr (made when missing)
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProtoArg {
+    Uci,
+    Ucci,
+}
+
+/// `NAME=VALUE` (the name not empty; the value may be).
+fn name_value(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
+        _ => Err(format!("'{s}' is not NAME=VALUE")),
+    }
+}
+
+/// Speeds by lichess's names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Speeds(pub Vec<String>);
+
+/// A comma-separated list of lichess's speed names.
+fn speeds(s: &str) -> Result<Speeds, String> {
+    let mut v = Vec::new();
+    for w in s.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        if !crate::bot::policy::SPEEDS.contains(&w) {
+            return Err(format!(
+                "'{w}' is not a speed (bullet, blitz, rapid, classical, correspondence)"
+            ));
+        }
+        v.push(w.to_string());
+    }
+    if v.is_empty() {
+        return Err("no speed given".into());
+    }
+    Ok(Speeds(v))
 }
 
 #[derive(Args, Debug)]

@@ -11,6 +11,7 @@ use xiangqi::{perft, perft_no_bulk, Position};
 
 mod analyze;
 mod board;
+mod bot;
 mod cli;
 mod convert;
 mod explorer;
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
             xiangqi_engine::uci::run(std::io::Cursor::new(script), out);
             Ok(())
         }
+        Some(Command::Bot(a)) => bot::cmd_bot(&a),
         Some(Command::Play(a)) => play::cmd_play(&a),
         Some(Command::Show(a)) => show::cmd_show(&a),
         Some(Command::Completions(a)) => {

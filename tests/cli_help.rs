@@ -4,7 +4,7 @@
 use std::process::{Command, Output, Stdio};
 
 /// Every subcommand, in the README's order.
-const COMMANDS: [&str; 15] = [
+const COMMANDS: [&str; 16] = [
     "serve",
     "perft",
     "moves",
@@ -16,6 +16,7 @@ const COMMANDS: [&str; 15] = [
     "uci",
     "bench",
     "match",
+    "bot",
     "play",
     "show",
     "completions",
@@ -215,6 +216,48 @@ fn bad_options_and_values_get_clap_messages_and_status_2() {
         (&["show", "x", "--ply", "2", "--all"], "cannot be used with"),
         (&["completions", "tcsh"], "invalid value 'tcsh'"),
         (&["man", "--bogus"], "unexpected argument '--bogus'"),
+        (&["bot", "--server", "http://h"], "required"),
+        (
+            &[
+                "bot",
+                "--server",
+                "http://h",
+                "--token",
+                "t",
+                "--engine",
+                "e",
+                "--accept-tc",
+                "blitz,hyper",
+            ],
+            "'hyper' is not a speed (bullet, blitz, rapid, classical, correspondence)",
+        ),
+        (
+            &[
+                "bot", "--server", "http://h", "--token", "t", "--engine", "e", "--option", "Hash",
+            ],
+            "'Hash' is not NAME=VALUE",
+        ),
+        (
+            &[
+                "bot", "--server", "http://h", "--token", "t", "--engine", "e", "--rated",
+                "--casual",
+            ],
+            "cannot be used with",
+        ),
+        (
+            &[
+                "bot",
+                "--server",
+                "http://h",
+                "--token",
+                "t",
+                "--engine",
+                "e",
+                "--max-games",
+                "0",
+            ],
+            "invalid value '0' for '--max-games <N>'",
+        ),
     ];
     for (args, msg) in cases {
         let o = xiangqi(args);
@@ -246,6 +289,30 @@ fn bad_options_and_values_get_clap_messages_and_status_2() {
         (
             &["convert", "no-such-file"][..],
             "xiangqi: cannot read no-such-file: ",
+        ),
+        (
+            &[
+                "bot",
+                "--server",
+                "localhost:8080",
+                "--token",
+                "t",
+                "--engine",
+                "e",
+            ][..],
+            "xiangqi: --server 'localhost:8080' is not an http:// or https:// URL\n",
+        ),
+        (
+            &[
+                "bot",
+                "--server",
+                "http://127.0.0.1:9",
+                "--token",
+                "t",
+                "--engine",
+                "/no/such/engine",
+            ][..],
+            "xiangqi: --engine: the engine could not be started: '/no/such/engine': ",
         ),
     ] {
         let o = xiangqi(args);

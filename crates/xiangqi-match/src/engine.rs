@@ -11,7 +11,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use xiangqi::{Move, Position, Square, UciMove};
+use xiangqi::{Color, Move, Position, Square, UciMove};
 
 use crate::cli::{EngineSpec, FenLetters, Proto};
 use crate::signal;
@@ -404,6 +404,59 @@ impl EngineProc {
             })
             .collect();
         format!("{board} {rest}")
+    }
+
+    /// The `go` command of a game with clocks, in the engine's protocol: each side's time
+    /// left and increment in ms, Red first (UCI's white), `side` the side to move (the
+    /// engine's), `movestogo` the moves left to the next time control. UCCI gets its own
+    /// clock as `time`, the opponent's as `opptime`, in seconds unless the engine took
+    /// `usemillisec`.
+    pub fn go_clock(
+        &self,
+        side: Color,
+        time_ms: [u64; 2],
+        inc_ms: [u64; 2],
+        movestogo: Option<u32>,
+    ) -> String {
+        match self.spec.proto {
+            Proto::Uci => {
+                let mut g = format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    time_ms[0], time_ms[1], inc_ms[0], inc_ms[1]
+                );
+                if let Some(m) = movestogo {
+                    g.push_str(&format!(" movestogo {m}"));
+                }
+                g
+            }
+            Proto::Ucci => {
+                let (own, opp) = (time_ms[side.index()], time_ms[(!side).index()]);
+                let unit = |ms: u64| if self.ucci_millisec { ms } else { ms / 1000 };
+                let mut g = format!("go time {}", unit(own));
+                match movestogo {
+                    Some(m) => g.push_str(&format!(" movestogo {m}")),
+                    None => g.push_str(&format!(" increment {}", unit(inc_ms[side.index()]))),
+                }
+                g.push_str(&format!(" opptime {}", unit(opp)));
+                g
+            }
+        }
+    }
+
+    /// The `go` command for a fixed time per move (UCCI has no `movetime`: a clock of exactly
+    /// that time with `movestogo 1`).
+    pub fn go_movetime(&self, ms: u64) -> String {
+        match self.spec.proto {
+            Proto::Uci => format!("go movetime {ms}"),
+            Proto::Ucci => {
+                let t = if self.ucci_millisec {
+                    ms
+                } else {
+                    (ms / 1000).max(1)
+                };
+                format!("go time {t} movestogo 1")
+            }
+        }
     }
 
     /// Sends the position and `go ARGS` and waits for the best move until `limit_ms` after

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use xiangqi::{Color, Game, Move, Outcome, Reason, Rules};
 use xiangqi_record::{GameRecord, GameResult, MoveNode};
 
-use crate::cli::{DrawAdj, EngineSpec, Limit, Proto, ResignAdj};
+use crate::cli::{DrawAdj, EngineSpec, Limit, ResignAdj};
 use crate::engine::{EngineProc, Failure, Reply};
 use crate::openings::Opening;
 
@@ -252,7 +252,7 @@ pub fn play(job: GameJob, s: &GameSettings) -> GameReport {
         let limit = spec.limit.expect("checked by the parser");
         let margin = spec.timemargin_ms;
         let (go, wait_ms, what) = match limit {
-            Limit::Clock { moves, inc_ms, .. } => {
+            Limit::Clock { moves, .. } => {
                 let rt = clocks[0].remaining_ms.max(1) as u64;
                 let bt = clocks[1].remaining_ms.max(1) as u64;
                 let incs = |c: Color| match specs[c.index()].limit {
@@ -260,40 +260,7 @@ pub fn play(job: GameJob, s: &GameSettings) -> GameReport {
                     _ => 0,
                 };
                 let mtg = moves.map(|m| m - clocks[si].made % m);
-                let go = match spec.proto {
-                    Proto::Uci => {
-                        let mut g = format!(
-                            "go wtime {rt} btime {bt} winc {} binc {}",
-                            incs(Color::Red),
-                            incs(Color::Black)
-                        );
-                        if let Some(m) = mtg {
-                            g.push_str(&format!(" movestogo {m}"));
-                        }
-                        g
-                    }
-                    Proto::Ucci => {
-                        let (own, opp) = if side == Color::Red {
-                            (rt, bt)
-                        } else {
-                            (bt, rt)
-                        };
-                        let unit = |ms: u64| {
-                            if p.ucci_millisec() {
-                                ms
-                            } else {
-                                ms / 1000
-                            }
-                        };
-                        let mut g = format!("go time {}", unit(own));
-                        match mtg {
-                            Some(m) => g.push_str(&format!(" movestogo {m}")),
-                            None => g.push_str(&format!(" increment {}", unit(inc_ms))),
-                        }
-                        g.push_str(&format!(" opptime {}", unit(opp)));
-                        g
-                    }
-                };
+                let go = p.go_clock(side, [rt, bt], [incs(Color::Red), incs(Color::Black)], mtg);
                 let own = clocks[si].remaining_ms.max(0) as u64;
                 (go, own + margin + 1, "move in time")
             }
@@ -308,18 +275,7 @@ pub fn play(job: GameJob, s: &GameSettings) -> GameReport {
                 "reply with a move",
             ),
             Limit::MoveTime(ms) => {
-                let go = match spec.proto {
-                    Proto::Uci => format!("go movetime {ms}"),
-                    // UCCI has no movetime: a clock of exactly that time with movestogo 1.
-                    Proto::Ucci => {
-                        let t = if p.ucci_millisec() {
-                            ms
-                        } else {
-                            (ms / 1000).max(1)
-                        };
-                        format!("go time {t} movestogo 1")
-                    }
-                };
+                let go = p.go_movetime(ms);
                 (go, ms + margin + 1, "move within its move time")
             }
         };

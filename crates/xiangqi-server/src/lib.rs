@@ -287,6 +287,7 @@ pub fn serve(c: Config) -> Result<(), String> {
             tokio::spawn(api::explorer::index_ended(ex, app.hub.ended_games()));
         }
         app.accounts.set_limits(c.rate_limits);
+        app.hub.set_bot_limits(c.rate_limits);
         let app = Arc::new(app);
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
         if resumed > 0 {

@@ -892,7 +892,7 @@ async fn api_tokens_belong_to_their_account(db: &Db) {
     assert!(matches!(e, StoreError::Taken(_)), "{e:?}");
     assert_eq!(
         s.token_user("hash-1").await.unwrap(),
-        Some((alice, "alice".into()))
+        Some((alice, "alice".into(), false))
     );
     let list = s.tokens(alice).await.unwrap();
     assert_eq!(list.iter().map(|t| t.id).collect::<Vec<_>>(), [t1, t2]);

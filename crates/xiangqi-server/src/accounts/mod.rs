@@ -498,8 +498,11 @@ impl Accounts {
         Ok(())
     }
 
-    /// The account of a personal API token, if it is one.
-    pub async fn token_user(&self, token: &str) -> Result<Option<(i64, String)>, AccountError> {
+    /// The account of a personal API token, if it is one: id, name, and whether a bot.
+    pub async fn token_user(
+        &self,
+        token: &str,
+    ) -> Result<Option<(i64, String, bool)>, AccountError> {
         if !token.starts_with(TOKEN_PREFIX) {
             return Ok(None);
         }

@@ -73,6 +73,8 @@ pub struct User {
     pub via: Via,
     /// The session's CSRF token.
     pub csrf: Option<String>,
+    /// A bot account.
+    pub bot: bool,
 }
 
 /// The account a request acts for, if any: `Authorization: Bearer xqt_...` (a personal API
@@ -134,11 +136,12 @@ impl FromRequestParts<Arc<App>> for Viewer {
     async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
         if let Some(t) = bearer(&parts.headers).filter(|t| t.starts_with(TOKEN_PREFIX)) {
             return match app.accounts.token_user(t).await? {
-                Some((id, name)) => Ok(Viewer(Some(User {
+                Some((id, name, bot)) => Ok(Viewer(Some(User {
                     id,
                     name,
                     via: Via::Token,
                     csrf: None,
+                    bot,
                 }))),
                 None => Err(ApiError::new(
                     StatusCode::UNAUTHORIZED,
@@ -172,6 +175,7 @@ impl FromRequestParts<Arc<App>> for Viewer {
             name: s.name,
             via: Via::Session(secret),
             csrf: Some(s.csrf),
+            bot: s.bot,
         })))
     }
 }
@@ -394,6 +398,11 @@ pub struct Me {
     pub chat: bool,
     /// The accounts it blocks (`POST /api/rel/block/{username}`), by name.
     pub blocking: Vec<String>,
+    /// `BOT` for a bot account (`POST /api/bot/account/upgrade`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
+    /// Takes challenges from bots (`POST /api/account/preferences`, `bots`).
+    pub bots: bool,
 }
 
 /// `GET /api/account`: who is logged in.
@@ -414,7 +423,14 @@ pub async fn me(State(app): AppState, v: Viewer) -> ApiResult<Response> {
     let ratings = app.store.ratings(u.id).await.map_err(AccountError::from)?;
     let chat = app.store.chat_on(u.id).await.map_err(AccountError::from)?;
     let blocking = app.store.blocking(u.id).await.map_err(AccountError::from)?;
+    let bots = app
+        .store
+        .bot_challenges_on(u.id)
+        .await
+        .map_err(AccountError::from)?;
     let mut res = Json(Me {
+        title: u.bot.then_some("BOT"),
+        bots,
         name: u.name,
         csrf: u.csrf,
         ratings: all_ratings(&ratings),
@@ -608,6 +624,15 @@ pub async fn preferences(
             .await
             .map_err(AccountError::from)?;
     }
+    if let Some(on) = f.bots {
+        app.store
+            .write(crate::store::Write::Chat(ChatWrite::SetBotChallenges {
+                user_id: u.id,
+                on,
+            }))
+            .await
+            .map_err(AccountError::from)?;
+    }
     Ok(Json(Ok_ { ok: true }))
 }
 
@@ -751,6 +776,9 @@ pub struct Profile {
     /// The 20 most recent games.
     pub recent: Vec<ProfileGame>,
     pub counts: CountsJson,
+    /// `BOT` for a bot account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
 }
 
 /// `GET /api/users/{name}`: a player's profile.
@@ -773,6 +801,12 @@ pub async fn profile(State(app): AppState, Path(name): Path<String>) -> ApiResul
         .await
         .map_err(AccountError::from)?
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such player"))?;
+    let bot = app
+        .store
+        .user_by_key(&name.trim().to_lowercase())
+        .await
+        .map_err(AccountError::from)?
+        .is_some_and(|u| u.bot);
     let recent = p
         .recent
         .into_iter()
@@ -799,6 +833,7 @@ pub async fn profile(State(app): AppState, Path(name): Path<String>) -> ApiResul
         })
         .collect();
     Ok(Json(Profile {
+        title: bot.then_some("BOT"),
         ratings: all_ratings(&p.ratings),
         history: p
             .history

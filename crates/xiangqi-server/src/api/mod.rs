@@ -3,6 +3,7 @@
 //! are in `crate::games`; this layer only reads requests and writes answers.
 
 pub mod accounts;
+pub mod bots;
 pub mod error;
 pub mod explorer;
 pub mod game_json;
@@ -280,6 +281,19 @@ fn api_routes() -> Routes {
         .post("/api/board/seek", online::seek)
         .post("/api/board/seek/{id}/accept", online::accept_seek)
         .get("/api/lobby/stream", online::lobby_stream)
+        .post("/api/bot/account/upgrade", bots::upgrade)
+        .get("/api/stream/event", bots::event_stream)
+        .get("/api/challenge", bots::list)
+        .post("/api/challenge/{username}", bots::create)
+        .post("/api/challenge/{id}/accept", bots::accept)
+        .post("/api/challenge/{id}/decline", bots::decline)
+        .post("/api/challenge/{id}/cancel", bots::cancel)
+        .get("/api/bot/game/stream/{id}", bots::stream)
+        .post("/api/bot/game/{id}/move/{move}", bots::bot_move)
+        .post("/api/bot/game/{id}/chat", bots::bot_chat)
+        .get("/api/bot/game/{id}/chat", bots::bot_chat_history)
+        .post("/api/bot/game/{id}/{action}", bots::bot_action)
+        .post("/api/bot/game/{id}/{offer}/{answer}", bots::bot_answer)
         .post("/api/account/register", accounts::register)
         .post("/api/account/login", accounts::login)
         .post("/api/account/logout", accounts::logout)

@@ -21,7 +21,8 @@ use xiangqi::Color;
 use super::accounts::Viewer;
 use super::error::ApiError;
 use super::request::{
-    AcceptFields, ChallengeFields, ChatFields, ClockFields, JsonOrForm, SeekFields, Wish,
+    AcceptFields, ChallengeFields, ChatFields, ClockFields, JsonOrForm, MoveQuery, Query,
+    SeekFields, Wish,
 };
 use crate::online::clock::TimeControl;
 use crate::online::corr::Days;
@@ -40,7 +41,9 @@ impl From<OnlineError> for ApiError {
     fn from(e: OnlineError) -> ApiError {
         let msg = e.to_string();
         match e {
-            OnlineError::NotFound => ApiError::new(StatusCode::NOT_FOUND, msg),
+            OnlineError::NotFound | OnlineError::NoChallenge => {
+                ApiError::new(StatusCode::NOT_FOUND, msg)
+            }
             OnlineError::NoToken | OnlineError::NeedsAccount => {
                 ApiError::new(StatusCode::UNAUTHORIZED, msg)
             }
@@ -84,22 +87,25 @@ impl From<OnlineError> for ApiError {
     }
 }
 
-/// The seat token of `Authorization: Bearer TOKEN`, if the request has one.
-pub struct Bearer(pub Option<String>);
+/// The seat token of `Authorization: Bearer TOKEN`, if the request has one, and whether the
+/// request is the bot API's (`/api/bot/...`: only a bot's personal API token) or the board
+/// API's (no bot account).
+pub struct Bearer(pub Option<String>, pub bool);
 
 impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let bot = parts.uri.path().starts_with("/api/bot/");
         let Some(v) = parts.headers.get(header::AUTHORIZATION) else {
-            return Ok(Bearer(None));
+            return Ok(Bearer(None, bot));
         };
         let v = v
             .to_str()
             .map_err(|_| ApiError::new(StatusCode::UNAUTHORIZED, "bad Authorization header"))?;
         match v.split_once(' ') {
             Some((scheme, t)) if scheme.eq_ignore_ascii_case("bearer") && !t.trim().is_empty() => {
-                Ok(Bearer(Some(t.trim().to_owned())))
+                Ok(Bearer(Some(t.trim().to_owned()), bot))
             }
             _ => Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
@@ -124,13 +130,36 @@ impl Cred {
     }
 }
 
+/// lichess's refusal of a person's token on the bot API.
+pub const ONLY_BOTS: &str = "This endpoint only works for bot accounts. \
+     See https://lichess.org/api#operation/botAccountUpgrade";
+/// lichess's refusal of a bot's token on the board API.
+pub const NOT_FOR_BOTS: &str = "This API endpoint is not for Bot accounts.";
+
 async fn cred_of(app: &App, bearer: Bearer) -> ApiResult<Option<Cred>> {
-    let Some(t) = bearer.0 else { return Ok(None) };
+    let bot_api = bearer.1;
+    let Some(t) = bearer.0 else {
+        if bot_api {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "the bot API needs a bot account's personal API token (Authorization: Bearer xqt_...)",
+            ));
+        }
+        return Ok(None);
+    };
     if !t.starts_with(crate::accounts::TOKEN_PREFIX) {
+        if bot_api {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "the bot API takes a bot account's personal API token, not a seat's token",
+            ));
+        }
         return Ok(Some(Cred::Seat(t)));
     }
     match app.accounts.token_user(&t).await? {
-        Some((id, _)) => Ok(Some(Cred::Account(id))),
+        Some((_, _, false)) if bot_api => Err(ApiError::new(StatusCode::FORBIDDEN, ONLY_BOTS)),
+        Some((_, _, true)) if !bot_api => Err(ApiError::new(StatusCode::FORBIDDEN, NOT_FOR_BOTS)),
+        Some((id, ..)) => Ok(Some(Cred::Account(id))),
         None => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "unknown or revoked API token",
@@ -145,7 +174,7 @@ fn seeker(v: &Viewer) -> Option<Seeker> {
     })
 }
 
-fn time_control(clock: Option<&ClockFields>) -> ApiResult<Option<TimeControl>> {
+pub(super) fn time_control(clock: Option<&ClockFields>) -> ApiResult<Option<TimeControl>> {
     let Some(c) = clock else { return Ok(None) };
     if c.limit.is_none() && c.increment.is_none() {
         return Ok(None);
@@ -163,7 +192,7 @@ fn time_control(clock: Option<&ClockFields>) -> ApiResult<Option<TimeControl>> {
 }
 
 /// The `days` of a correspondence challenge or seek: one of `corr::DAYS`, and no clock with it.
-fn days_of(days: Option<f64>, clock: Option<&ClockFields>) -> ApiResult<Option<Days>> {
+pub(super) fn days_of(days: Option<f64>, clock: Option<&ClockFields>) -> ApiResult<Option<Days>> {
     let Some(d) = days else { return Ok(None) };
     let whole = d.is_finite() && d.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&d);
     let days = Days::new(if whole { d as u32 } else { 0 }).map_err(|_| {
@@ -350,7 +379,11 @@ pub struct Ok_ {
 }
 
 async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<Json<Ok_>> {
+    let bot_api = bearer.1;
     let cred = cred_of(app, bearer).await?;
+    if let (true, Some(Cred::Account(user))) = (bot_api, &cred) {
+        app.hub.bot_take(*user, true)?;
+    }
     app.hub
         .act(id, cred.as_ref().map(Cred::as_credential), action)
         .await?;
@@ -365,6 +398,7 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
     params(
         ("id" = String, Path, description = "The live game's id (8 characters of `[0-9A-Za-z]`)"),
         ("move" = String, Path, description = "The move in any notation (percent-encoded)"),
+        MoveQuery,
     ),
     security(("seat" = []), ("apiToken" = [])),
     responses(
@@ -382,9 +416,17 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
 pub async fn board_move(
     State(app): AppState,
     Path((id, mv)): Path<(String, String)>,
+    Query(q): Query<MoveQuery>,
     bearer: Bearer,
 ) -> ApiResult<Json<Ok_>> {
-    act(&app, &id, bearer, Action::Move(mv)).await
+    let bot_api = bearer.1;
+    let token = bearer.0.clone();
+    let done = act(&app, &id, bearer, Action::Move(mv)).await?;
+    if q.offering_draw == Some(true) {
+        // The move went: the draw offer follows it (lichess's `offeringDraw`).
+        let _ = act(&app, &id, Bearer(token, bot_api), Action::Draw(true)).await?;
+    }
+    Ok(done)
 }
 
 /// `POST /api/board/game/{id}/{action}`: resign, abort, claim-victory, claim-draw.

@@ -1085,6 +1085,10 @@ pub struct PreferenceFields {
     /// game streams carry no `chatLine`.
     #[serde(default, deserialize_with = "flag")]
     pub chat: Option<bool>,
+    /// Take challenges from bot accounts (the default) or refuse them (lichess's decline
+    /// reason `noBot`).
+    #[serde(default, deserialize_with = "flag")]
+    pub bots: Option<bool>,
 }
 
 /// A username and a password (both required; `null` counts as missing).
@@ -1335,4 +1339,72 @@ mod tests {
         let (msg, field) = refusal::<Credentials>(JSON, r#"{"username": 5}"#).await;
         assert_eq!(field.as_deref(), Some("username"), "{msg}");
     }
+}
+
+/// `POST /api/board/game/{id}/move/{move}` and the bot API's: lichess's query.
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct MoveQuery {
+    /// `true`: offer a draw (or accept the opponent's) with the move.
+    #[serde(rename = "offeringDraw", default, deserialize_with = "flag")]
+    #[param(value_type = Option<bool>)]
+    pub offering_draw: Option<bool>,
+}
+
+/// A challenge's side for the challenger: `red` (lichess's `white`), `black` or `random`.
+pub struct ChallengeColor(pub SideWish);
+
+impl<'de> Deserialize<'de> for ChallengeColor {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ChallengeColor, D::Error> {
+        let s = string(d)?;
+        let w = if s == "white" {
+            Some(SideWish::Red)
+        } else {
+            SideWish::parse(&s)
+        };
+        w.map(ChallengeColor).ok_or_else(|| {
+            D::Error::custom(format!(
+                "must be red (or white), black or random, not '{s}'"
+            ))
+        })
+    }
+}
+
+/// `standard` or `xiangqi`: the only game here.
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantName {
+    Standard,
+    Xiangqi,
+}
+
+/// `POST /api/challenge/{username}` (lichess's fields; `clock` as an object, or the dotted
+/// `clock.limit`).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DirectChallengeFields {
+    /// Neither limit nor increment (and no `days`): no clock.
+    pub clock: Option<ClockFields>,
+    /// Correspondence: days per move, one of 1, 2, 3, 5, 7, 10, 14, instead of `clock`.
+    #[serde(default, deserialize_with = "number")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 14)]
+    pub days: Option<f64>,
+    /// The challenger's side: `red` (or lichess's `white`), `black`, `random` (default).
+    #[schema(value_type = Option<String>, pattern = "^(red|white|black|random)$")]
+    pub color: Option<ChallengeColor>,
+    /// Default casual.
+    #[serde(default, deserialize_with = "flag")]
+    pub rated: Option<bool>,
+    /// `standard` (or `xiangqi`); any other variant is refused.
+    pub variant: Option<VariantName>,
+}
+
+/// `POST /api/challenge/{id}/decline`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeclineFields {
+    /// lichess's key: generic (default), later, tooFast, tooSlow, timeControl, rated,
+    /// casual, standard, variant, noBot, onlyBot (any case).
+    pub reason: Option<String>,
 }

@@ -123,6 +123,8 @@ pub enum Wire {
     Owner { from: String, game: String },
     /// The seeks changed.
     Lobby,
+    /// A line for account `user`'s event streams (`GET /api/stream/event`).
+    User { user: i64, line: String },
 }
 
 /// A request.

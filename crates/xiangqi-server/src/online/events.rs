@@ -32,6 +32,9 @@ pub struct PlayerJson {
     /// The account holding the seat (its profile is `/@/{user}`); absent for a guest.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<String>,
+    /// `BOT` when the account is a bot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
     /// In a rated game: the rating before it, and whether it was provisional.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating: Option<i64>,

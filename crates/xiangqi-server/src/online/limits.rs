@@ -202,14 +202,17 @@ fn classify(method: &Method, path: &str) -> Option<Result<Kind, ()>> {
     if post && (path == "/api/challenge/open" || path == "/api/board/seek") {
         return Some(Ok(Kind::Create));
     }
-    if post && path.starts_with("/api/board/seek/") {
+    if post && (path.starts_with("/api/board/seek/") || path.starts_with("/api/challenge/")) {
         return Some(Ok(Kind::Create));
     }
-    if post && path.starts_with("/api/board/game/") {
+    if post && (path.starts_with("/api/board/game/") || path.starts_with("/api/bot/game/")) {
         return Some(Ok(Kind::Act));
     }
     if method == Method::GET
-        && (path.starts_with("/api/board/game/stream/") || path == "/api/lobby/stream")
+        && (path.starts_with("/api/board/game/stream/")
+            || path.starts_with("/api/bot/game/stream/")
+            || path == "/api/stream/event"
+            || path == "/api/lobby/stream")
     {
         // A stream: counted while open (`Err` marks it).
         return Some(Err(()));

@@ -18,6 +18,8 @@ pub struct UserRow {
     pub name: String,
     pub password_hash: String,
     pub created: i64,
+    /// A bot account (upgraded with `POST /api/bot/account/upgrade`): its title is `BOT`.
+    pub bot: bool,
 }
 
 /// A session's account and CSRF token.
@@ -26,6 +28,8 @@ pub struct SessionRow {
     pub user_id: i64,
     pub name: String,
     pub csrf: String,
+    /// A bot account.
+    pub bot: bool,
 }
 
 /// A personal API token's listing (never the token).
@@ -63,6 +67,8 @@ pub struct SeatUser {
     pub before: Option<(f64, f64)>,
     /// What the game changed, once rated.
     pub diff: Option<f64>,
+    /// A bot account.
+    pub bot: bool,
 }
 
 /// The accounts of a live game's seats.
@@ -154,6 +160,11 @@ pub enum AccountWrite {
         user_id: i64,
         id: i64,
     },
+    /// Account `user_id` becomes a bot, if it holds no seat of any live game; answers 1
+    /// when it did, 0 when it has played (or is a bot already).
+    UpgradeBot {
+        user_id: i64,
+    },
     /// Which accounts hold a live game's seats (with the game's creation).
     Seats {
         game_id: String,
@@ -237,6 +248,9 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
             Ok(c.prepare_cached(sql::TOKEN_DELETE.sqlite)?
                 .execute(params![id, user_id])? as i64)
         }
+        AccountWrite::UpgradeBot { user_id } => Ok(c
+            .prepare_cached(sql::USER_UPGRADE_BOT.sqlite)?
+            .execute([user_id])? as i64),
         AccountWrite::Seats {
             game_id,
             users,
@@ -326,23 +340,24 @@ pub(super) fn apply(c: &Connection, w: &AccountWrite) -> rusqlite::Result<i64> {
 
 /// The account named `name_key` (lower case).
 pub(super) fn user_by_key(c: &Connection, name_key: &str) -> rusqlite::Result<Option<UserRow>> {
-    c.prepare_cached("SELECT id, name, password_hash, created FROM users WHERE name_key = ?1")?
+    c.prepare_cached("SELECT id, name, password_hash, created, bot FROM users WHERE name_key = ?1")?
         .query_row([name_key], user_row)
         .optional()
 }
 
-/// A `users` row read as `SELECT id, name, password_hash, created`.
+/// A `users` row read as `SELECT id, name, password_hash, created, bot`.
 fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UserRow> {
     Ok(UserRow {
         id: r.get(0)?,
         name: r.get(1)?,
         password_hash: r.get(2)?,
         created: r.get(3)?,
+        bot: r.get::<_, i64>(4)? != 0,
     })
 }
 
 pub(super) fn user_by_id(c: &Connection, id: i64) -> rusqlite::Result<Option<UserRow>> {
-    c.prepare_cached("SELECT id, name, password_hash, created FROM users WHERE id = ?1")?
+    c.prepare_cached("SELECT id, name, password_hash, created, bot FROM users WHERE id = ?1")?
         .query_row([id], user_row)
         .optional()
 }
@@ -350,7 +365,7 @@ pub(super) fn user_by_id(c: &Connection, id: i64) -> rusqlite::Result<Option<Use
 /// The live session of key `key` at `now`.
 pub(super) fn session(c: &Connection, key: &str, now: i64) -> rusqlite::Result<Option<SessionRow>> {
     c.prepare_cached(
-        "SELECT s.user_id, u.name, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id \
+        "SELECT s.user_id, u.name, s.csrf, u.bot FROM sessions s JOIN users u ON u.id = s.user_id \
          WHERE s.key = ?1 AND s.expires > ?2",
     )?
     .query_row(params![key, now], |r| {
@@ -358,17 +373,24 @@ pub(super) fn session(c: &Connection, key: &str, now: i64) -> rusqlite::Result<O
             user_id: r.get(0)?,
             name: r.get(1)?,
             csrf: r.get(2)?,
+            bot: r.get::<_, i64>(3)? != 0,
         })
     })
     .optional()
 }
 
-/// The account of a personal API token's key.
-pub(super) fn token_user(c: &Connection, key: &str) -> rusqlite::Result<Option<(i64, String)>> {
+/// The account of a personal API token's key: its id, name and whether it is a bot.
+pub(super) fn token_user(
+    c: &Connection,
+    key: &str,
+) -> rusqlite::Result<Option<(i64, String, bool)>> {
     c.prepare_cached(
-        "SELECT t.user_id, u.name FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.key = ?1",
+        "SELECT t.user_id, u.name, u.bot FROM api_tokens t JOIN users u ON u.id = t.user_id \
+         WHERE t.key = ?1",
     )?
-    .query_row([key], |r| Ok((r.get(0)?, r.get(1)?)))
+    .query_row([key], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? != 0))
+    })
     .optional()
 }
 
@@ -421,7 +443,7 @@ pub(super) fn seats(c: &Connection, game_id: &str) -> rusqlite::Result<Option<Se
         .prepare_cached(
             "SELECT s.red_user, ru.name, s.red_rating, s.red_rd, s.red_diff, \
                     s.black_user, bu.name, s.black_rating, s.black_rd, s.black_diff, \
-                    s.rated, s.speed, s.rated_at \
+                    s.rated, s.speed, s.rated_at, ru.bot, bu.bot \
              FROM live_seats s LEFT JOIN users ru ON ru.id = s.red_user \
              LEFT JOIN users bu ON bu.id = s.black_user WHERE s.game_id = ?1",
         )?
@@ -436,6 +458,7 @@ pub(super) fn seats(c: &Connection, game_id: &str) -> rusqlite::Result<Option<Se
                     name: r.get::<_, Option<String>>(i + 1)?.unwrap_or_default(),
                     before: rating.zip(rd),
                     diff: r.get(i + 4)?,
+                    bot: r.get::<_, Option<i64>>(if i == 0 { 13 } else { 14 })? == Some(1),
                 }))
             };
             Ok(SeatsRow {

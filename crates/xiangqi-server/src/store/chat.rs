@@ -44,6 +44,8 @@ pub enum ChatWrite {
     Unblock { user_id: i64, blocked_id: i64 },
     /// Account `user_id`'s chat preference.
     SetChat { user_id: i64, on: bool },
+    /// Account `user_id`'s preference to take challenges from bots.
+    SetBotChallenges { user_id: i64, on: bool },
 }
 
 pub(super) fn apply(c: &Connection, w: &ChatWrite) -> rusqlite::Result<i64> {
@@ -69,6 +71,11 @@ pub(super) fn apply(c: &Connection, w: &ChatWrite) -> rusqlite::Result<i64> {
             .execute(params![user_id, blocked_id])? as i64),
         ChatWrite::SetChat { user_id, on } => {
             c.prepare_cached(sql::PREF_CHAT_PUT.sqlite)?
+                .execute(params![user_id, i64::from(*on)])?;
+            Ok(*user_id)
+        }
+        ChatWrite::SetBotChallenges { user_id, on } => {
+            c.prepare_cached(sql::PREF_BOT_CHALLENGES_PUT.sqlite)?
                 .execute(params![user_id, i64::from(*on)])?;
             Ok(*user_id)
         }
@@ -119,6 +126,17 @@ pub(super) fn blocking(c: &Connection, user_id: i64) -> rusqlite::Result<Vec<(i6
 pub(super) fn chat_on(c: &Connection, user_id: i64) -> rusqlite::Result<bool> {
     Ok(c.query_row(
         "SELECT chat FROM user_prefs WHERE user_id = ?1",
+        [user_id],
+        |r| r.get::<_, i64>(0),
+    )
+    .optional()?
+    .is_none_or(|v| v != 0))
+}
+
+/// Whether account `user_id` takes challenges from bots (the default).
+pub(super) fn bot_challenges_on(c: &Connection, user_id: i64) -> rusqlite::Result<bool> {
+    Ok(c.query_row(
+        "SELECT bot_challenges FROM user_prefs WHERE user_id = ?1",
         [user_id],
         |r| r.get::<_, i64>(0),
     )

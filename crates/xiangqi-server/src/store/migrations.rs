@@ -55,6 +55,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../../migrations/sqlite/0007_correspondence.sql"),
         postgres: include_str!("../../migrations/postgres/0007_correspondence.sql"),
     },
+    Migration {
+        version: 8,
+        name: "bots",
+        sqlite: include_str!("../../migrations/sqlite/0008_bots.sql"),
+        postgres: include_str!("../../migrations/postgres/0008_bots.sql"),
+    },
 ];
 
 #[cfg(test)]

@@ -432,7 +432,7 @@ impl Store {
         both!(self, s => s.session(key, now).await)
     }
 
-    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String)>, StoreError> {
+    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String, bool)>, StoreError> {
         both!(self, s => s.token_user(key).await)
     }
 
@@ -490,6 +490,14 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.read(move |c| chat::blocking(c, user_id)).await,
             Store::Postgres(s) => s.blocking(user_id).await,
+        }
+    }
+
+    /// Whether account `user_id` takes challenges from bots (the default).
+    pub async fn bot_challenges_on(&self, user_id: i64) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read(move |c| chat::bot_challenges_on(c, user_id)).await,
+            Store::Postgres(s) => s.bot_challenges_on(user_id).await,
         }
     }
 

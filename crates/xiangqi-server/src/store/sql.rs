@@ -210,6 +210,16 @@ statements! {
         "INSERT INTO users (name, name_key, password_hash, created) VALUES ($1, $2, $3, $4) \
          RETURNING id"
     );
+    /// Account $1 becomes a bot when it holds no seat of any live game (it has played none).
+    USER_UPGRADE_BOT = one!(
+        "UPDATE users SET bot = 1 WHERE id = $1 AND bot = 0 AND NOT EXISTS \
+         (SELECT 1 FROM live_seats WHERE red_user = $1 OR black_user = $1)"
+    );
+    /// Account $1's preference $2 (1 yes, 0 no): take challenges from bots.
+    PREF_BOT_CHALLENGES_PUT = one!(
+        "INSERT INTO user_prefs (user_id, chat, bot_challenges) VALUES ($1, 1, $2) \
+         ON CONFLICT (user_id) DO UPDATE SET bot_challenges = excluded.bot_challenges"
+    );
     /// Account $1's new password hash $2.
     USER_SET_PASSWORD = one!("UPDATE users SET password_hash = $2 WHERE id = $1");
     /// Ends every session of account $1.

@@ -296,7 +296,7 @@ impl SqliteStore {
         self.read(move |c| accounts::session(c, &k, now)).await
     }
 
-    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String)>, StoreError> {
+    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String, bool)>, StoreError> {
         let k = key.to_owned();
         self.read(move |c| accounts::token_user(c, &k)).await
     }

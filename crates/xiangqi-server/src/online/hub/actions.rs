@@ -24,6 +24,17 @@ use crate::store::{StoreError, Write};
 impl Hub {
     /// Creates a live game; the caller hands out the tokens.
     pub async fn create(self: &Arc<Self>, new: NewLive) -> Result<Created, OnlineError> {
+        self.create_from(new, "lobby", None).await
+    }
+
+    /// Creates a live game made by `source` (lichess's `friend` or `lobby`), with the id
+    /// `id` (an accepted challenge's) or a new one.
+    pub async fn create_from(
+        self: &Arc<Self>,
+        new: NewLive,
+        source: &'static str,
+        id: Option<String>,
+    ) -> Result<Created, OnlineError> {
         if lock(&self.rooms).len() >= MAX_ROOMS {
             return Err(OnlineError::Full("live games"));
         }
@@ -41,7 +52,10 @@ impl Hub {
                 msg: "the position is already decided".into(),
             });
         }
-        let id = token::game_id()?;
+        let id = match id {
+            Some(id) => id,
+            None => token::game_id()?,
+        };
         let tokens = [Token::generate()?, Token::generate()?];
         let keys = [
             SeatKey::of(tokens[0].as_str()),
@@ -52,7 +66,8 @@ impl Hub {
         if let Some(days) = new.days {
             live.set_correspondence(days, self.day_ms(), self.epoch_wall(), None, now);
         }
-        self.open_room(id.clone(), live, keys, new.seats).await?;
+        self.open_room(id.clone(), live, keys, new.seats, source)
+            .await?;
         Ok(Created { id, tokens })
     }
 
@@ -63,6 +78,7 @@ impl Hub {
         live: LiveGame,
         keys: [SeatKey; 2],
         seats: Option<NewSeats>,
+        source: &'static str,
     ) -> Result<Arc<Room>, OnlineError> {
         let now = self.now();
         if let Some(c) = &self.cluster {
@@ -116,6 +132,7 @@ impl Hub {
                 presence: HashMap::new(),
                 chat: None,
                 chat_times: HashMap::new(),
+                source,
             },
         );
         room.valid_until.store(
@@ -126,10 +143,11 @@ impl Hub {
             },
             Ordering::Relaxed,
         );
-        lock(&self.rooms).insert(id, room.clone());
+        lock(&self.rooms).insert(id.clone(), room.clone());
         {
             let mut st = room.state.lock().await;
             self.schedule(&room, &mut st, 0);
+            self.tell_started(&id, &st).await;
         }
         Ok(room)
     }
@@ -200,6 +218,7 @@ impl Hub {
             }
         }
         self.tell_ended(&room.id, st, next);
+        self.tell_finished(&room.id, st, next).await;
         Ok(())
     }
 
@@ -316,7 +335,8 @@ impl Hub {
                 rated: s.rated,
             }
         });
-        self.open_room(id.clone(), live, keys, seats).await?;
+        self.open_room(id.clone(), live, keys, seats, "friend")
+            .await?;
 
         self.store
             .write(Write::Live(LiveWrite::Rematch {

@@ -10,6 +10,8 @@ use crate::store::StoreError;
 pub enum OnlineError {
     /// No such live game (404).
     NotFound,
+    /// No such challenge (or it was answered) (404).
+    NoChallenge,
     /// A seat's action without a token (401).
     NoToken,
     /// A token that is not a seat's of this game (403).
@@ -54,6 +56,9 @@ impl std::fmt::Display for OnlineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             OnlineError::NotFound => f.write_str("no such live game"),
+            OnlineError::NoChallenge => {
+                f.write_str("no such challenge (or it was accepted, declined or cancelled)")
+            }
             OnlineError::NoToken => {
                 f.write_str("this needs a seat's token (Authorization: Bearer TOKEN)")
             }
@@ -110,7 +115,7 @@ pub(super) fn remote_of(e: OnlineError) -> Remote {
         _ => None,
     };
     let (status, field) = match &e {
-        OnlineError::NotFound => (404, None),
+        OnlineError::NotFound | OnlineError::NoChallenge => (404, None),
         OnlineError::NoToken | OnlineError::NeedsAccount => (401, None),
         OnlineError::OwnSeek => (409, None),
         OnlineError::WrongToken => (403, None),

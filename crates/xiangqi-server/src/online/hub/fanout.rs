@@ -28,6 +28,7 @@ impl Hub {
             for (p, u) in [(red, &seats.users[0]), (black, &seats.users[1])] {
                 if let Some(u) = u {
                     p.user = Some(u.name.clone());
+                    p.title = u.bot.then_some("BOT");
                     if let Some((r, rd)) = u.before {
                         p.rating = Some(r.round() as i64);
                         p.provisional = Some(rd > crate::rating::PROVISIONAL_RD);

@@ -19,6 +19,7 @@
 //! explorer), `error` (refusals).
 
 mod actions;
+mod bots;
 mod chat;
 mod codec;
 mod ended;
@@ -31,6 +32,10 @@ mod remote;
 mod seeks;
 mod timers;
 
+pub use bots::{
+    Challenge, ChallengeJson, DeclineReason, GameEventJson, Party, UserEvent, BOT_CHALLENGES,
+    BOT_MOVES, PAUSE_MS, TIMEOUTS_TO_PAUSE,
+};
 pub use chat::{clean_chat, ChatRoom, CHAT_BURST, CHAT_WINDOW_MS, MAX_CHAT};
 pub use ended::Ended;
 pub use error::OnlineError;
@@ -319,6 +324,8 @@ struct RoomState {
     chat: Option<std::collections::VecDeque<crate::store::chat::ChatRow>>,
     /// When each writer (by `chat::writer_key`) wrote its recent lines (hub ms).
     chat_times: HashMap<String, std::collections::VecDeque<u64>>,
+    /// How the game was made, as lichess's `source`: `friend` (a challenge) or `lobby`.
+    source: &'static str,
 }
 
 impl RoomState {
@@ -362,6 +369,13 @@ pub struct Hub {
     last_run: Mutex<Option<i64>>,
     /// Where the games this node ends are told (`ended_games`).
     ended: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Ended>>>,
+    /// The accounts' event streams on this node: (account, line).
+    users_tx: broadcast::Sender<(i64, Arc<str>)>,
+    /// The challenges waiting for an answer (one node; Redis keeps them with several).
+    challenges: Mutex<HashMap<String, Challenge>>,
+    /// The bots' limits and pauses.
+    bots: Mutex<bots::Bots>,
+    bot_limits: AtomicBool,
 }
 
 fn color_of(s: &str) -> Option<Color> {
@@ -399,6 +413,10 @@ impl Hub {
             suspects: Mutex::new(Vec::new()),
             last_run: Mutex::new(None),
             ended: Mutex::new(None),
+            users_tx: broadcast::channel(4096).0,
+            challenges: Mutex::new(HashMap::new()),
+            bots: Mutex::new(bots::Bots::default()),
+            bot_limits: AtomicBool::new(true),
         }
     }
 

@@ -118,6 +118,8 @@ impl Hub {
             presence: HashMap::new(),
             chat: None,
             chat_times: HashMap::new(),
+            // Not stored: a restored game counts as a challenge's.
+            source: "friend",
         };
         let room = self.new_room(row.id.clone(), st);
         lock(&self.rooms).insert(row.id.clone(), room.clone());

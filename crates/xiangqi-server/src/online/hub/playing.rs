@@ -68,6 +68,18 @@ fn now_playing(
     if live.is_over() {
         return None;
     }
+    Some(game_view(id, live, seats, side, now, day_ms))
+}
+
+/// What a game shows of itself to one side (ongoing or over), as `nowPlaying`'s object.
+pub(super) fn game_view(
+    id: &str,
+    live: &LiveGame,
+    seats: Option<&SeatsRow>,
+    side: Color,
+    now: u64,
+    day_ms: u64,
+) -> NowPlaying {
     let is_my_turn = live.turn() == side;
     let seconds_left = match (&live.corr, live.times(now)) {
         (Some(c), _) if is_my_turn => c.left(now).map(|ms| ms / 1000),
@@ -85,7 +97,7 @@ fn now_playing(
         |s| s.speed,
     );
     let them = seats.and_then(|s| s.users[(!side).index()].as_ref());
-    Some(NowPlaying {
+    NowPlaying {
         game_id: id.to_owned(),
         full_id: format!("{id}{}", &side.name()[..1]),
         color: side.name(),
@@ -106,7 +118,7 @@ fn now_playing(
             username: them.map_or_else(|| live.names[(!side).index()].clone(), |u| u.name.clone()),
             rating: them.and_then(|u| u.before.map(|(r, _)| r.round() as i64)),
         },
-    })
+    }
 }
 
 impl Hub {

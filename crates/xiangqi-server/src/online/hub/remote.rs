@@ -167,6 +167,7 @@ impl Hub {
             Wire::Lobby => {
                 tokio::spawn(async move { self.refresh_lobby().await });
             }
+            Wire::User { user, line } => self.user_line(user, line),
             Wire::Rep { .. } => {}
         }
     }

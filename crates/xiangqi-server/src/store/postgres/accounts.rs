@@ -110,6 +110,9 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &AccountWrite) -> Result<i64,
         AccountWrite::RevokeToken { user_id, id } => {
             Ok(exec(tx, sql::TOKEN_DELETE, &[id, user_id]).await? as i64)
         }
+        AccountWrite::UpgradeBot { user_id } => {
+            Ok(exec(tx, sql::USER_UPGRADE_BOT, &[user_id]).await? as i64)
+        }
         AccountWrite::Seats {
             game_id,
             users,
@@ -207,6 +210,7 @@ fn user_of(r: &Row) -> Result<UserRow, StoreError> {
         name: get(r, 1)?,
         password_hash: get(r, 2)?,
         created: get(r, 3)?,
+        bot: get::<i64>(r, 4)? != 0,
     })
 }
 
@@ -252,7 +256,7 @@ pub(super) async fn all<T>(
         .collect()
 }
 
-const USER: &str = "SELECT id, name, password_hash, created FROM users";
+const USER: &str = "SELECT id, name, password_hash, created, bot FROM users";
 
 impl PgStore {
     /// Runs `f` in a read-only snapshot on a pooled connection.
@@ -289,14 +293,15 @@ impl PgStore {
         self.reading(async |tx| {
             one(
                 tx,
-                "SELECT s.user_id, u.name, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id \
-                 WHERE s.key = $1 AND s.expires > $2",
+                "SELECT s.user_id, u.name, s.csrf, u.bot FROM sessions s \
+                 JOIN users u ON u.id = s.user_id WHERE s.key = $1 AND s.expires > $2",
                 &[&key, &now],
                 |r| {
                     Ok(SessionRow {
                         user_id: get(r, 0)?,
                         name: get(r, 1)?,
                         csrf: get(r, 2)?,
+                        bot: get::<i64>(r, 3)? != 0,
                     })
                 },
             )
@@ -305,14 +310,14 @@ impl PgStore {
         .await
     }
 
-    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String)>, StoreError> {
+    pub async fn token_user(&self, key: &str) -> Result<Option<(i64, String, bool)>, StoreError> {
         self.reading(async |tx| {
             one(
                 tx,
-                "SELECT t.user_id, u.name FROM api_tokens t JOIN users u ON u.id = t.user_id \
-                 WHERE t.key = $1",
+                "SELECT t.user_id, u.name, u.bot FROM api_tokens t \
+                 JOIN users u ON u.id = t.user_id WHERE t.key = $1",
                 &[&key],
-                |r| Ok((get(r, 0)?, get(r, 1)?)),
+                |r| Ok((get(r, 0)?, get(r, 1)?, get::<i64>(r, 2)? != 0)),
             )
             .await
         })
@@ -353,7 +358,7 @@ impl PgStore {
                 tx,
                 "SELECT s.red_user, ru.name, s.red_rating, s.red_rd, s.red_diff, \
                         s.black_user, bu.name, s.black_rating, s.black_rd, s.black_diff, \
-                        s.rated, s.speed, s.rated_at \
+                        s.rated, s.speed, s.rated_at, ru.bot, bu.bot \
                  FROM live_seats s LEFT JOIN users ru ON ru.id = s.red_user \
                  LEFT JOIN users bu ON bu.id = s.black_user WHERE s.game_id = $1",
                 &[&game_id],
@@ -368,6 +373,7 @@ impl PgStore {
                             name: get::<Option<String>>(r, i + 1)?.unwrap_or_default(),
                             before: rating.zip(rd),
                             diff: get(r, i + 4)?,
+                            bot: get::<Option<i64>>(r, if i == 0 { 13 } else { 14 })? == Some(1),
                         }))
                     };
                     Ok(SeatsRow {

@@ -35,6 +35,15 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &ChatWrite) -> Result<i64, St
             exec(tx, sql::PREF_CHAT_PUT, &[user_id, &i64::from(*on)]).await?;
             Ok(*user_id)
         }
+        ChatWrite::SetBotChallenges { user_id, on } => {
+            exec(
+                tx,
+                sql::PREF_BOT_CHALLENGES_PUT,
+                &[user_id, &i64::from(*on)],
+            )
+            .await?;
+            Ok(*user_id)
+        }
     }
 }
 
@@ -83,6 +92,20 @@ impl PgStore {
             let v = super::accounts::one(
                 tx,
                 "SELECT chat FROM user_prefs WHERE user_id = $1",
+                &[&user_id],
+                |r| get::<i64>(r, 0),
+            )
+            .await?;
+            Ok(v.is_none_or(|v| v != 0))
+        })
+        .await
+    }
+
+    pub async fn bot_challenges_on(&self, user_id: i64) -> Result<bool, StoreError> {
+        self.reading(async |tx| {
+            let v = super::accounts::one(
+                tx,
+                "SELECT bot_challenges FROM user_prefs WHERE user_id = $1",
                 &[&user_id],
                 |r| get::<i64>(r, 0),
             )
