@@ -27,6 +27,10 @@ pub enum RecordFormat {
     XieXie,
     /// A position file: FEN or EPD lines, or `title|FEN` (see [`crate::epd`]).
     Epd,
+    /// A web page with PGN or Chinese text records in `<pre>`/`<textarea>` (see [`crate::html`]).
+    Html,
+    /// A plain-text Chinese record with a `标题：`/`红方：` header block (see [`crate::cntext`]).
+    ChineseText,
 }
 
 impl RecordFormat {
@@ -40,6 +44,8 @@ impl RecordFormat {
             RecordFormat::DhtmlXq => "DhtmlXQ",
             RecordFormat::XieXie => "XieXie WXF",
             RecordFormat::Epd => "EPD/FEN",
+            RecordFormat::Html => "HTML page",
+            RecordFormat::ChineseText => "Chinese text record",
         }
     }
 }
@@ -117,11 +123,17 @@ pub fn detect(bytes: &[u8]) -> Option<RecordFormat> {
         return Some(RecordFormat::DhtmlXq);
     }
     let (text, _) = crate::encoding::decode(bytes);
+    if crate::html::looks_like(&text) {
+        return Some(RecordFormat::Html);
+    }
     if crate::xiexie::looks_like(&text) {
         return Some(RecordFormat::XieXie);
     }
     if crate::epd::looks_like(&text) {
         return Some(RecordFormat::Epd);
+    }
+    if crate::cntext::looks_like(&text) {
+        return Some(RecordFormat::ChineseText);
     }
     if crate::pgn::looks_like(&text) {
         return Some(RecordFormat::Pgn);
@@ -237,24 +249,15 @@ pub fn read_any_mode_progress(
         RecordFormat::Cbr => single(crate::cbr::read, crate::cbr::read_lenient),
         RecordFormat::Cbf => single(crate::cbf::read, crate::cbf::read_lenient),
         RecordFormat::DhtmlXq => single(crate::dhtmlxq::read, crate::dhtmlxq::read_lenient),
-        RecordFormat::Pgn | RecordFormat::XieXie => {
+        RecordFormat::Pgn | RecordFormat::XieXie | RecordFormat::ChineseText => {
             let (text, _) = crate::encoding::decode(bytes);
             let text = match format {
                 RecordFormat::XieXie => std::borrow::Cow::Owned(crate::xiexie::to_pgn(&text)),
+                RecordFormat::ChineseText => std::borrow::Cow::Owned(crate::cntext::to_pgn(&text)),
                 _ => text,
             };
-            let mut reader = crate::pgn::PgnReader::new(&text);
-            match mode {
-                Mode::Strict => {}
-                Mode::Lenient => reader = reader.lenient(),
-                Mode::Salvage => reader = reader.salvaging(),
-            }
-            let mut v = Vec::new();
-            while let Some(r) = reader.next() {
-                v.push(r.map_err(RecordError::Pgn));
-                progress(reader.offset(), text.len());
-            }
-            warnings.extend(reader.take_warnings().into_iter().map(RecordError::Pgn));
+            let (v, w) = read_pgn_text(&text, mode, progress);
+            warnings.extend(w);
             if v.is_empty() {
                 vec![Err(RecordError::Pgn(PgnError {
                     game: 1,
@@ -264,6 +267,57 @@ pub fn read_any_mode_progress(
             } else {
                 v
             }
+        }
+        RecordFormat::Html => {
+            let (text, _) = crate::encoding::decode(bytes);
+            let blocks = crate::html::blocks(&text);
+            let mut v = Vec::new();
+            let mut records = 0;
+            for b in &blocks {
+                let Some(kind) = crate::html::holds(&b.text) else {
+                    continue;
+                };
+                records += 1;
+                // Blank lines before the element's text: the PGN reader's line numbers are
+                // then the page's.
+                let mut t = "\n".repeat(b.line - 1);
+                match kind {
+                    crate::html::Holds::Pgn => t.push_str(&b.text),
+                    crate::html::Holds::ChineseText => t.push_str(&crate::cntext::to_pgn(&b.text)),
+                }
+                let before = v.len();
+                let (games, w) = read_pgn_text(&t, mode, &mut |_, _| {});
+                let renumber = |e: RecordError| match e {
+                    RecordError::Pgn(mut p) => {
+                        p.game += before;
+                        RecordError::Pgn(p)
+                    }
+                    e => e,
+                };
+                v.extend(games.into_iter().map(|g| g.map_err(renumber)));
+                warnings.extend(w.into_iter().map(renumber));
+            }
+            if records == 0 {
+                return Err(RecordError::UnknownFormat(if blocks.is_empty() {
+                    "an HTML page, but with no <pre> or <textarea> element and no [DhtmlXQ] \
+                     record: no record in it"
+                        .to_string()
+                } else {
+                    format!(
+                        "an HTML page, but none of its {} <pre>/<textarea> elements holds a \
+                         record (PGN tags or moves, or a Chinese text record)",
+                        blocks.len()
+                    )
+                }));
+            }
+            if v.is_empty() {
+                v.push(Err(RecordError::Pgn(PgnError {
+                    game: 1,
+                    line: 1,
+                    kind: PgnErrorKind::NoGame,
+                })));
+            }
+            v
         }
         RecordFormat::Epd => {
             let (text, _) = crate::encoding::decode(bytes);
@@ -306,6 +360,32 @@ pub fn read_any_mode_progress(
         games,
         warnings,
     })
+}
+
+/// Reads PGN text (also made from another text format) in `mode`: the games, and the
+/// warnings for what was left out.
+fn read_pgn_text(
+    text: &str,
+    mode: Mode,
+    progress: &mut dyn FnMut(usize, usize),
+) -> (Vec<Result<GameRecord, RecordError>>, Vec<RecordError>) {
+    let mut reader = crate::pgn::PgnReader::new(text);
+    match mode {
+        Mode::Strict => {}
+        Mode::Lenient => reader = reader.lenient(),
+        Mode::Salvage => reader = reader.salvaging(),
+    }
+    let mut v = Vec::new();
+    while let Some(r) = reader.next() {
+        v.push(r.map_err(RecordError::Pgn));
+        progress(reader.offset(), text.len());
+    }
+    let w = reader
+        .take_warnings()
+        .into_iter()
+        .map(RecordError::Pgn)
+        .collect();
+    (v, w)
 }
 
 #[cfg(test)]
