@@ -137,3 +137,22 @@ fn a_page_without_a_record_is_refused_naming_what_is_missing() {
     .unwrap();
     assert_eq!(r.format, RecordFormat::DhtmlXq);
 }
+
+/// Found by the web_text fuzz target: a game cut at a bad move, with an unclosed `(` after the
+/// cut (a page's code, `for (i = 0; ...`), swallowed the next games when salvaging while the
+/// strict reading kept them.
+#[test]
+fn a_cut_game_does_not_swallow_the_next_games() {
+    let text = "[Event \"A\"]\n1. h2e2 e9e7 for (i = 0; i < n; i++)\n\n\
+                [Event \"B\"]\n1. h2e2 *\n\n[Event \"C\"]\n1. b2e2 *\n";
+    let strict = read_any_strict(text.as_bytes()).unwrap();
+    assert_eq!(strict.games.len(), 3);
+    let r = read_any_mode(text.as_bytes(), Mode::Salvage).unwrap();
+    let events: Vec<Option<&str>> = r
+        .games
+        .iter()
+        .map(|g| g.as_ref().unwrap().tag("Event"))
+        .collect();
+    assert_eq!(events, [Some("A"), Some("B"), Some("C")]);
+    assert_eq!(iccs(r.games[0].as_ref().unwrap()), ["h2e2"]);
+}
