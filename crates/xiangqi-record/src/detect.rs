@@ -156,6 +156,13 @@ fn describe_head(bytes: &[u8]) -> String {
     if bytes.is_empty() {
         return "the input is empty".to_string();
     }
+    if let Some(board) = jieqi_board(&crate::encoding::decode(bytes).0) {
+        return format!(
+            "it is a 揭棋 (Jieqi) position ('{board}'): an x or X in the board is a face-down \
+             piece (the extended FEN of .xfen files), a variant this program does not play; \
+             only Xiangqi positions, with every piece known, are read"
+        );
+    }
     let head = &bytes[..bytes.len().min(64)];
     let binary = head
         .iter()
@@ -174,6 +181,27 @@ fn describe_head(bytes: &[u8]) -> String {
         "it is binary data of no known record format (it starts with the bytes {})",
         hex.join(" ")
     )
+}
+
+/// The board field of the first line when it is an extended FEN of Jieqi (揭棋): ten ranks of
+/// Xiangqi letters and digits with at least one `x`/`X` (a face-down piece).
+fn jieqi_board(text: &str) -> Option<&str> {
+    let line = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    let line = line.rsplit('|').next().unwrap_or(line).trim();
+    let board = line.split_whitespace().next()?;
+    let ranks: Vec<&str> = board.split('/').collect();
+    let ok = ranks.len() == 10
+        && board.contains(['x', 'X'])
+        && ranks.iter().all(|r| {
+            !r.is_empty()
+                && r.chars()
+                    .all(|c| "rnbakcpxRNBAKCPXeEhH123456789".contains(c))
+        });
+    ok.then_some(board)
 }
 
 /// Like [`read_any`], but strict: any illegal move, also inside a variation, makes its game
@@ -403,5 +431,11 @@ mod tests {
         let e = read_any(b"hello world").unwrap_err();
         assert!(e.to_string().contains("hello world"), "{e}");
         assert!(read_any(b"").unwrap_err().to_string().contains("empty"));
+        // A Jieqi start position: refused, naming the variant and the face-down pieces.
+        let e =
+            read_any(b"xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1\n")
+                .unwrap_err()
+                .to_string();
+        assert!(e.contains("Jieqi") && e.contains("face-down"), "{e}");
     }
 }
