@@ -76,7 +76,7 @@ pub enum Command {
     Judge(JudgeArgs),
     /// Read a record file in any format and write PGN or FENs
     #[command(
-        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk] [--strict | --lenient]",
+        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen|dhtmlxq] [--encoding utf8|gbk] [--strict | --lenient]",
         long_about = "Read a record file in any format (recognised from the content; many games \
                       per file) and write PGN in the chosen notation, or each game's final FEN. A \
                       broken game is reported and the others convert (exit status 1). An illegal \
@@ -297,6 +297,8 @@ pub enum OutputFormat {
     Pgn,
     /// One FEN per game: its final position
     Fen,
+    /// DhtmlXQ (the web's record format): one [DhtmlXQ] block per game
+    Dhtmlxq,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
