@@ -61,6 +61,11 @@ head -c 4096 "$more/ianfab-books-xiangqi-first200.epd" > "$work/seeds/epd/fen-li
 head -c 4096 "$more/walker-cchess-level0.epd" > "$work/seeds/epd/title-fen.epd"
 printf '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - bm e1e8; id "mate 1"; c0 "Red mates";\n' > "$work/seeds/epd/ops.epd"
 
+# Web pages and Chinese text records (issue 29, second part): the made-up page and text file.
+mkdir -p "$work/seeds/web_text"
+cp "$more/made-up-blog-page.html" "$more/made-up-dpxq-text-gbk.txt" "$work/seeds/web_text/"
+printf '[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n' > "$work/seeds/web_text/ubb.txt"
+
 status=0
 for target in ${FUZZ_TARGETS:-$(cargo fuzz list)}; do
     extra=()
@@ -69,7 +74,7 @@ for target in ${FUZZ_TARGETS:-$(cargo fuzz list)}; do
         wxf_parse | chinese_parse) seeds="seeds/$target"; extra=(-max_len=64) ;;
         xqf) seeds="$records/xqf"; extra=(-max_len=4096) ;;
         cb_dhtmlxq | pgn_read) seeds="$work/seeds/$target"; extra=(-max_len=8192) ;;
-        xiexie | cbl | epd) seeds="$work/seeds/$target"; extra=(-max_len=8192) ;;
+        xiexie | cbl | epd | web_text) seeds="$work/seeds/$target"; extra=(-max_len=8192) ;;
         *) echo "fuzz: $target has no seeds in fuzz/run.sh"; status=1; continue ;;
     esac
     if [ -z "$(ls -A "$seeds")" ]; then

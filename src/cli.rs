@@ -74,11 +74,11 @@ pub enum Command {
                       c2a2 a7b7 a2b2 b7a7 b2a2"
     )]
     Judge(JudgeArgs),
-    /// Read a record file in any format and write PGN or FENs
+    /// Read a record file in any format and write PGN, FENs or DhtmlXQ
     #[command(
-        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen] [--encoding utf8|gbk] [--strict | --lenient]",
+        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen|dhtmlxq] [--encoding utf8|gbk] [--strict | --lenient]",
         long_about = "Read a record file in any format (recognised from the content; many games \
-                      per file) and write PGN in the chosen notation, or each game's final FEN. A \
+                      per file) and write PGN in the chosen notation, each game's final FEN, or DhtmlXQ. A \
                       broken game is reported and the others convert (exit status 1). An illegal \
                       move inside a variation drops that branch with a warning; --strict refuses \
                       such a game instead, --lenient also keeps a game with an unplayable \
@@ -444,6 +444,8 @@ pub enum OutputFormat {
     Pgn,
     /// One FEN per game: its final position
     Fen,
+    /// DhtmlXQ (the web's record format): one [DhtmlXQ] block per game
+    Dhtmlxq,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -19,6 +19,7 @@ pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
     let input = a.input.clone();
     let output = a.output.clone();
     let to_fen = a.to == OutputFormat::Fen;
+    let to_dhtmlxq = a.to == OutputFormat::Dhtmlxq;
     let gbk = a.encoding == EncodingArg::Gbk;
     let mode = if a.strict {
         Mode::Strict
@@ -44,6 +45,11 @@ pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
                 if to_fen {
                     out.push_str(&game.end_position().fen());
                     out.push('\n');
+                } else if to_dhtmlxq {
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    xiangqi_record::dhtmlxq::write_game(&mut out, game);
                 } else {
                     pgn::write_game(&mut out, game, notation);
                 }
@@ -176,6 +182,12 @@ mod tests {
             std::fs::read_to_string(&output).unwrap(),
             "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2\n"
         );
+        cmd_convert(&args(&[i, "-o", o, "--to", "dhtmlxq"])).unwrap();
+        let written = std::fs::read(&output).unwrap();
+        assert!(String::from_utf8_lossy(&written)
+            .contains("[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]"));
+        let back = xiangqi_record::detect::read_any(&written).unwrap();
+        assert_eq!(back.format, RecordFormat::DhtmlXq);
         cmd_convert(&args(&[i, "-o", o, "--notation", "wxf"])).unwrap();
         assert!(std::fs::read_to_string(&output)
             .unwrap()

@@ -8,7 +8,9 @@
 #  3. generates fresh random and mutated FENs with the same seed (fuzz_fens.py);
 #  4. runs the Rust vector test on the vectors (XIANGQI_ORACLE_VECTORS) and the Rust FEN
 #     acceptance test on fens.txt and the fuzzed FENs (XIANGQI_ORACLE_FEN_FUZZ);
-#  5. runs the pyffish side of the FEN acceptance (tests/oracle/check_fens.py).
+#  5. runs the pyffish side of the FEN acceptance (tests/oracle/check_fens.py);
+#  6. writes the record test collection as DhtmlXQ and has cchess read it back
+#     (tests/oracle/dhtmlxq_cchess.py).
 # Exits non-zero on any mismatch; failing generated files are kept and their paths printed.
 set -euo pipefail
 export PYTHONDONTWRITEBYTECODE=1
@@ -44,6 +46,14 @@ if ! (cd "$root" && XIANGQI_ORACLE_VECTORS="$out" XIANGQI_ORACLE_FEN_FUZZ="$fuzz
 fi
 echo "oracle: FEN acceptance, pyffish side"
 if ! (cd "$here" && "$py" check_fens.py); then
+    status=1
+fi
+echo "oracle: DhtmlXQ written by convert --to dhtmlxq, read by cchess"
+shared="${XIANGQI_SHARED:-$root/../shared}"
+(cd "$root" && cargo build --quiet --bin xiangqi)
+mapfile -t recs < <(find "$shared/data/records" "$root/crates/xiangqi-record/tests/data" -type f \
+    ! -name '*.md' ! -name '*.py' | sort)
+if ! "$py" "$here/dhtmlxq_cchess.py" "$root/target/debug/xiangqi" "${recs[@]}"; then
     status=1
 fi
 if [ "$status" -eq 0 ]; then

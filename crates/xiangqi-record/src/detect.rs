@@ -27,6 +27,10 @@ pub enum RecordFormat {
     XieXie,
     /// A position file: FEN or EPD lines, or `title|FEN` (see [`crate::epd`]).
     Epd,
+    /// A web page with PGN or Chinese text records in `<pre>`/`<textarea>` (see [`crate::html`]).
+    Html,
+    /// A plain-text Chinese record with a `标题：`/`红方：` header block (see [`crate::cntext`]).
+    ChineseText,
 }
 
 impl RecordFormat {
@@ -40,6 +44,8 @@ impl RecordFormat {
             RecordFormat::DhtmlXq => "DhtmlXQ",
             RecordFormat::XieXie => "XieXie WXF",
             RecordFormat::Epd => "EPD/FEN",
+            RecordFormat::Html => "HTML page",
+            RecordFormat::ChineseText => "Chinese text record",
         }
     }
 }
@@ -117,11 +123,17 @@ pub fn detect(bytes: &[u8]) -> Option<RecordFormat> {
         return Some(RecordFormat::DhtmlXq);
     }
     let (text, _) = crate::encoding::decode(bytes);
+    if crate::html::looks_like(&text) {
+        return Some(RecordFormat::Html);
+    }
     if crate::xiexie::looks_like(&text) {
         return Some(RecordFormat::XieXie);
     }
     if crate::epd::looks_like(&text) {
         return Some(RecordFormat::Epd);
+    }
+    if crate::cntext::looks_like(&text) {
+        return Some(RecordFormat::ChineseText);
     }
     if crate::pgn::looks_like(&text) {
         return Some(RecordFormat::Pgn);
@@ -144,6 +156,13 @@ fn describe_head(bytes: &[u8]) -> String {
     if bytes.is_empty() {
         return "the input is empty".to_string();
     }
+    if let Some(board) = jieqi_board(&crate::encoding::decode(bytes).0) {
+        return format!(
+            "it is a 揭棋 (Jieqi) position ('{board}'): an x or X in the board is a face-down \
+             piece (the extended FEN of .xfen files), a variant this program does not play; \
+             only Xiangqi positions, with every piece known, are read"
+        );
+    }
     let head = &bytes[..bytes.len().min(64)];
     let binary = head
         .iter()
@@ -162,6 +181,27 @@ fn describe_head(bytes: &[u8]) -> String {
         "it is binary data of no known record format (it starts with the bytes {})",
         hex.join(" ")
     )
+}
+
+/// The board field of the first line when it is an extended FEN of Jieqi (揭棋): ten ranks of
+/// Xiangqi letters and digits with at least one `x`/`X` (a face-down piece).
+fn jieqi_board(text: &str) -> Option<&str> {
+    let line = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())?;
+    let line = line.rsplit('|').next().unwrap_or(line).trim();
+    let board = line.split_whitespace().next()?;
+    let ranks: Vec<&str> = board.split('/').collect();
+    let ok = ranks.len() == 10
+        && board.contains(['x', 'X'])
+        && ranks.iter().all(|r| {
+            !r.is_empty()
+                && r.chars()
+                    .all(|c| "rnbakcpxRNBAKCPXeEhH123456789".contains(c))
+        });
+    ok.then_some(board)
 }
 
 /// Like [`read_any`], but strict: any illegal move, also inside a variation, makes its game
@@ -237,24 +277,15 @@ pub fn read_any_mode_progress(
         RecordFormat::Cbr => single(crate::cbr::read, crate::cbr::read_lenient),
         RecordFormat::Cbf => single(crate::cbf::read, crate::cbf::read_lenient),
         RecordFormat::DhtmlXq => single(crate::dhtmlxq::read, crate::dhtmlxq::read_lenient),
-        RecordFormat::Pgn | RecordFormat::XieXie => {
+        RecordFormat::Pgn | RecordFormat::XieXie | RecordFormat::ChineseText => {
             let (text, _) = crate::encoding::decode(bytes);
             let text = match format {
                 RecordFormat::XieXie => std::borrow::Cow::Owned(crate::xiexie::to_pgn(&text)),
+                RecordFormat::ChineseText => std::borrow::Cow::Owned(crate::cntext::to_pgn(&text)),
                 _ => text,
             };
-            let mut reader = crate::pgn::PgnReader::new(&text);
-            match mode {
-                Mode::Strict => {}
-                Mode::Lenient => reader = reader.lenient(),
-                Mode::Salvage => reader = reader.salvaging(),
-            }
-            let mut v = Vec::new();
-            while let Some(r) = reader.next() {
-                v.push(r.map_err(RecordError::Pgn));
-                progress(reader.offset(), text.len());
-            }
-            warnings.extend(reader.take_warnings().into_iter().map(RecordError::Pgn));
+            let (v, w) = read_pgn_text(&text, mode, progress);
+            warnings.extend(w);
             if v.is_empty() {
                 vec![Err(RecordError::Pgn(PgnError {
                     game: 1,
@@ -264,6 +295,57 @@ pub fn read_any_mode_progress(
             } else {
                 v
             }
+        }
+        RecordFormat::Html => {
+            let (text, _) = crate::encoding::decode(bytes);
+            let blocks = crate::html::blocks(&text);
+            let mut v = Vec::new();
+            let mut records = 0;
+            for b in &blocks {
+                let Some(kind) = crate::html::holds(&b.text) else {
+                    continue;
+                };
+                records += 1;
+                // Blank lines before the element's text: the PGN reader's line numbers are
+                // then the page's.
+                let mut t = "\n".repeat(b.line - 1);
+                match kind {
+                    crate::html::Holds::Pgn => t.push_str(&b.text),
+                    crate::html::Holds::ChineseText => t.push_str(&crate::cntext::to_pgn(&b.text)),
+                }
+                let before = v.len();
+                let (games, w) = read_pgn_text(&t, mode, &mut |_, _| {});
+                let renumber = |e: RecordError| match e {
+                    RecordError::Pgn(mut p) => {
+                        p.game += before;
+                        RecordError::Pgn(p)
+                    }
+                    e => e,
+                };
+                v.extend(games.into_iter().map(|g| g.map_err(renumber)));
+                warnings.extend(w.into_iter().map(renumber));
+            }
+            if records == 0 {
+                return Err(RecordError::UnknownFormat(if blocks.is_empty() {
+                    "an HTML page, but with no <pre> or <textarea> element and no [DhtmlXQ] \
+                     record: no record in it"
+                        .to_string()
+                } else {
+                    format!(
+                        "an HTML page, but none of its {} <pre>/<textarea> elements holds a \
+                         record (PGN tags or moves, or a Chinese text record)",
+                        blocks.len()
+                    )
+                }));
+            }
+            if v.is_empty() {
+                v.push(Err(RecordError::Pgn(PgnError {
+                    game: 1,
+                    line: 1,
+                    kind: PgnErrorKind::NoGame,
+                })));
+            }
+            v
         }
         RecordFormat::Epd => {
             let (text, _) = crate::encoding::decode(bytes);
@@ -308,6 +390,32 @@ pub fn read_any_mode_progress(
     })
 }
 
+/// Reads PGN text (also made from another text format) in `mode`: the games, and the
+/// warnings for what was left out.
+fn read_pgn_text(
+    text: &str,
+    mode: Mode,
+    progress: &mut dyn FnMut(usize, usize),
+) -> (Vec<Result<GameRecord, RecordError>>, Vec<RecordError>) {
+    let mut reader = crate::pgn::PgnReader::new(text);
+    match mode {
+        Mode::Strict => {}
+        Mode::Lenient => reader = reader.lenient(),
+        Mode::Salvage => reader = reader.salvaging(),
+    }
+    let mut v = Vec::new();
+    while let Some(r) = reader.next() {
+        v.push(r.map_err(RecordError::Pgn));
+        progress(reader.offset(), text.len());
+    }
+    let w = reader
+        .take_warnings()
+        .into_iter()
+        .map(RecordError::Pgn)
+        .collect();
+    (v, w)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,5 +431,11 @@ mod tests {
         let e = read_any(b"hello world").unwrap_err();
         assert!(e.to_string().contains("hello world"), "{e}");
         assert!(read_any(b"").unwrap_err().to_string().contains("empty"));
+        // A Jieqi start position: refused, naming the variant and the face-down pieces.
+        let e =
+            read_any(b"xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1\n")
+                .unwrap_err()
+                .to_string();
+        assert!(e.contains("Jieqi") && e.contains("face-down"), "{e}");
     }
 }

@@ -544,6 +544,132 @@ fn parse_result(r: &str) -> GameResult {
     }
 }
 
+/// A comment's or tag value's text as DhtmlXQ holds it: a line break as `||`, and `[` `]`
+/// as full-width `［` `］` (so that no text closes or opens a tag).
+fn escape(text: &str) -> String {
+    text.trim()
+        .replace("\r\n", "\n")
+        .replace('\n', "||")
+        .replace('[', "［")
+        .replace(']', "］")
+}
+
+/// A move as DhtmlXQ's four digits: from file (0-8 from the left), from row (0-9 from the
+/// top), to file, to row.
+fn move_digits(m: xiangqi::Move) -> String {
+    let d = |s: Square| {
+        let i = s.index();
+        format!("{}{}", i % 9, 9 - i / 9)
+    };
+    format!("{}{}", d(m.from()), d(m.to()))
+}
+
+/// The `binit` of a board: each side's pieces in the slots chariot, horse, elephant, advisor,
+/// general, advisor, elephant, horse, chariot, two cannons, five soldiers; `99` for an empty
+/// slot. `None` when a side has more pieces of a kind than it has slots for.
+fn binit(board: &Board) -> Option<String> {
+    let mut slots = vec!["99".to_string(); 32];
+    for (sq, piece) in board.pieces() {
+        let base = if piece.color == Color::Red { 0 } else { 16 };
+        let k = (0..16).find(|&k| SIDE_ROLES[k] == piece.role && slots[base + k] == "99")?;
+        let i = sq.index();
+        slots[base + k] = format!("{}{}", i % 9, 9 - i / 9);
+    }
+    Some(slots.concat())
+}
+
+fn result_text(r: GameResult) -> &'static str {
+    match r {
+        GameResult::RedWins => "红胜",
+        GameResult::BlackWins => "黑胜",
+        GameResult::Draw => "和棋",
+        GameResult::Unknown => "未知",
+    }
+}
+
+/// Writes one game as a `[DhtmlXQ]...[/DhtmlXQ]` block (UTF-8 text), one tag a line: the
+/// game's information tags (the inverse of the reader's: `Event` as `event`, `Site` as
+/// `place`, `Opening` as `open`, `Annotator` as `remark`, ...), `binit` and `fen` when the start
+/// is not the standard one, `movelist`, each variation as `move_<branch>_<ply>_<new branch>`
+/// (branches numbered from 1 in the order met, depth first), comments as `comment<ply>` /
+/// `comment<branch>_<ply>` (`comment0` before the first move), and `result` (`红胜`, `黑胜`,
+/// `和棋`, `未知`). A start position with more pieces of a kind than a side has (three
+/// chariots) has no `binit`; its `fen` carries it.
+pub fn write_game(out: &mut String, game: &GameRecord) {
+    out.push_str("[DhtmlXQ]\n");
+    for (dtag, tag) in INFO_TAGS {
+        if let Some(v) = game.tag(tag).filter(|v| !v.trim().is_empty()) {
+            out.push_str(&format!("[DhtmlXQ_{dtag}]{}[/DhtmlXQ_{dtag}]\n", escape(v)));
+        }
+    }
+    if game.start != Position::new() {
+        if let Some(b) = binit(game.start.board()) {
+            out.push_str(&format!("[DhtmlXQ_binit]{b}[/DhtmlXQ_binit]\n"));
+        }
+        out.push_str(&format!(
+            "[DhtmlXQ_fen]{}[/DhtmlXQ_fen]\n",
+            game.start.fen()
+        ));
+    }
+    let main: String = game.moves.iter().map(|n| move_digits(n.mv)).collect();
+    out.push_str(&format!("[DhtmlXQ_movelist]{main}[/DhtmlXQ_movelist]\n"));
+    if let Some(c) = game.comment.as_deref().filter(|c| !c.trim().is_empty()) {
+        out.push_str(&format!(
+            "[DhtmlXQ_comment0]{}[/DhtmlXQ_comment0]\n",
+            escape(c)
+        ));
+    }
+    let mut next_branch = 1;
+    write_line(out, &game.moves, 0, 1, &mut next_branch);
+    out.push_str(&format!(
+        "[DhtmlXQ_result]{}[/DhtmlXQ_result]\n[/DhtmlXQ]\n",
+        result_text(game.result)
+    ));
+}
+
+/// The comments of a line (branch `branch`, whose first move is ply `first`) and, depth first,
+/// its variations as new branches.
+fn write_line(
+    out: &mut String,
+    line: &[crate::MoveNode],
+    branch: u32,
+    first: usize,
+    next: &mut u32,
+) {
+    for (k, node) in line.iter().enumerate() {
+        let ply = first + k;
+        if let Some(c) = node.comment.as_deref().filter(|c| !c.trim().is_empty()) {
+            let key = if branch == 0 {
+                format!("comment{ply}")
+            } else {
+                format!("comment{branch}_{ply}")
+            };
+            out.push_str(&format!("[DhtmlXQ_{key}]{}[/DhtmlXQ_{key}]\n", escape(c)));
+        }
+        for v in node.variations.iter().filter(|v| !v.is_empty()) {
+            let id = *next;
+            *next += 1;
+            let digits: String = v.iter().map(|n| move_digits(n.mv)).collect();
+            let key = format!("move_{branch}_{ply}_{id}");
+            out.push_str(&format!("[DhtmlXQ_{key}]{digits}[/DhtmlXQ_{key}]\n"));
+            write_line(out, v, id, ply, next);
+        }
+    }
+}
+
+/// Writes games as DhtmlXQ blocks, one after another with a blank line between. (The reader
+/// reads the first `[DhtmlXQ]` block of a text: write one game a file to read them all back.)
+pub fn write_games<'a>(games: impl IntoIterator<Item = &'a GameRecord>) -> String {
+    let mut out = String::new();
+    for (i, g) in games.into_iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        write_game(&mut out, g);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

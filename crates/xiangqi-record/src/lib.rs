@@ -6,11 +6,13 @@
 pub mod cbf;
 pub mod cbl;
 pub mod cbr;
+pub mod cntext;
 pub mod date;
 pub mod detect;
 pub mod dhtmlxq;
 pub mod encoding;
 pub mod epd;
+pub mod html;
 pub mod model;
 pub mod pgn;
 pub mod rawtree;

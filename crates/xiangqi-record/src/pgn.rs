@@ -251,6 +251,15 @@ impl<'a> PgnReader<'a> {
     }
 
     /// Whether the rest of the current line (from `i`) starts a tag.
+    /// Whether only blanks precede the cursor on its line.
+    fn at_line_start(&self) -> bool {
+        self.s[..self.i]
+            .bytes()
+            .rev()
+            .take_while(|&b| b != b'\n')
+            .all(|b| b == b' ' || b == b'\t' || b == b'\r')
+    }
+
     fn at_line_start_tag(&self) -> bool {
         self.peek() == Some(b'[')
     }
@@ -475,6 +484,12 @@ impl<'a> PgnReader<'a> {
                 b'[' => {
                     if g.frames.len() == 1 {
                         break; // the next game's tags: this game had no result token
+                    }
+                    // A game cut at a bad main-line move (salvaging) ends at the next line
+                    // that starts with `[`, as a broken game is skipped to one: an unclosed
+                    // `(` in the text after the cut does not swallow the next games.
+                    if g.frames[0].dead && self.at_line_start() {
+                        break;
                     }
                     // A bracket inside a variation: not PGN; skip it as junk.
                     self.bump();
