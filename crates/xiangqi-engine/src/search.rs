@@ -1297,7 +1297,8 @@ pub struct RootProbe {
 /// Root probing: when the root's material has a table, keeps of `moves` those the tables
 /// say are best: from a win the fastest mates, from a loss the longest defences, from a
 /// draw the moves that keep the draw (the search then chooses among them, with the
-/// repetition rulings the tables ignore). `plies_left` is what remains of the move limit:
+/// repetition rulings the tables ignore); from a loss where both sides have attackers, all
+/// of them (the longest table defence may be a perpetual check). `plies_left` is what remains of the move limit:
 /// a win or loss whose DTM does not fit in it is left to the search (only moves to
 /// table losses are dropped from a won or drawn root). `None` when nothing is known.
 pub fn root_probe(
@@ -1325,7 +1326,13 @@ pub fn root_probe(
     };
     let best_value = scored.iter().find(|(_, v)| v.rank() == best)?.1;
     let before = moves.len();
-    let kept: Vec<Move> = if fits(best_value) {
+    // Where the loser has an attacker too, its longest table defence may be a perpetual
+    // check, which the rules lose at once: the search chooses among all the moves (their
+    // positions are probed, and the repetition rulings come first).
+    let both = m.has_attacker(Color::Red) && m.has_attacker(Color::Black);
+    let kept: Vec<Move> = if both && matches!(best_value, Value::Loss(_)) {
+        moves.clone()
+    } else if fits(best_value) {
         match best_value {
             // The fastest mate, or the longest resistance.
             Value::Win(_) | Value::Loss(_) => scored
