@@ -39,7 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Serve the browser app (the default) and print its URL
     #[command(
-        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL] [--explorer DIR] [--book FILE]",
+        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL] [--explorer DIR] [--book FILE] [--tb DIR]",
         long_about = "Serve the browser app and print its URL. When the port is taken it listens \
                       on the next free one of the following 19, unless --no-fallback. Games are \
                       kept in a SQLite file in --data DIR. The HTTP API is in docs/API.md.",

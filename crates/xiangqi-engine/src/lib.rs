@@ -60,6 +60,7 @@ use skill::{Rng, Skill};
 use timeman::{Clock, TimeManager};
 use tt::TranspositionTable;
 pub use xiangqi_explorer::book::{Book, BookMove};
+pub use xiangqi_tb::Tablebase;
 
 /// What a search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,6 +101,10 @@ pub struct Options {
     pub book_file: String,
     /// Add `wdl W D L` to the info lines (`UCI_ShowWDL`).
     pub show_wdl: bool,
+    /// The tablebase folders opened (`TbPath`; empty: none).
+    pub tb_path: String,
+    /// Probe the tables in the search only at this depth or more (and after captures).
+    pub tb_probe_depth: i32,
 }
 
 impl Default for Options {
@@ -119,6 +124,8 @@ impl Default for Options {
             own_book: false,
             book_file: String::new(),
             show_wdl: false,
+            tb_path: String::new(),
+            tb_probe_depth: 0,
         };
         for spec in OPTIONS {
             match spec.kind {
@@ -126,6 +133,7 @@ impl Default for Options {
                 OptionKind::Check { default } => o.set_check(spec.id, default),
                 OptionKind::String { default } => match spec.id {
                     OptionId::BookFile => o.book_file = default.to_string(),
+                    OptionId::TbPath => o.tb_path = default.to_string(),
                     _ => o.eval_file = default.to_string(),
                 },
                 OptionKind::Button => {}
@@ -145,6 +153,7 @@ impl Options {
             OptionId::MoveOverhead => self.move_overhead_ms = n as u64,
             OptionId::SkillLevel => self.skill_level = n as i32,
             OptionId::Elo => self.elo = n as i32,
+            OptionId::TbProbeDepth => self.tb_probe_depth = n as i32,
             OptionId::ClearHash
             | OptionId::Ponder
             | OptionId::LimitStrength
@@ -152,7 +161,8 @@ impl Options {
             | OptionId::EvalFile
             | OptionId::OwnBook
             | OptionId::BookFile
-            | OptionId::ShowWdl => {}
+            | OptionId::ShowWdl
+            | OptionId::TbPath => {}
         }
     }
     fn set_check(&mut self, id: OptionId, b: bool) {
@@ -202,6 +212,8 @@ pub enum OptionId {
     OwnBook,
     BookFile,
     ShowWdl,
+    TbPath,
+    TbProbeDepth,
 }
 
 /// One engine option: its UCI name, the UCCI name if UCCI has it, and its kind, default
@@ -325,6 +337,22 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "UCI_ShowWDL",
         ucci_name: None,
         kind: OptionKind::Check { default: false },
+    },
+    OptionSpec {
+        id: OptionId::TbPath,
+        name: "TbPath",
+        ucci_name: Some("egtbpaths"),
+        kind: OptionKind::String { default: "" },
+    },
+    OptionSpec {
+        id: OptionId::TbProbeDepth,
+        name: "TbProbeDepth",
+        ucci_name: None,
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
     },
 ];
 
@@ -457,6 +485,8 @@ pub struct Engine {
     net: Arc<xiangqi_nnue::QuantisedNet>,
     /// The opening book `BookFile` loaded (or [`Engine::set_book`] gave).
     book: Option<Arc<Book>>,
+    /// The endgame tablebases `TbPath` opened (or [`Engine::set_tablebase`] gave).
+    tb: Option<Arc<Tablebase>>,
 }
 
 /// The network shipped in the binary (docs/NNUE.md says how it was made), in the `.nnue`
@@ -503,6 +533,7 @@ impl Engine {
             rng: Rng::new(seed),
             net: embedded_net(),
             book: None,
+            tb: None,
         };
         engine.set_game(&Game::default());
         engine
@@ -569,6 +600,17 @@ impl Engine {
                         .map_err(|e| format!("BookFile: {e}"))?;
                     self.book = Some(Arc::new(book));
                     self.options.book_file = path;
+                }
+            }
+            (OptionId::TbPath, OptionValue::String(path)) => {
+                if path.is_empty() || path == "<empty>" {
+                    self.tb = None;
+                    self.options.tb_path.clear();
+                } else {
+                    // A folder that is not there is refused and the tables in use stay.
+                    let tb = Tablebase::open_paths(&path).map_err(|e| format!("TbPath: {e}"))?;
+                    self.tb = Some(Arc::new(tb));
+                    self.options.tb_path = path;
                 }
             }
             (id, OptionValue::Spin(n)) => self.options.set_spin(id, n),
@@ -713,6 +755,22 @@ impl Engine {
         self.book = book;
     }
 
+    /// Uses `tb` (tables already opened, to share them between engines) as the `TbPath`,
+    /// named `name` in the options; `None` drops them.
+    pub fn set_tablebase(&mut self, tb: Option<Arc<Tablebase>>, name: &str) {
+        self.options.tb_path = if tb.is_some() {
+            name.to_string()
+        } else {
+            String::new()
+        };
+        self.tb = tb;
+    }
+
+    /// The tablebases in use, if any.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tb.as_ref()
+    }
+
     /// The book in use, if any.
     pub fn book(&self) -> Option<&Arc<Book>> {
         self.book.as_ref()
@@ -821,6 +879,8 @@ impl Engine {
             // Reduced strength levels keep the classical evaluation they were calibrated
             // with (docs/STRENGTH.md); full strength uses the network.
             nnue: (self.options.use_nnue && skill.is_none()).then(|| self.net.clone()),
+            // Reduced strength levels play without the tables, as people do.
+            tb: self.tb.clone().filter(|_| skill.is_none()),
         };
         let handle = std::thread::Builder::new()
             .name("search".into())
@@ -1018,6 +1078,8 @@ struct Job {
     rng: Rng,
     /// The network, when `Use NNUE` is on.
     nnue: Option<Arc<xiangqi_nnue::QuantisedNet>>,
+    /// The tablebases, at full strength when `TbPath` names some.
+    tb: Option<Arc<Tablebase>>,
 }
 
 /// Runs a search to the end (including waiting for `stop`/`ponderhit` when pondering or
@@ -1039,12 +1101,23 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         skill,
         mut rng,
         nnue,
+        tb,
     } = job;
     let mut moves: Vec<Move> = root.legal_moves().iter().copied().collect();
     if !limits.searchmoves.is_empty() {
         moves.retain(|m| limits.searchmoves.contains(m));
     }
     moves.retain(|m| !banned.contains(m));
+    let mut tbhits = 0;
+    if let Some(tb) = &tb {
+        let limit = rules
+            .move_limit
+            .map(|l| l.saturating_sub(root_frame.counted));
+        if let Some(r) = search::root_probe(tb, &root, &mut moves, limit) {
+            tbhits = r.probes;
+            callback(Event::Message(r.message));
+        }
+    }
     let wait_for_stop = |stop: &AtomicBool| {
         while !stop.load(Ordering::Relaxed)
             && (pondering.load(Ordering::Relaxed) || limits.infinite)
@@ -1070,6 +1143,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
             nodes: 0,
             nps: 0,
             hashfull: 0,
+            tbhits: 0,
             time_ms: 0,
             pv: vec![],
             wdl: options.show_wdl.then(|| wdl::wdl(score, root.board())),
@@ -1096,6 +1170,9 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         rules,
         nnue,
         show_wdl: options.show_wdl,
+        tb_probe_depth: options.tb_probe_depth,
+        tb,
+        tbhits: AtomicU64::new(tbhits),
     };
     let root_moves: Vec<RootMove> = std::thread::scope(|s| {
         for id in 1..options.threads {

@@ -15,6 +15,7 @@ use crate::eval::{evaluate, DRAW};
 use crate::movepick::{self, history_index, is_bad_capture_score, see_ge, Picker};
 use crate::timeman::{Clock, Limits, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
+use xiangqi_tb::{Material, Tablebase, Value};
 
 pub const MAX_PLY: usize = 120;
 pub const MATE: i32 = 30000;
@@ -103,6 +104,12 @@ pub struct Shared {
     pub nnue: Option<Arc<xiangqi_nnue::QuantisedNet>>,
     /// Fill [`SearchInfo::wdl`] (`UCI_ShowWDL`).
     pub show_wdl: bool,
+    /// The endgame tablebases to probe (`TbPath`).
+    pub tb: Option<Arc<Tablebase>>,
+    /// Probe below the root only at this depth or more, or just after a capture.
+    pub tb_probe_depth: i32,
+    /// Positions whose value came from the tables (root probes included).
+    pub tbhits: AtomicU64,
 }
 
 impl Shared {
@@ -146,6 +153,8 @@ pub struct SearchInfo {
     pub nodes: u64,
     pub nps: u64,
     pub hashfull: u32,
+    /// Positions valued by the endgame tablebases so far.
+    pub tbhits: u64,
     pub time_ms: u64,
     pub pv: Vec<Move>,
     /// Win, draw and loss per mille for the side to move, from the score and the root's
@@ -472,6 +481,7 @@ impl<'a> Worker<'a> {
             nodes,
             nps: nodes * 1000 / ms.max(1),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.tbhits.load(Ordering::Relaxed),
             time_ms: ms,
             pv: rm.pv.clone(),
             wdl: self
@@ -596,6 +606,33 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The tables' score of `pos` at `ply` (below the root), when it has one the rules do
+    /// not contradict: probed only where the material has a table and either a capture just
+    /// changed it into one, or `depth` is at least `TbProbeDepth`, or `pos` is a root move's
+    /// position.
+    fn tb_probe(&self, pos: &Position, ply: usize, depth: i32) -> Option<i32> {
+        let tb = self.shared.tb.as_ref()?;
+        if pos.board().occupied().count() > tb.max_pieces() {
+            return None;
+        }
+        let frame = self.stack[self.idx(ply)];
+        if !(frame.window == 0 || ply == 1 || depth >= self.shared.tb_probe_depth) {
+            return None;
+        }
+        if !tb.covers(pos) {
+            return None;
+        }
+        let value = tb.probe(pos).ok()?;
+        let limit = self
+            .shared
+            .rules
+            .move_limit
+            .map(|l| l.saturating_sub(frame.counted));
+        let v = tb_score(value, &Material::of_board(pos.board()), ply, limit)?;
+        self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+        Some(v)
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][0] = m;
         let n = self.pv_len[ply + 1];
@@ -652,6 +689,9 @@ impl<'a> Worker<'a> {
             beta = beta.min(mate_in(ply + 1));
             if alpha >= beta {
                 return alpha;
+            }
+            if let Some(v) = self.tb_probe(pos, ply, depth) {
+                return v;
             }
         }
 
@@ -1087,6 +1127,9 @@ impl<'a> Worker<'a> {
         if let Some(v) = self.repetition(ply) {
             return v;
         }
+        if let Some(v) = self.tb_probe(pos, ply, 0) {
+            return v;
+        }
         let key = pos.key();
         let tte = self.shared.tt.probe(key);
         if let Some(e) = tte {
@@ -1218,6 +1261,124 @@ fn quiet_stat(
         }
     }
     s
+}
+
+/// The search score of a table's value at `ply`, or `None` where the rules may say
+/// otherwise (docs/TABLEBASES.md, "In the engine"):
+///
+/// - a win or loss is a mate at exactly its DTM (the tables' mates never repeat a position,
+///   so the repetition rulings cannot change them), unless the move limit comes first:
+///   `plies_left` is what remains of it (`None`: no limit), and a DTM that does not fit is
+///   not trusted;
+/// - a draw is trusted only in sets where one side has no attacker (it cannot give check,
+///   so no perpetual check can decide them); where both sides have one, the tables ignore
+///   the perpetual check and chase rulings that may make a "draw" a loss, and the search
+///   decides.
+pub fn tb_score(value: Value, m: &Material, ply: usize, plies_left: Option<u32>) -> Option<i32> {
+    match value {
+        Value::Win(d) | Value::Loss(d) => {
+            let d = d as usize;
+            if plies_left.is_some_and(|l| d as u32 >= l) || ply + d >= 2 * MAX_PLY {
+                return None;
+            }
+            Some(if matches!(value, Value::Win(_)) {
+                mate_in(ply + d)
+            } else {
+                mated_in(ply + d)
+            })
+        }
+        Value::Draw => {
+            let both = m.has_attacker(Color::Red) && m.has_attacker(Color::Black);
+            (!both).then_some(DRAW)
+        }
+    }
+}
+
+/// What [`root_probe`] decided.
+pub struct RootProbe {
+    /// The root's value in the tables.
+    pub value: Value,
+    /// Positions probed (the root and every move's).
+    pub probes: u64,
+    /// The `info string` line saying what was done.
+    pub message: String,
+}
+
+/// Root probing: when the root's material has a table, keeps of `moves` those the tables
+/// say are best: from a win the fastest mates, from a loss the longest defences, from a
+/// draw the moves that keep the draw (the search then chooses among them, with the
+/// repetition rulings the tables ignore); from a loss where both sides have attackers, all
+/// of them (the longest table defence may be a perpetual check). `plies_left` is what remains of the move limit:
+/// a win or loss whose DTM does not fit in it is left to the search (only moves to
+/// table losses are dropped from a won or drawn root). `None` when nothing is known.
+pub fn root_probe(
+    tb: &Tablebase,
+    root: &Position,
+    moves: &mut Vec<Move>,
+    plies_left: Option<u32>,
+) -> Option<RootProbe> {
+    let m = Material::of_board(root.board());
+    if !m.any_attacker() || !tb.covers(root) || moves.is_empty() {
+        return None;
+    }
+    let value = tb.probe(root).ok()?;
+    let mut scored = Vec::with_capacity(moves.len());
+    for &mv in moves.iter() {
+        let mut child = root.clone();
+        child.play_unchecked(mv);
+        scored.push((mv, tb.probe(&child).ok()?.parent()));
+    }
+    let probes = 1 + scored.len() as u64;
+    let best = scored.iter().map(|(_, v)| v.rank()).max()?;
+    let fits = |v: Value| {
+        v.dtm()
+            .is_none_or(|d| plies_left.is_none_or(|l| (d as u32) < l))
+    };
+    let best_value = scored.iter().find(|(_, v)| v.rank() == best)?.1;
+    let before = moves.len();
+    // Where the loser has an attacker too, its longest table defence may be a perpetual
+    // check, which the rules lose at once: the search chooses among all the moves (their
+    // positions are probed, and the repetition rulings come first).
+    let both = m.has_attacker(Color::Red) && m.has_attacker(Color::Black);
+    let kept: Vec<Move> = if both && matches!(best_value, Value::Loss(_)) {
+        moves.clone()
+    } else if fits(best_value) {
+        match best_value {
+            // The fastest mate, or the longest resistance.
+            Value::Win(_) | Value::Loss(_) => scored
+                .iter()
+                .filter(|(_, v)| v.rank() == best)
+                .map(|&(mv, _)| mv)
+                .collect(),
+            Value::Draw => scored
+                .iter()
+                .filter(|(_, v)| *v == Value::Draw)
+                .map(|&(mv, _)| mv)
+                .collect(),
+        }
+    } else {
+        // The move limit may come first: only drop the moves to table losses.
+        scored
+            .iter()
+            .filter(|(_, v)| !matches!(v, Value::Loss(_)) || best < 0)
+            .map(|&(mv, _)| mv)
+            .collect()
+    };
+    *moves = kept;
+    let set = m.canonical();
+    let what = match best_value {
+        Value::Win(d) => format!("win, mate in {d} plies"),
+        Value::Draw => "draw".to_string(),
+        Value::Loss(d) => format!("loss, mated in {d} plies"),
+    };
+    Some(RootProbe {
+        value,
+        probes,
+        message: format!(
+            "tablebase {set}: {what}; {} of {before} moves kept",
+            moves.len()
+        ),
+    })
 }
 
 fn update_history(h: &mut i32, bonus: i32) {

@@ -237,7 +237,7 @@ impl Loop {
                     return;
                 }
                 "batch" | "debug" | "ponder" | "promotion" | "idle" | "style" | "knowledge"
-                | "pruning" | "randomness" | "evalapi" | "loadbook" | "egtbpaths" => {
+                | "pruning" | "randomness" | "evalapi" | "loadbook" => {
                     self.out
                         .line(&format!("info string option '{n}' is accepted and ignored"));
                     return;
@@ -570,8 +570,8 @@ fn format_info(i: &SearchInfo, protocol: Protocol) -> String {
         None => String::new(),
     };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} time {}",
-        i.depth, i.seldepth, i.multipv, i.nodes, i.nps, i.hashfull, i.time_ms
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} tbhits {} time {}",
+        i.depth, i.seldepth, i.multipv, i.nodes, i.nps, i.hashfull, i.tbhits, i.time_ms
     );
     if !pv.is_empty() {
         s.push_str(" pv ");

@@ -154,7 +154,7 @@ fn option_ranges_are_the_listed_ones() {
             Some((name.to_string(), w[0], w[1], w[2]))
         })
         .collect();
-    assert_eq!(spins.len(), 6, "{:?}", e.seen);
+    assert_eq!(spins.len(), 7, "{:?}", e.seen);
     let facade = xiangqi_engine::Options::default();
     for (name, default, min, max) in &spins {
         let d = match name.as_str() {
@@ -164,6 +164,7 @@ fn option_ranges_are_the_listed_ones() {
             "Move Overhead" => facade.move_overhead_ms as i64,
             "Skill Level" => facade.skill_level as i64,
             "UCI_Elo" => facade.elo as i64,
+            "TbProbeDepth" => facade.tb_probe_depth as i64,
             other => panic!("unexpected spin option {other}"),
         };
         assert_eq!(d, *default, "{name}");

@@ -257,6 +257,7 @@ fn info_dict<'py>(py: Python<'py>, i: &SearchInfo, turn: Color) -> PyResult<Boun
     d.set_item("nodes", i.nodes)?;
     d.set_item("nps", i.nps)?;
     d.set_item("hashfull", i.hashfull)?;
+    d.set_item("tbhits", i.tbhits)?;
     d.set_item("time", i.time_ms as f64 / 1000.0)?;
     if let Some(b) = i.bound {
         d.set_item(
@@ -339,13 +340,16 @@ impl Engine {
         d.set_item("EvalFile", o.eval_file.as_str())?;
         d.set_item("OwnBook", o.own_book)?;
         d.set_item("BookFile", o.book_file.as_str())?;
+        d.set_item("TbPath", o.tb_path.as_str())?;
+        d.set_item("TbProbeDepth", o.tb_probe_depth)?;
         Ok(d)
     }
 
     /// Analyses `board` (its position and the moves before it, for repetitions) to `depth`
     /// plies, `nodes` nodes or `time` seconds (at least one); returns a list of `multipv`
     /// dicts, best line first, each with `score` (a `Score` for the side to move), `pv`
-    /// (moves), `depth`, `seldepth`, `nodes`, `nps`, `time` (seconds), `hashfull`, `multipv`.
+    /// (moves), `depth`, `seldepth`, `nodes`, `nps`, `time` (seconds), `hashfull`, `tbhits`,
+    /// `multipv`.
     /// When the side to move has no legal move: one line, `pv` empty and `score.mate == 0`.
     #[pyo3(signature = (board, depth = None, nodes = None, time = None, multipv = 1))]
     fn analyse<'py>(

@@ -32,6 +32,8 @@ pub struct App {
     pub https: bool,
     /// The opening explorer's index (`--explorer DIR`), when there is one.
     pub explorer: Option<Arc<Explorer>>,
+    /// The endgame tablebases (`--tb DIR`), when there are some.
+    pub tablebase: Option<Arc<xiangqi_tb::Tablebase>>,
 }
 
 impl App {
@@ -53,6 +55,7 @@ impl App {
             hub,
             https: false,
             explorer: None,
+            tablebase: None,
         }
     }
 }

@@ -114,6 +114,8 @@ pub struct Config {
     pub explorer: Option<PathBuf>,
     /// `--book FILE`: the engine's opening book for the play levels (`xiangqi explorer book`).
     pub book: Option<PathBuf>,
+    /// `--tb DIRS`: endgame tablebase folders (`xiangqi tb generate`), `:`-separated.
+    pub tb: Option<String>,
 }
 
 /// The per-user data folder.
@@ -170,6 +172,11 @@ pub struct ServeArgs {
     /// level; analysis and reviews never use it
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
+    /// Serve the endgame tablebases in DIR (`xiangqi tb generate -o DIR`; several folders
+    /// separated by `:`, `;` on Windows) at /api/tablebase and in the analysis panel; the
+    /// engine's full-strength searches (analysis, reviews, level 20) probe them
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<String>,
 }
 
 /// A PostgreSQL URL, or the message naming what is wrong.
@@ -207,6 +214,7 @@ impl ServeArgs {
             database: self.database,
             explorer: self.explorer,
             book: self.book,
+            tb: self.tb,
         }
     }
 }
@@ -240,6 +248,12 @@ pub fn serve(c: Config) -> Result<(), String> {
         let book = match &c.book {
             Some(p) => Some(Arc::new(
                 xiangqi_engine::Book::load(p).map_err(|e| format!("--book: {e}"))?,
+            )),
+            None => None,
+        };
+        let tablebase = match &c.tb {
+            Some(dirs) => Some(Arc::new(
+                xiangqi_tb::Tablebase::open_paths(dirs).map_err(|e| format!("--tb: {e}"))?,
             )),
             None => None,
         };
@@ -285,6 +299,15 @@ pub fn serve(c: Config) -> Result<(), String> {
             // Every game this node ends goes into the explorer's site database (told from now
             // on, before any game is resumed).
             tokio::spawn(api::explorer::index_ended(ex, app.hub.ended_games()));
+        }
+        if let Some(tb) = tablebase {
+            let _ = writeln!(
+                std::io::stdout(),
+                "xiangqi: the tablebases hold {} sets",
+                tb.sets().len()
+            );
+            app.engines.set_tablebase(Some(tb.clone()));
+            app.tablebase = Some(tb);
         }
         app.accounts.set_limits(c.rate_limits);
         app.hub.set_bot_limits(c.rate_limits);

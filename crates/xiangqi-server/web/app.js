@@ -22,6 +22,7 @@ import { moveShown, droppedMove } from '/motion.js';
 import { whoami, csrfHeaders } from '/account.js';
 import { keyboardBoard, announce } from '/keyboard.js';
 import { setupExplorer, openingAt, openingName } from '/explorer.js';
+import { setupTablebase } from '/tablebase.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,6 +41,8 @@ let LOBBY = null;
 let KB = null;
 // The opening explorer's panel (explorer.js), on the main page.
 let EXPLORER = null;
+// The endgame tablebase's panel (tablebase.js), in analysis and review.
+let TABLEBASE = null;
 // Game review (review.js), on the main page.
 let REVIEW = null;
 const t = tr;
@@ -412,6 +415,7 @@ function renderAll() {
   renderAnalysis();
   if (REVIEW) REVIEW.render();
   if (EXPLORER) EXPLORER.render();
+  if (TABLEBASE) TABLEBASE.render();
 }
 
 function goTo(ply) {
@@ -1149,6 +1153,12 @@ function wire() {
     t, settings, saveSettings, api,
     fen: () => (S.game && !S.editor && !S.preview ? fenAt(S.view) : null),
     // (A move the game does not allow now, the computer's turn say, is not played.)
+    play: (uci) => { if (S.game) tryMove(uci.slice(0, 2), uci.slice(2, 4)); },
+  });
+  TABLEBASE = setupTablebase({
+    t, settings, api,
+    // Analysis and review: an analysis game, the engine lines on, or a game that has ended.
+    fen: () => (S.game && !S.editor && !S.preview && (S.game.mode === 'analysis' || S.analysis.on || S.game.outcome) ? fenAt(S.view) : null),
     play: (uci) => { if (S.game) tryMove(uci.slice(0, 2), uci.slice(2, 4)); },
   });
   setupMoveList({ t, settings, state: () => S, goTo, promoteLine, api, setGame, toast, errText });

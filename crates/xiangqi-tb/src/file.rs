@@ -15,10 +15,10 @@
 //! | 4 | CRC-32 of everything above |
 //! | ... | the blocks: one byte per position ([`crate::Value::to_byte`]), raw DEFLATE |
 //!
-//! A probe reads one block and inflates it; the last block inflated is kept.
+//! A probe reads one block and inflates it; the [`CACHE_BLOCKS`] blocks last used are kept.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::generate::Stats;
 use crate::index::Indexer;
@@ -29,6 +29,10 @@ pub const MAGIC: &[u8; 4] = b"XQTB";
 pub const VERSION: u32 = 1;
 /// Positions per block.
 pub const BLOCK: u64 = 1 << 16;
+/// Inflated blocks kept per table (least recently used dropped first): 16 × 64 KiB = 1 MiB
+/// at most per table, so that probes spread over a set's blocks (a search's) seldom
+/// inflate.
+pub const CACHE_BLOCKS: usize = 16;
 
 /// Writes a table (to `path.tmp`, then renamed, so that an interrupted write leaves no
 /// table behind); returns the file's size in bytes.
@@ -88,7 +92,8 @@ pub struct TableFile {
     pub counts: [u64; 4],
     pub max_dtm: u16,
     data: Vec<u8>,
-    last: Mutex<Option<(usize, Vec<u8>)>>,
+    /// Inflated blocks, the most recently used last.
+    cache: Mutex<Vec<(usize, Arc<Vec<u8>>)>>,
 }
 
 /// Reads fields off a byte slice, failing with a message on a short file.
@@ -188,7 +193,7 @@ impl TableFile {
             counts,
             max_dtm,
             data,
-            last: Mutex::new(None),
+            cache: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
         })
     }
 
@@ -246,10 +251,23 @@ impl Source for TableFile {
     }
     fn byte(&self, idx: u64) -> Result<u8, TbError> {
         let b = (idx / self.block) as usize;
-        let mut last = self.last.lock().expect("table lock");
-        if last.as_ref().is_none_or(|(i, _)| *i != b) {
-            *last = Some((b, self.inflate(b)?));
+        let at = (idx % self.block) as usize;
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = cache.iter().position(|(n, _)| *n == b) {
+            let v = cache[i].1[at];
+            let last = cache.len() - 1;
+            if i != last {
+                let e = cache.remove(i);
+                cache.push(e);
+            }
+            return Ok(v);
         }
-        Ok(last.as_ref().expect("just set").1[(idx % self.block) as usize])
+        let block = Arc::new(self.inflate(b)?);
+        let v = block[at];
+        if cache.len() >= CACHE_BLOCKS {
+            cache.remove(0);
+        }
+        cache.push((b, block));
+        Ok(v)
     }
 }

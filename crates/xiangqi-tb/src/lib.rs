@@ -208,41 +208,118 @@ where
     })
 }
 
-/// A folder of table files, opened as probes need them.
+/// One or more folders of table files, opened as probes need them. The folders are listed
+/// when opened (the sets found are [`Tablebase::sets`]); a table's file is read on its
+/// first probe.
 pub struct Tablebase {
-    dir: PathBuf,
+    dirs: Vec<PathBuf>,
+    /// The canonical sets whose files the folders hold (the first folder's file wins).
+    files: HashMap<Material, PathBuf>,
     tables: Mutex<HashMap<Material, Arc<TableFile>>>,
 }
 
 impl Tablebase {
     /// The tables in `dir` (which must be a folder).
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, TbError> {
-        let dir = dir.as_ref().to_path_buf();
-        if !dir.is_dir() {
+        Self::open_dirs(&[dir.as_ref().to_path_buf()])
+    }
+
+    /// The tables of several folders, listed as Stockfish's `SyzygyPath` lists them: separated
+    /// by `:` (`;` on Windows); empty entries are skipped. Every folder must exist.
+    pub fn open_paths(list: &str) -> Result<Tablebase, TbError> {
+        let dirs: Vec<PathBuf> = std::env::split_paths(list.trim())
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect();
+        if dirs.is_empty() {
             return Err(TbError::Io {
-                err: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
-                path: dir,
+                path: PathBuf::from(list),
+                err: std::io::Error::new(std::io::ErrorKind::NotFound, "no folder named"),
             });
         }
+        Self::open_dirs(&dirs)
+    }
+
+    /// The tables of the folders `dirs`, the first folder's file first when two hold a set.
+    pub fn open_dirs(dirs: &[PathBuf]) -> Result<Tablebase, TbError> {
+        let mut files = HashMap::new();
+        for dir in dirs {
+            if !dir.is_dir() {
+                return Err(TbError::Io {
+                    err: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+                    path: dir.clone(),
+                });
+            }
+            let entries = std::fs::read_dir(dir).map_err(|err| TbError::Io {
+                path: dir.clone(),
+                err,
+            })?;
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let Some(set) = name.to_str().and_then(|n| n.strip_suffix(".xqtb")) else {
+                    continue;
+                };
+                if let Ok(m) = Material::parse(set) {
+                    if m.canonical() == m && m.any_attacker() {
+                        files.entry(m).or_insert_with(|| e.path());
+                    }
+                }
+            }
+        }
         Ok(Tablebase {
-            dir,
+            dirs: dirs.to_vec(),
+            files,
             tables: Mutex::new(HashMap::new()),
         })
     }
 
+    /// The folders, in the order they are searched.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// The sets whose files were found when the folders were opened, by name.
+    pub fn sets(&self) -> Vec<Material> {
+        let mut v: Vec<Material> = self.files.keys().copied().collect();
+        v.sort_by_key(|m| m.to_string());
+        v
+    }
+
+    /// The largest number of pieces (generals included) of a set found.
+    pub fn max_pieces(&self) -> u32 {
+        self.files.keys().map(Material::pieces).max().unwrap_or(0)
+    }
+
+    /// Whether the position's material has a table among those found when opened (or needs
+    /// none: no attacker on either side), so that [`Tablebase::probe`] answers without
+    /// looking at the folders again. Cheap: what a search asks before probing.
+    pub fn covers(&self, pos: &Position) -> bool {
+        let m = Material::of_board(pos.board());
+        !m.any_attacker() || self.files.contains_key(&m.canonical())
+    }
+
     /// The table of a canonical material, opened on first use.
     pub fn table(&self, m: &Material) -> Result<Arc<TableFile>, TbError> {
-        let mut t = self.tables.lock().expect("tablebase lock");
+        let mut t = self.tables.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(f) = t.get(m) {
             return Ok(f.clone());
         }
-        let path = self.dir.join(file_name(m));
-        if !path.exists() {
-            return Err(TbError::Missing {
-                set: m.to_string(),
-                path,
-            });
-        }
+        // A file made after the folders were listed is found too.
+        let path = match self.files.get(m) {
+            Some(p) => p.clone(),
+            None => {
+                let candidates: Vec<PathBuf> =
+                    self.dirs.iter().map(|d| d.join(file_name(m))).collect();
+                match candidates.iter().find(|p| p.exists()) {
+                    Some(p) => p.clone(),
+                    None => {
+                        return Err(TbError::Missing {
+                            set: m.to_string(),
+                            path: candidates[0].clone(),
+                        })
+                    }
+                }
+            }
+        };
         let f = Arc::new(TableFile::open(&path)?);
         if f.material() != m {
             return Err(TbError::Damaged {

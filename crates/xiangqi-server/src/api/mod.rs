@@ -11,6 +11,7 @@ pub mod handlers;
 pub mod online;
 pub mod openapi;
 pub mod request;
+pub mod tablebase;
 
 use std::sync::Arc;
 
@@ -50,6 +51,7 @@ const SETTINGS_JS: &str = include_str!("../../web/settings.js");
 const MOTION_JS: &str = include_str!("../../web/motion.js");
 const KEYBOARD_JS: &str = include_str!("../../web/keyboard.js");
 const EXPLORER_JS: &str = include_str!("../../web/explorer.js");
+const TABLEBASE_JS: &str = include_str!("../../web/tablebase.js");
 const GIF_JS: &str = include_str!("../../web/gif.js");
 const OPENINGS_JS: &str = include_str!("../../web/openings.js");
 const CHAT_JS: &str = include_str!("../../web/chat.js");
@@ -69,7 +71,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const FTL: &str = "text/plain; charset=utf-8";
 
 /// The page and its files: path, body, content type.
-const ASSETS: [(&str, &str, &str); 30] = [
+const ASSETS: [(&str, &str, &str); 31] = [
     ("/", INDEX_HTML, "text/html; charset=utf-8"),
     // A live game's page (spectators; a seat's secret follows '#'): the same app.
     ("/live/{id}", INDEX_HTML, "text/html; charset=utf-8"),
@@ -87,6 +89,7 @@ const ASSETS: [(&str, &str, &str); 30] = [
     ("/motion.js", MOTION_JS, JS),
     ("/keyboard.js", KEYBOARD_JS, JS),
     ("/explorer.js", EXPLORER_JS, JS),
+    ("/tablebase.js", TABLEBASE_JS, JS),
     ("/gif.js", GIF_JS, JS),
     ("/openings.js", OPENINGS_JS, JS),
     ("/chat.js", CHAT_JS, JS),
@@ -267,6 +270,7 @@ fn api_routes() -> Routes {
         .delete("/api/games/{id}/review", handlers::cancel_review)
         .get("/api/analysis", handlers::analysis)
         .get("/api/explorer/{db}", explorer::explorer)
+        .get("/api/tablebase", tablebase::tablebase)
         .post("/api/challenge/open", online::open_challenge)
         .get("/api/board/game/stream/{id}", online::game_stream)
         .get("/api/board/game/{id}", online::game_full)

@@ -50,6 +50,7 @@ use crate::store::{Mode, Verdict};
         super::handlers::import,
         super::handlers::analysis,
         super::explorer::explorer,
+        super::tablebase::tablebase,
         super::online::open_challenge,
         super::online::game_stream,
         super::online::game_full,
@@ -104,6 +105,7 @@ use crate::store::{Mode, Verdict};
         (name = "lobby", description = "Seeks: finding an opponent"),
         (name = "accounts", description = "Accounts, sessions, API tokens, profiles, leaderboards"),
         (name = "explorer", description = "The opening explorer: a position's moves with their results"),
+        (name = "tablebase", description = "Endgame tablebases: a position's exact result and every move's"),
         (name = "server", description = "The server itself"),
         (name = "page", description = "The browser app's page and files"),
     )

@@ -851,6 +851,16 @@ pub struct PositionQuery {
     pub fen: Text,
 }
 
+/// `GET /api/tablebase`, in lichess's tablebase manner.
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct TablebaseQuery {
+    /// The position (any material; `unknown` where no table holds it).
+    #[param(inline)]
+    pub fen: Text,
+}
+
 /// `GET /api/explorer/{db}`, in lila-openingexplorer's manner.
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]

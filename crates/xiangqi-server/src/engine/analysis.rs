@@ -196,9 +196,10 @@ async fn session(mut socket: WebSocket, app: Arc<App>) {
     let (out_tx, mut out_rx) = tmpsc::unbounded_channel::<Reply>();
     let driver = {
         let out_tx = out_tx.clone();
+        let tb = app.tablebase.clone();
         std::thread::Builder::new()
             .name("analysis".into())
-            .spawn(move || drive(cmd_rx, out_tx))
+            .spawn(move || drive(cmd_rx, out_tx, tb))
     };
     if driver.is_err() {
         let _ = socket
@@ -258,9 +259,15 @@ async fn session(mut socket: WebSocket, app: Arc<App>) {
     drop(cmd_tx);
 }
 
-fn drive(rx: mpsc::Receiver<Command>, out: tmpsc::UnboundedSender<Reply>) {
+fn drive(
+    rx: mpsc::Receiver<Command>,
+    out: tmpsc::UnboundedSender<Reply>,
+    tb: Option<Arc<xiangqi_tb::Tablebase>>,
+) {
     let mut engine = Engine::new();
     let _ = engine.set_option("Hash", "32");
+    // With `--tb`, the analysis knows the endgames the tables hold.
+    engine.set_tablebase(tb, "--tb");
     while let Ok(cmd) = rx.recv() {
         match cmd {
             Command::Stop => engine.stop(),

@@ -73,6 +73,9 @@ pub struct EnginePool {
     made: AtomicUsize,
     /// The opening book the computer's moves come from while in it (`--book`).
     book: Option<Arc<Book>>,
+    /// The endgame tablebases (`--tb`): full-strength searches (analysis, reviews, level
+    /// 20) probe them; reduced levels do not.
+    tb: Option<Arc<xiangqi_tb::Tablebase>>,
 }
 
 impl EnginePool {
@@ -85,6 +88,7 @@ impl EnginePool {
             size,
             made: Default::default(),
             book: None,
+            tb: None,
         }
     }
 
@@ -92,6 +96,11 @@ impl EnginePool {
     /// it, at every level; [`run`](Self::run) (analysis, reviews) never uses it.
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
+    }
+
+    /// Every engine of the pool probes `tb` (`--tb`) at full strength.
+    pub fn set_tablebase(&mut self, tb: Option<Arc<xiangqi_tb::Tablebase>>) {
+        self.tb = tb;
     }
 
     /// A pool with as many engines as the machine has cores.
@@ -193,6 +202,7 @@ impl EnginePool {
             }
             Err(serial) => (None, serial),
         };
+        let tb = self.tb.clone();
         let (r, engine) = tokio::task::spawn_blocking(move || {
             let mut engine = match taken {
                 Some(Idle {
@@ -215,6 +225,7 @@ impl EnginePool {
                     e
                 }
             };
+            engine.set_tablebase(tb, "--tb");
             let r = f(&mut engine);
             (r, engine)
         })

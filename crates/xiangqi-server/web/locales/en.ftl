@@ -271,6 +271,32 @@ exFailed = The explorer did not answer
 opening = Opening: { $name }
 exOpenGame = Open this game
 
+## the endgame tablebase panel (tablebase.js)
+tbTitle = Endgame tablebase
+tbResult = Result
+tbMate = Mate
+tbWins = { $side } wins
+tbLoses = { $side } loses
+tbDraw = Draw: neither side can force mate
+tbMateIn = { $n ->
+    [one] mate in 1 move
+   *[other] mate in { $n } moves
+    }
+tbMatedIn = { $n ->
+    [one] mated in 1 move
+   *[other] mated in { $n } moves
+    }
+tbMatedNow = no legal move: lost
+tbDtm = { $n ->
+    [one] DTM 1 ply
+   *[other] DTM { $n } plies
+    }
+tbResWin = Win
+tbResDraw = Draw
+tbResLoss = Loss
+tbResUnknown = Unknown
+tbFailed = The tablebase did not answer
+
 ## account.js: the account, profile and leaderboard pages
 acct-title = Xiangqi
 acct-play = Play

@@ -266,6 +266,23 @@ exFailed = Thư viện khai cuộc không trả lời
 opening = Khai cuộc: { $name }
 exOpenGame = Mở ván này
 
+## the endgame tablebase panel (tablebase.js)
+tbTitle = Cơ sở dữ liệu tàn cuộc
+tbResult = Kết quả
+tbMate = Chiếu bí
+tbWins = { $side } thắng
+tbLoses = { $side } thua
+tbDraw = Hòa: không bên nào ép chiếu bí được
+tbMateIn = chiếu bí sau { $n } nước
+tbMatedIn = bị chiếu bí sau { $n } nước
+tbMatedNow = hết nước đi: đã thua
+tbDtm = DTM { $n } nửa nước
+tbResWin = Thắng
+tbResDraw = Hòa
+tbResLoss = Thua
+tbResUnknown = Chưa rõ
+tbFailed = Cơ sở dữ liệu tàn cuộc không trả lời
+
 ## account.js: the account, profile and leaderboard pages
 acct-title = Cờ tướng
 acct-play = Chơi cờ

@@ -271,6 +271,23 @@ exFailed = 开局库没有回应
 opening = 开局：{ $name }
 exOpenGame = 打开这盘对局
 
+## the endgame tablebase panel (tablebase.js)
+tbTitle = 残局库
+tbResult = 结果
+tbMate = 杀棋
+tbWins = { $side }胜
+tbLoses = { $side }负
+tbDraw = 和棋：双方都无法强行将死
+tbMateIn = { $n }步杀
+tbMatedIn = { $n }步被杀
+tbMatedNow = 无棋可走：已负
+tbDtm = 距杀 { $n } 个半回合
+tbResWin = 胜
+tbResDraw = 和
+tbResLoss = 负
+tbResUnknown = 未知
+tbFailed = 残局库没有回应
+
 ## account.js: the account, profile and leaderboard pages
 acct-title = 中国象棋
 acct-play = 下棋

@@ -271,6 +271,23 @@ exFailed = 開局庫沒有回應
 opening = 開局：{ $name }
 exOpenGame = 開啟這盤對局
 
+## the endgame tablebase panel (tablebase.js)
+tbTitle = 殘局庫
+tbResult = 結果
+tbMate = 殺棋
+tbWins = { $side }勝
+tbLoses = { $side }負
+tbDraw = 和棋：雙方都無法強行將死
+tbMateIn = { $n }步殺
+tbMatedIn = { $n }步被殺
+tbMatedNow = 無棋可走：已負
+tbDtm = 距殺 { $n } 個半回合
+tbResWin = 勝
+tbResDraw = 和
+tbResLoss = 負
+tbResUnknown = 未知
+tbFailed = 殘局庫沒有回應
+
 ## account.js: the account, profile and leaderboard pages
 acct-title = 中國象棋
 acct-play = 下棋

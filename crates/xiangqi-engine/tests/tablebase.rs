@@ -1,0 +1,408 @@
+//! The engine with endgame tablebases (`TbPath`): root probing (the fastest mate, the
+//! longest defence, only drawing moves from a draw), probes in the search with `tbhits`,
+//! and whole games from won positions against an engine without tables. The tables are
+//! generated here, into a temporary folder (KRK, KHK, KPK, KRKA, KHKA and what they need:
+//! about a second).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, OnceLock};
+
+use xiangqi::{Color, Game, Move, Position};
+use xiangqi_engine::{Engine, Event, Limits, Score};
+use xiangqi_tb::{Tablebase, Value};
+
+/// The tables, made once for all the tests of this file.
+fn tables() -> &'static (PathBuf, Arc<Tablebase>) {
+    static T: OnceLock<(PathBuf, Arc<Tablebase>)> = OnceLock::new();
+    T.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("xiangqi-engine-tb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let names: Vec<String> = ["KRK", "KHK", "KPK", "KRKA", "KHKA"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        xiangqi_tb::build(&names, &dir, 2, &mut |_| {}).unwrap();
+        let tb = Arc::new(Tablebase::open(&dir).unwrap());
+        (dir, tb)
+    })
+}
+
+fn engine_with_tables() -> Engine {
+    let (dir, _) = tables();
+    let mut e = Engine::new();
+    e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
+    e
+}
+
+/// A FEN from pieces `(letter, file 0-8, rank 0-9)` and the side to move.
+fn fen_of(pieces: &[(char, usize, usize)], turn: Color) -> String {
+    let mut grid = [[None; 9]; 10];
+    for &(c, f, r) in pieces {
+        grid[r][f] = Some(c);
+    }
+    let mut rows = Vec::new();
+    for r in (0..10).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for cell in grid[r] {
+            match cell {
+                Some(c) => {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    let t = if turn == Color::Red { 'w' } else { 'b' };
+    format!("{} {t} - - 0 1", rows.join("/"))
+}
+
+/// The position of `extra` pieces with the generals on every palace point, whose value
+/// in the tables is the largest `key` gives (first found in a fixed order).
+fn find(extra: &[char], turn: Color, key: impl Fn(Value) -> Option<i32>) -> Position {
+    let (_, tb) = tables();
+    let palace_red: Vec<(usize, usize)> =
+        (3..6).flat_map(|f| (0..3).map(move |r| (f, r))).collect();
+    let palace_black: Vec<(usize, usize)> =
+        (3..6).flat_map(|f| (7..10).map(move |r| (f, r))).collect();
+    let mut best: Option<(i32, Position)> = None;
+    let squares: Vec<(usize, usize)> = (0..9).flat_map(|f| (0..10).map(move |r| (f, r))).collect();
+    let mut place = |pieces: Vec<(char, usize, usize)>| {
+        let Ok(pos) = Position::from_fen(&fen_of(&pieces, turn)) else {
+            return;
+        };
+        if let Some(k) = tb.probe(&pos).ok().and_then(&key) {
+            if best.as_ref().is_none_or(|(b, _)| k > *b) {
+                best = Some((k, pos));
+            }
+        }
+    };
+    for &(rf, rr) in &palace_red {
+        for &(bf, br) in &palace_black {
+            for &a in &squares {
+                if extra.len() == 1 {
+                    place(vec![('K', rf, rr), ('k', bf, br), (extra[0], a.0, a.1)]);
+                } else {
+                    for &b in &squares {
+                        place(vec![
+                            ('K', rf, rr),
+                            ('k', bf, br),
+                            (extra[0], a.0, a.1),
+                            (extra[1], b.0, b.1),
+                        ]);
+                    }
+                }
+            }
+        }
+    }
+    best.expect("a position").1
+}
+
+fn longest_win(extra: &[char]) -> Position {
+    find(extra, Color::Red, |v| match v {
+        Value::Win(d) => Some(d as i32),
+        _ => None,
+    })
+}
+
+/// The tables' value of every legal move (for the side to move before it).
+fn move_values(pos: &Position) -> Vec<(Move, Value)> {
+    let (_, tb) = tables();
+    tb.probe_moves(pos)
+        .unwrap()
+        .into_iter()
+        .map(|(m, v)| (m, v.parent()))
+        .collect()
+}
+
+fn best_rank(pos: &Position) -> i32 {
+    move_values(pos)
+        .iter()
+        .map(|(_, v)| v.rank())
+        .max()
+        .unwrap()
+}
+
+fn value_of(pos: &Position, m: Move) -> Value {
+    move_values(pos)
+        .into_iter()
+        .find(|(x, _)| *x == m)
+        .unwrap()
+        .1
+}
+
+fn last_info(events: &[Event]) -> xiangqi_engine::SearchInfo {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Info(i) if i.multipv == 1 => Some(i.clone()),
+            _ => None,
+        })
+        .expect("an info line")
+}
+
+#[test]
+fn from_a_win_the_fastest_mate_with_its_score_and_tbhits() {
+    let (_, tb) = tables();
+    for extra in [&['R'][..], &['H'], &['R', 'a'], &['H', 'a']] {
+        let pos = longest_win(extra);
+        let Value::Win(dtm) = tb.probe(&pos).unwrap() else {
+            panic!("not a win")
+        };
+        let mut e = engine_with_tables();
+        e.set_position_text(Some(&pos.fen()), &[]).unwrap();
+        let (best, events) = e.search(Limits::depth(6));
+        let best = best.unwrap();
+        assert_eq!(
+            value_of(&pos, best).rank(),
+            best_rank(&pos),
+            "{}: {best} is not a fastest mate",
+            pos.fen()
+        );
+        let info = last_info(&events);
+        assert_eq!(
+            info.score,
+            Score::Mate((dtm as i32 + 1) / 2),
+            "{}: the score is not the DTM's ({dtm} plies)",
+            pos.fen()
+        );
+        assert!(info.tbhits > 0, "no tbhits in {info:?}");
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Message(m) if m.starts_with("tablebase"))),
+            "no root probe message"
+        );
+    }
+}
+
+#[test]
+fn from_a_loss_the_longest_defence() {
+    let (_, tb) = tables();
+    for extra in [&['R'][..], &['H', 'a']] {
+        // The longest loss with Black (the defender) to move.
+        let pos = find(extra, Color::Black, |v| match v {
+            Value::Loss(d) => Some(d as i32),
+            _ => None,
+        });
+        let Value::Loss(dtm) = tb.probe(&pos).unwrap() else {
+            panic!("not a loss")
+        };
+        assert!(dtm >= 4, "{}", pos.fen());
+        let mut e = engine_with_tables();
+        e.set_position_text(Some(&pos.fen()), &[]).unwrap();
+        let (best, events) = e.search(Limits::depth(6));
+        let best = best.unwrap();
+        assert_eq!(
+            value_of(&pos, best),
+            Value::Loss(dtm),
+            "{}: {best}",
+            pos.fen()
+        );
+        assert_eq!(last_info(&events).score, Score::Mate(-(dtm as i32) / 2));
+    }
+}
+
+#[test]
+fn from_a_draw_only_drawing_moves() {
+    // The drawn KRKA position with Black (the defender) to move that has the most moves
+    // into a table loss.
+    let (_, tb) = tables();
+    let mut most: Option<(usize, Position)> = None;
+    for (rf, rr) in [(3, 0), (4, 0), (5, 0), (4, 1), (4, 2), (3, 2)] {
+        for (bf, br) in [(3, 9), (4, 9), (5, 9), (4, 8), (3, 7), (5, 8)] {
+            for a in [(3, 9), (5, 9), (4, 8), (3, 7), (5, 7)] {
+                for f in 0..9 {
+                    for r in 0..10 {
+                        let fen = fen_of(
+                            &[('K', rf, rr), ('k', bf, br), ('a', a.0, a.1), ('R', f, r)],
+                            Color::Black,
+                        );
+                        let Ok(p) = Position::from_fen(&fen) else {
+                            continue;
+                        };
+                        if tb.probe(&p).ok() != Some(Value::Draw) {
+                            continue;
+                        }
+                        let losing = move_values(&p)
+                            .iter()
+                            .filter(|(_, v)| matches!(v, Value::Loss(_)))
+                            .count();
+                        if most.as_ref().is_none_or(|(n, _)| losing > *n) {
+                            most = Some((losing, p));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (losing, pos) = most.unwrap();
+    assert!(losing > 0, "no drawn position with a losing move");
+    let mut e = engine_with_tables();
+    e.set_position_text(Some(&pos.fen()), &[]).unwrap();
+    let (best, _) = e.search(Limits::depth(6));
+    assert_eq!(value_of(&pos, best.unwrap()), Value::Draw, "{}", pos.fen());
+}
+
+/// Plays a game from `start` between `red` and `black` (each a search per move) until
+/// the rules end it or `max` plies; returns the game.
+fn play(start: &Position, red: &mut Engine, black: &mut Engine, depth: i32, max: usize) -> Game {
+    let mut g = Game::new(start.clone());
+    let moves_text =
+        |g: &Game| -> Vec<String> { g.moves().iter().map(|m| m.to_string()).collect() };
+    while g.outcome().is_none() && g.moves().len() < max {
+        let e = if g.position().turn() == Color::Red {
+            &mut *red
+        } else {
+            &mut *black
+        };
+        let text = moves_text(&g);
+        let refs: Vec<&str> = text.iter().map(String::as_str).collect();
+        e.set_position_text(Some(&start.fen()), &refs).unwrap();
+        let (best, _) = e.search(Limits::depth(depth));
+        g.push(best.unwrap()).unwrap();
+    }
+    g
+}
+
+#[test]
+fn converts_won_positions_to_mate_within_dtm_against_an_engine_without_tables() {
+    let (_, tb) = tables();
+    for extra in [&['R'][..], &['H'], &['P'], &['R', 'a'], &['H', 'a']] {
+        let start = longest_win(extra);
+        let Value::Win(dtm) = tb.probe(&start).unwrap() else {
+            panic!()
+        };
+        let mut red = engine_with_tables();
+        let mut black = Engine::new();
+        let g = play(&start, &mut red, &mut black, 5, 200);
+        let o = g.outcome().unwrap_or_else(|| {
+            panic!("{}: no result after {} plies", start.fen(), g.moves().len())
+        });
+        assert_eq!(o.winner, Some(Color::Red), "{}: {o:?}", start.fen());
+        assert!(
+            g.moves().len() <= dtm as usize,
+            "{}: mate took {} plies, the DTM is {dtm}",
+            start.fen(),
+            g.moves().len()
+        );
+    }
+}
+
+#[test]
+fn never_throws_a_win_away_in_self_play() {
+    let (_, tb) = tables();
+    let start = longest_win(&['H', 'a']);
+    let mut red = engine_with_tables();
+    let mut black = engine_with_tables();
+    let g = play(&start, &mut red, &mut black, 4, 200);
+    // Every position with Red to move stays won, with the DTM falling by two a move:
+    // both sides play the tables' best (the fastest mate against the longest defence).
+    let Value::Win(dtm) = tb.probe(&start).unwrap() else {
+        panic!()
+    };
+    let mut pos = start.clone();
+    for (i, &m) in g.moves().iter().enumerate() {
+        if pos.turn() == Color::Red {
+            assert_eq!(
+                tb.probe(&pos).unwrap(),
+                Value::Win(dtm - i as u16),
+                "ply {i}"
+            );
+        }
+        pos.play_unchecked(m);
+    }
+    assert_eq!(g.outcome().unwrap().winner, Some(Color::Red));
+    assert_eq!(g.moves().len(), dtm as usize);
+}
+
+#[test]
+fn option_errors_and_reduced_levels() {
+    let mut e = Engine::new();
+    let err = e.set_option("TbPath", "/no/such/folder").unwrap_err();
+    assert!(
+        err.contains("TbPath") && err.contains("/no/such/folder"),
+        "{err}"
+    );
+    assert!(e.set_option("TbProbeDepth", "0").is_err());
+    // Several folders, as SyzygyPath lists them; an empty value drops them.
+    let (dir, _) = tables();
+    let two = std::env::join_paths([dir.as_path(), Path::new(&std::env::temp_dir())]).unwrap();
+    e.set_option("TbPath", two.to_str().unwrap()).unwrap();
+    assert!(e.tablebase().is_some());
+    e.set_option("TbPath", "").unwrap();
+    assert!(e.tablebase().is_none());
+    // A reduced level plays without the tables: no tbhits.
+    let mut e = engine_with_tables();
+    e.set_option("Skill Level", "5").unwrap();
+    e.set_position_text(Some(&longest_win(&['R']).fen()), &[])
+        .unwrap();
+    let (_, events) = e.search(Limits::depth(4));
+    assert_eq!(last_info(&events).tbhits, 0);
+}
+
+/// Through the UCI binary: the options are listed, and an info line carries `tbhits`.
+#[test]
+fn uci_lists_the_options_and_reports_tbhits() {
+    let (dir, _) = tables();
+    let pos = longest_win(&['H']);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "uci\nsetoption name TbPath value {}\nposition fen {}\ngo depth 5",
+        dir.display(),
+        pos.fen()
+    )
+    .unwrap();
+    let out = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    for l in out.lines() {
+        let l = l.unwrap();
+        let done = l.starts_with("bestmove");
+        lines.push(l);
+        if done {
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    child.wait().unwrap();
+    let all = lines.join("\n");
+    assert!(
+        all.contains("option name TbPath type string default <empty>"),
+        "{all}"
+    );
+    assert!(
+        all.contains("option name TbProbeDepth type spin default 1 min 1 max 100"),
+        "{all}"
+    );
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let hits: u64 = info
+        .split_whitespace()
+        .skip_while(|&t| t != "tbhits")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(hits > 0, "{info}");
+    assert!(info.contains(" score mate "), "{info}");
+}
