@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use xiangqi_tb::{build, Tablebase, Value};
+use xiangqi_tb::{build, RuleValue, Tablebase, TbError, Value};
 
 use crate::cli::{TbCommand, TbGenerateArgs, TbProbeArgs};
 use crate::Fail;
@@ -21,14 +21,14 @@ fn generate(a: &TbGenerateArgs) -> Result<(), Fail> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "set positions won drawn lost illegal max-dtm seconds bytes"
+        "set positions won drawn lost illegal max-dtm seconds bytes won-by-rule lost-by-rule"
     )
     .ok();
     for b in built {
         match b.stats {
             Some(s) => writeln!(
                 out,
-                "{} {} {} {} {} {} {} {:.1} {}",
+                "{} {} {} {} {} {} {} {:.1} {} {} {}",
                 b.material,
                 s.positions,
                 s.wins,
@@ -37,7 +37,9 @@ fn generate(a: &TbGenerateArgs) -> Result<(), Fail> {
                 s.illegal,
                 s.max_dtm,
                 s.millis as f64 / 1000.0,
-                b.bytes
+                b.bytes,
+                s.rule_wins,
+                s.rule_losses
             ),
             None => writeln!(out, "{} (already there) {} bytes", b.material, b.bytes),
         }
@@ -59,6 +61,13 @@ fn probe(a: &TbProbeArgs) -> Result<(), Fail> {
     let fail = |e: xiangqi_tb::TbError| Fail::input(format!("tb probe: {e}"));
     let v = tb.probe(&pos).map_err(fail)?;
     let moves = tb.probe_moves(&pos).map_err(fail)?;
+    // The perpetual-check rule's results, shown where they differ from the standard ones
+    // (a table of format 1 has none).
+    let (rv, rule_moves): (Option<RuleValue>, Vec<_>) = match tb.probe_rules(&pos) {
+        Ok(rv) => (Some(rv), tb.probe_moves_rules(&pos).map_err(fail)?),
+        Err(TbError::NoRuleResults { .. }) => (None, Vec::new()),
+        Err(e) => return Err(fail(e)),
+    };
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -70,9 +79,22 @@ fn probe(a: &TbProbeArgs) -> Result<(), Fail> {
     if let Some(d) = v.dtm() {
         writeln!(out, "dtm {d}").ok();
     }
+    if let Some(rv) = rv.filter(|rv| RuleValue::from(rv.standard()) != *rv) {
+        writeln!(out, "rules {}", rv.category()).ok();
+    }
     for (m, child) in moves {
-        // As lichess: the category of the position after the move, for the side to move there.
-        writeln!(out, "{m} {}", show(child)).ok();
+        // As lichess: the category of the position after the move, for the side to move there;
+        // then the category under the perpetual-check rule where it differs.
+        let rule = rule_moves
+            .iter()
+            .find(|(rm, _)| *rm == m)
+            .map(|&(_, rv)| rv)
+            .filter(|rv| RuleValue::from(rv.standard()) != *rv);
+        match rule {
+            Some(rv) => writeln!(out, "{m} {} {}", show(child), rv.category()),
+            None => writeln!(out, "{m} {}", show(child)),
+        }
+        .ok();
     }
     Ok(())
 }

@@ -129,3 +129,29 @@ fn generate_probe_and_errors() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The perpetual-check rule's categories in `tb probe`: a KRKH position the standard table
+/// draws, where Black's horse can only check forever (docs/TABLEBASES.md).
+#[test]
+fn probe_shows_the_perpetual_check_rule() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-cli-tb-rules-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let o = xiangqi(&["tb", "generate", "KRKH", "-o", d]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains(" 315 1291\n"), "{out}");
+    let o = xiangqi(&[
+        "tb",
+        "probe",
+        "9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1",
+        "--tb",
+        d,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout),
+        "set KRKH\ncategory draw\nrules win-by-rule\nd0d1 draw loss-by-rule\n"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,19 +3,23 @@
 //! | bytes | what |
 //! |---|---|
 //! | 4 | magic `XQTB` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2; version 1 files are read too) |
 //! | 1 + n | the set's canonical name, its length first |
 //! | 8 | positions (indices) |
 //! | 4 | positions per block |
 //! | 4 | blocks |
 //! | 8 × 4 | won, drawn, lost and illegal positions |
+//! | 8 × 2 | (version 2 only) of the drawn, those won and lost by the perpetual-check rule |
 //! | 2 | the longest DTM |
 //! | 4 | CRC-32 of all the values (uncompressed) |
 //! | 16 × blocks | per block: offset of its data from the file's start (8), length (4), CRC-32 of the data (4) |
 //! | 4 | CRC-32 of everything above |
 //! | ... | the blocks: one byte per position ([`crate::Value::to_byte`]), raw DEFLATE |
 //!
-//! A probe reads one block and inflates it; the [`CACHE_BLOCKS`] blocks last used are kept.
+//! A probe reads one block and inflates it; the [`CACHE_BLOCKS`] blocks last used are kept. Version 2
+//! values may be [`crate::WIN_BY_RULE`] and [`crate::LOSS_BY_RULE`] (drawn when repetition
+//! is a draw, won or lost under the perpetual-check rule); version 1 tables were made before
+//! the rule and are read with the standard results only.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -26,7 +30,7 @@ use crate::material::Material;
 use crate::{Source, TbError};
 
 pub const MAGIC: &[u8; 4] = b"XQTB";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Positions per block.
 pub const BLOCK: u64 = 1 << 16;
 /// Inflated blocks kept per table (least recently used dropped first): 16 × 64 KiB = 1 MiB
@@ -55,7 +59,14 @@ pub fn write(path: &Path, material: &Material, values: &[u8], st: &Stats) -> Res
     head.extend_from_slice(&(values.len() as u64).to_le_bytes());
     head.extend_from_slice(&(BLOCK as u32).to_le_bytes());
     head.extend_from_slice(&(nblocks as u32).to_le_bytes());
-    for c in [st.wins, st.draws, st.losses, st.illegal] {
+    for c in [
+        st.wins,
+        st.draws,
+        st.losses,
+        st.illegal,
+        st.rule_wins,
+        st.rule_losses,
+    ] {
         head.extend_from_slice(&c.to_le_bytes());
     }
     head.extend_from_slice(&st.max_dtm.to_le_bytes());
@@ -88,8 +99,12 @@ pub struct TableFile {
     /// (offset, length, crc) per block.
     blocks: Vec<(u64, u32, u32)>,
     values_crc: u32,
+    /// The format version (1 or 2).
+    pub version: u32,
     /// Won, drawn, lost, illegal.
     pub counts: [u64; 4],
+    /// Of the drawn, won and lost by the perpetual-check rule (0 in version 1).
+    pub rule_counts: [u64; 2],
     pub max_dtm: u16,
     data: Vec<u8>,
     /// Inflated blocks, the most recently used last.
@@ -143,8 +158,10 @@ impl TableFile {
             return Err("not a table file (no XQTB magic)".into());
         }
         let v = r.u32()?;
-        if v != VERSION {
-            return Err(format!("format version {v}, this program reads {VERSION}"));
+        if v != 1 && v != VERSION {
+            return Err(format!(
+                "format version {v}, this program reads 1 and {VERSION}"
+            ));
         }
         let n = r.take(1)?[0] as usize;
         let name = String::from_utf8_lossy(r.take(n)?).into_owned();
@@ -163,6 +180,7 @@ impl TableFile {
             ));
         }
         let counts = [r.u64()?, r.u64()?, r.u64()?, r.u64()?];
+        let rule_counts = if v >= 2 { [r.u64()?, r.u64()?] } else { [0, 0] };
         let max_dtm = u16::from_le_bytes(r.take(2)?.try_into().expect("2"));
         let values_crc = r.u32()?;
         let mut blocks = Vec::with_capacity(nblocks);
@@ -190,7 +208,9 @@ impl TableFile {
             block,
             blocks,
             values_crc,
+            version: v,
             counts,
+            rule_counts,
             max_dtm,
             data,
             cache: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
@@ -269,5 +289,14 @@ impl Source for TableFile {
         }
         cache.push((b, block));
         Ok(v)
+    }
+    fn rule_results(&self) -> Result<(), TbError> {
+        if self.version >= 2 {
+            Ok(())
+        } else {
+            Err(TbError::NoRuleResults {
+                path: self.path.clone(),
+            })
+        }
     }
 }

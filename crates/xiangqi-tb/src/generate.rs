@@ -7,7 +7,13 @@
 //! position with a move to one lost in `n - 1`, and lost in `n` every position all of
 //! whose moves reach positions won in at most `n - 1` (one in exactly `n - 1`). When a round
 //! marks nothing and no capture's value is still to come, the positions left are draws:
-//! neither side can force mate (repetition is a draw here: docs/TABLEBASES.md).
+//! neither side can force mate when repetition is a draw.
+//!
+//! Then the perpetual-check rule: on the drawn positions, with each kept move's "gives
+//! check" bit, an infinite game is solved for each side by a nested fixed point
+//! ([`rule_game`]): the drawn positions a side wins by the rule (the other side can avoid
+//! mate only by checking on every move forever) are marked [`WIN_BY_RULE`] or
+//! [`LOSS_BY_RULE`] for the side to move (docs/TABLEBASES.md, "Rules the tables assume").
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,10 +24,19 @@ use xiangqi::Position;
 
 use crate::index::Indexer;
 use crate::material::Material;
-use crate::{value_in, Source, TbError, Value, ILLEGAL, MAX_DTM};
+use crate::{
+    rule_value_in, RuleValue, Source, TbError, Value, ILLEGAL, LOSS_BY_RULE, MAX_DTM, WIN_BY_RULE,
+};
 
 /// Positions per work unit.
 const CHUNK: u64 = 1 << 14;
+/// The bit of a kept move's child index that says the move gives check.
+const CHECK: u32 = 1 << 31;
+/// A capture wins by the rule: it reaches a position lost by the rule for the side to move.
+const CAP_RULE_WIN: u8 = 1;
+/// A capture does not lose, even by the rule: it reaches a position that is not won (by
+/// mate or by the rule) for the side to move there.
+const CAP_SAFE: u8 = 2;
 
 /// What a generation found and cost.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,6 +49,10 @@ pub struct Stats {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    /// Of the drawn positions, those won and lost by the perpetual-check rule for the side
+    /// to move.
+    pub rule_wins: u64,
+    pub rule_losses: u64,
     /// The longest win or loss, in plies.
     pub max_dtm: u16,
     /// Rounds of the value iteration.
@@ -66,6 +85,8 @@ struct Chunk {
     cap_loss: Vec<u8>,
     /// Whether a capture reaches a draw.
     cap_draw: Vec<bool>,
+    /// [`CAP_RULE_WIN`] and [`CAP_SAFE`]: what captures give under the perpetual-check rule.
+    cap_rule: Vec<u8>,
     /// The values known after pass 1.
     values: Vec<u8>,
 }
@@ -105,10 +126,10 @@ pub fn generate(
     let name = material.to_string();
     let indexer = Indexer::new(material);
     let size = indexer.size();
-    if size >= u32::MAX as u64 {
+    if size >= CHECK as u64 {
         return Err(TbError::TooLarge {
             set: name,
-            why: format!("{size} positions; this generator indexes at most 2^32"),
+            why: format!("{size} positions; this generator indexes at most 2^31"),
         });
     }
     for d in dependencies(&material) {
@@ -225,6 +246,11 @@ pub fn generate(
         }
         n += 1;
     }
+    let (rule_millis, rule_passes) = rule_game(&material, &chunks, &mut values);
+    progress(&format!(
+        "{name}: perpetual-check rule solved in {:.1} s ({rule_passes} passes)",
+        rule_millis as f64 / 1000.0
+    ));
     drop(chunks);
 
     let mut st = Stats {
@@ -235,6 +261,11 @@ pub fn generate(
         ..Stats::default()
     };
     for &b in &values {
+        match b {
+            WIN_BY_RULE => st.rule_wins += 1,
+            LOSS_BY_RULE => st.rule_losses += 1,
+            _ => {}
+        }
         match Value::from_byte(b) {
             None => st.illegal += 1,
             Some(Value::Draw) => st.draws += 1,
@@ -250,9 +281,11 @@ pub fn generate(
     }
     st.millis = started.elapsed().as_millis() as u64;
     progress(&format!(
-        "{name}: {} won, {} drawn, {} lost, {} illegal, longest {} plies, {:.1} s",
+        "{name}: {} won, {} drawn ({} won and {} lost by rule), {} lost, {} illegal, longest {} plies, {:.1} s",
         st.wins,
         st.draws,
+        st.rule_wins,
+        st.rule_losses,
         st.losses,
         st.illegal,
         st.max_dtm,
@@ -281,6 +314,7 @@ fn first_pass(
         cap_win: vec![0; len],
         cap_loss: vec![0; len],
         cap_draw: vec![false; len],
+        cap_rule: vec![0; len],
         values: vec![0; len],
     };
     ch.offsets.push(0);
@@ -299,13 +333,18 @@ fn first_pass(
         for &m in moves.iter() {
             let mut child: Position = pos.clone();
             if child.play_unchecked(m).is_some() {
-                let v = value_in(&child, |m| {
+                let rv = rule_value_in(&child, |m| {
                     tables.get(m).cloned().ok_or_else(|| TbError::Missing {
                         set: m.to_string(),
                         path: crate::file_name(m).into(),
                     })
                 })?;
-                match v.parent() {
+                match rv {
+                    RuleValue::LossByRule => ch.cap_rule[i] |= CAP_RULE_WIN | CAP_SAFE,
+                    RuleValue::Draw | RuleValue::Loss(_) => ch.cap_rule[i] |= CAP_SAFE,
+                    RuleValue::WinByRule | RuleValue::Win(_) => {}
+                }
+                match rv.standard().parent() {
                     Value::Win(d) => {
                         let d = d.min(255) as u8;
                         if ch.cap_win[i] == 0 || d < ch.cap_win[i] {
@@ -316,7 +355,8 @@ fn first_pass(
                     Value::Draw => ch.cap_draw[i] = true,
                 }
             } else {
-                ch.children.push(indexer.index(&child) as u32);
+                let check = if child.is_check() { CHECK } else { 0 };
+                ch.children.push(indexer.index(&child) as u32 | check);
             }
         }
         ch.offsets.push(ch.children.len() as u32);
@@ -336,7 +376,11 @@ fn round(ch: &Chunk, values: &[u8], n: u32, out: &mut Vec<(u32, u8)>) {
         if odd {
             // Won in n: a capture wins in n, or a move reaches a position lost in n - 1
             // (whose byte is n).
-            if ch.cap_win[i] as u32 == n || kids.iter().any(|&c| values[c as usize] as u32 == n) {
+            if ch.cap_win[i] as u32 == n
+                || kids
+                    .iter()
+                    .any(|&c| values[(c & !CHECK) as usize] as u32 == n)
+            {
                 out.push((idx as u32, Value::Win(n as u16).to_byte()));
             }
         } else {
@@ -349,7 +393,7 @@ fn round(ch: &Chunk, values: &[u8], n: u32, out: &mut Vec<(u32, u8)>) {
             let mut longest = ch.cap_loss[i] as u32;
             let mut all = true;
             for &c in kids {
-                let b = values[c as usize] as u32;
+                let b = values[(c & !CHECK) as usize] as u32;
                 if b == 0 || b == ILLEGAL as u32 || b > n || b % 2 == 1 {
                     // Unknown, a draw, or not a win for the opponent within n - 1.
                     all = false;
@@ -362,4 +406,150 @@ fn round(ch: &Chunk, values: &[u8], n: u32, out: &mut Vec<(u32, u8)>) {
             }
         }
     }
+}
+
+/// The drawn positions (byte 0) and their moves among themselves: the arena of the
+/// perpetual-check game.
+struct Arena {
+    /// The table index of each node.
+    index: Vec<u32>,
+    /// Whether Red moves at the node.
+    red: Vec<bool>,
+    /// What the node's captures give ([`CAP_RULE_WIN`], [`CAP_SAFE`]).
+    cap: Vec<u8>,
+    /// `edges[offsets[v]..offsets[v + 1]]`: node `v`'s moves to drawn positions, the child's
+    /// node number with [`CHECK`] set when the move gives check. Moves to decided positions
+    /// are left out: from a drawn position they reach only wins for the opponent.
+    offsets: Vec<u32>,
+    edges: Vec<u32>,
+}
+
+impl Arena {
+    fn new(chunks: &[Chunk], values: &[u8]) -> Arena {
+        let size = values.len();
+        let half = (size / 2) as u32;
+        let mut node = vec![u32::MAX; size];
+        let mut index = Vec::new();
+        for (i, &b) in values.iter().enumerate() {
+            if b == 0 {
+                node[i] = index.len() as u32;
+                index.push(i as u32);
+            }
+        }
+        let mut a = Arena {
+            red: index.iter().map(|&i| i < half).collect(),
+            cap: Vec::with_capacity(index.len()),
+            offsets: Vec::with_capacity(index.len() + 1),
+            edges: Vec::new(),
+            index,
+        };
+        a.offsets.push(0);
+        for ch in chunks {
+            for i in 0..ch.offsets.len() - 1 {
+                if values[ch.start as usize + i] != 0 {
+                    continue;
+                }
+                a.cap.push(ch.cap_rule[i]);
+                for &c in &ch.children[ch.offsets[i] as usize..ch.offsets[i + 1] as usize] {
+                    let n = node[(c & !CHECK) as usize];
+                    if n != u32::MAX {
+                        a.edges.push(n | (c & CHECK));
+                    }
+                }
+                a.offsets.push(a.edges.len() as u32);
+            }
+        }
+        a
+    }
+
+    /// The nodes from which `red` (the side X) wins by the rule, and the passes over the
+    /// arena it took. The play's winning condition for X is that from some point on the
+    /// opponent O checks on every move and X does not (X makes a move that is not check
+    /// infinitely often); or that a capture reaches a position X wins by the rule. With X's
+    /// checks priority 1, X's other moves 2, O's checks 1 and O's other moves 3, that is a
+    /// max-parity game won by X on an even maximum, solved by the nested fixed point
+    /// `W = μZ3. νZ2. μZ1. CPre(Z1 on priority 1, Z2 on 2, Z3 on 3)`:
+    /// an X node is in if a capture wins by the rule, or a check reaches Z1, or another move
+    /// reaches Z2; an O node is in if no capture is safe, every check reaches Z1 and every
+    /// other move reaches Z3.
+    fn solve(&self, red: bool) -> (Vec<bool>, u32) {
+        let n = self.index.len();
+        let mut passes = 0;
+        let mut z3 = vec![false; n];
+        loop {
+            let mut z2 = vec![true; n];
+            loop {
+                let mut z1 = vec![false; n];
+                loop {
+                    passes += 1;
+                    let mut changed = false;
+                    for v in 0..n {
+                        if z1[v] {
+                            continue;
+                        }
+                        let es =
+                            &self.edges[self.offsets[v] as usize..self.offsets[v + 1] as usize];
+                        let target = |e: u32, other: &[bool]| {
+                            let c = (e & !CHECK) as usize;
+                            if e & CHECK != 0 {
+                                z1[c]
+                            } else {
+                                other[c]
+                            }
+                        };
+                        let inside = if self.red[v] == red {
+                            self.cap[v] & CAP_RULE_WIN != 0 || es.iter().any(|&e| target(e, &z2))
+                        } else {
+                            self.cap[v] & CAP_SAFE == 0 && es.iter().all(|&e| target(e, &z3))
+                        };
+                        if inside {
+                            z1[v] = true;
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                if z1 == z2 {
+                    break;
+                }
+                z2 = z1;
+            }
+            if z2 == z3 {
+                break;
+            }
+            z3 = z2;
+        }
+        (z3, passes)
+    }
+}
+
+/// Marks the drawn positions won or lost by the perpetual-check rule (bytes [`WIN_BY_RULE`]
+/// and [`LOSS_BY_RULE`] for the side to move); returns the milliseconds and passes it took.
+/// A side with no attacker never checks, so the other side cannot win by the rule there.
+fn rule_game(material: &Material, chunks: &[Chunk], values: &mut [u8]) -> (u64, u32) {
+    let started = Instant::now();
+    let arena = Arena::new(chunks, values);
+    let mut passes = 0;
+    for x in [xiangqi::Color::Red, xiangqi::Color::Black] {
+        if !material.has_attacker(!x) {
+            continue;
+        }
+        let red = x == xiangqi::Color::Red;
+        let (won, p) = arena.solve(red);
+        passes += p;
+        for (v, &w) in won.iter().enumerate() {
+            if w {
+                let i = arena.index[v] as usize;
+                debug_assert_eq!(values[i], 0, "both sides win by the rule");
+                values[i] = if arena.red[v] == red {
+                    WIN_BY_RULE
+                } else {
+                    LOSS_BY_RULE
+                };
+            }
+        }
+    }
+    (started.elapsed().as_millis() as u64, passes)
 }

@@ -46,15 +46,22 @@ pub enum Value {
 
 /// The byte of an illegal position (no position has this index).
 pub const ILLEGAL: u8 = 255;
+/// The byte of a position drawn when repetition is a draw and won by the side to move under
+/// the Asian perpetual-check rule (format 2; docs/TABLEBASES.md).
+pub const WIN_BY_RULE: u8 = 253;
+/// The byte of a position drawn when repetition is a draw and lost by the side to move under
+/// the perpetual-check rule (format 2).
+pub const LOSS_BY_RULE: u8 = 254;
 /// The largest DTM a byte holds.
-pub const MAX_DTM: u16 = 253;
+pub const MAX_DTM: u16 = 251;
 
 impl Value {
     /// The value from its byte: 0 draw, `dtm + 1` otherwise (odd DTM a win, even a loss),
-    /// `None` for [`ILLEGAL`].
+    /// `None` for [`ILLEGAL`]. The standard result, repetition a draw: [`WIN_BY_RULE`] and
+    /// [`LOSS_BY_RULE`] are draws here ([`RuleValue`] tells them apart).
     pub fn from_byte(b: u8) -> Option<Value> {
         match b {
-            0 => Some(Value::Draw),
+            0 | WIN_BY_RULE | LOSS_BY_RULE => Some(Value::Draw),
             ILLEGAL => None,
             b => {
                 let dtm = b as u16 - 1;
@@ -109,6 +116,87 @@ impl Value {
     }
 }
 
+/// A position's value for the side to move under the Asian rules on perpetual check: a
+/// side that can avoid mate only by checking on every move forever (while the other side
+/// does not) loses. Wins and losses by mate are the standard ones; a standard draw may be
+/// won or lost by the rule (DTM unknown: the tables keep only the category).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum RuleValue {
+    /// The side to move mates in this many plies (odd), as [`Value::Win`].
+    Win(u16),
+    /// Drawn if repetition were a draw; the side to move wins by the perpetual-check rule.
+    WinByRule,
+    /// Neither side can force mate or a win by the rule.
+    Draw,
+    /// Drawn if repetition were a draw; the side to move loses by the perpetual-check rule.
+    LossByRule,
+    /// The side to move is mated in this many plies (even), as [`Value::Loss`].
+    Loss(u16),
+}
+
+impl RuleValue {
+    /// The value from its byte (`None` for [`ILLEGAL`]).
+    pub fn from_byte(b: u8) -> Option<RuleValue> {
+        Some(match b {
+            WIN_BY_RULE => RuleValue::WinByRule,
+            LOSS_BY_RULE => RuleValue::LossByRule,
+            b => RuleValue::from(Value::from_byte(b)?),
+        })
+    }
+    /// The standard value: repetition a draw.
+    pub fn standard(self) -> Value {
+        match self {
+            RuleValue::Win(d) => Value::Win(d),
+            RuleValue::Loss(d) => Value::Loss(d),
+            _ => Value::Draw,
+        }
+    }
+    /// `win`, `win-by-rule`, `draw`, `loss-by-rule` or `loss` (the last two words as lichess's
+    /// `cursed-win` and `blessed-loss` name a result that a rule changes).
+    pub fn category(self) -> &'static str {
+        match self {
+            RuleValue::Win(_) => "win",
+            RuleValue::WinByRule => "win-by-rule",
+            RuleValue::Draw => "draw",
+            RuleValue::LossByRule => "loss-by-rule",
+            RuleValue::Loss(_) => "loss",
+        }
+    }
+    /// The DTM in plies (`None` for a draw and for the results by rule).
+    pub fn dtm(self) -> Option<u16> {
+        self.standard().dtm()
+    }
+    /// The value of the position before a move that reaches a position of this value.
+    pub fn parent(self) -> RuleValue {
+        match self {
+            RuleValue::Win(d) => RuleValue::Loss(d + 1),
+            RuleValue::WinByRule => RuleValue::LossByRule,
+            RuleValue::Draw => RuleValue::Draw,
+            RuleValue::LossByRule => RuleValue::WinByRule,
+            RuleValue::Loss(d) => RuleValue::Win(d + 1),
+        }
+    }
+    /// An order for the side to move: higher is better (a win by mate before a win by rule,
+    /// a loss by rule before a loss by mate).
+    pub fn rank(self) -> i32 {
+        match self {
+            RuleValue::WinByRule => 500,
+            RuleValue::LossByRule => -500,
+            v => v.standard().rank(),
+        }
+    }
+}
+
+impl From<Value> for RuleValue {
+    fn from(v: Value) -> RuleValue {
+        match v {
+            Value::Win(d) => RuleValue::Win(d),
+            Value::Draw => RuleValue::Draw,
+            Value::Loss(d) => RuleValue::Loss(d),
+        }
+    }
+}
+
 /// Why a probe or a generation failed.
 #[derive(Debug)]
 pub enum TbError {
@@ -122,6 +210,9 @@ pub enum TbError {
     Io { path: PathBuf, err: std::io::Error },
     /// A set too large for this generator or format.
     TooLarge { set: String, why: String },
+    /// A table of format 1, made before the perpetual-check rule: it has the standard
+    /// results only.
+    NoRuleResults { path: PathBuf },
 }
 
 impl fmt::Display for TbError {
@@ -134,6 +225,11 @@ impl fmt::Display for TbError {
             TbError::Damaged { path, why } => write!(f, "{}: damaged table: {why}", path.display()),
             TbError::Io { path, err } => write!(f, "{}: {err}", path.display()),
             TbError::TooLarge { set, why } => write!(f, "{set}: {why}"),
+            TbError::NoRuleResults { path } => write!(
+                f,
+                "{}: a format 1 table, without the perpetual-check rule's results (generate it again)",
+                path.display()
+            ),
         }
     }
 }
@@ -156,6 +252,11 @@ pub fn file_name(m: &Material) -> String {
 pub trait Source: Send + Sync {
     fn indexer(&self) -> &Indexer;
     fn byte(&self, idx: u64) -> Result<u8, TbError>;
+    /// Whether the bytes hold the perpetual-check rule's results (format 2), else `Err`
+    /// naming the table.
+    fn rule_results(&self) -> Result<(), TbError> {
+        Ok(())
+    }
 }
 
 /// A table in memory: its indexer and values.
@@ -192,6 +293,36 @@ where
     if !m.any_attacker() {
         return Ok(bare_value(pos));
     }
+    byte_in(pos, get).map(|b| Value::from_byte(b).expect("checked legal"))
+}
+
+/// The value of `pos` under the perpetual-check rule from the table `get` gives (which
+/// must be of format 2).
+pub fn rule_value_in<F>(pos: &Position, get: F) -> Result<RuleValue, TbError>
+where
+    F: FnOnce(&Material) -> Result<Arc<dyn Source>, TbError>,
+{
+    let m = Material::of_board(pos.board());
+    if !m.any_attacker() {
+        // No attacker on either side: nobody can check, and the rules draw it at once.
+        return Ok(bare_value(pos).into());
+    }
+    let mut checked = Ok(());
+    let b = byte_in(pos, |m| {
+        let src = get(m)?;
+        checked = src.rule_results();
+        Ok(src)
+    })?;
+    checked?;
+    Ok(RuleValue::from_byte(b).expect("checked legal"))
+}
+
+/// The byte of `pos` (which has an attacker) in the table `get` gives, checked not illegal.
+pub fn byte_in<F>(pos: &Position, get: F) -> Result<u8, TbError>
+where
+    F: FnOnce(&Material) -> Result<Arc<dyn Source>, TbError>,
+{
+    let m = Material::of_board(pos.board());
     let swapped;
     let (pos, m) = if m.needs_swap() {
         swapped = pos.swap_colors();
@@ -202,10 +333,13 @@ where
     let src = get(&m)?;
     let idx = src.indexer().index(pos);
     let b = src.byte(idx)?;
-    Value::from_byte(b).ok_or_else(|| TbError::Damaged {
-        path: PathBuf::from(file_name(&m)),
-        why: format!("the legal position {} is marked illegal", pos.fen()),
-    })
+    if b == ILLEGAL {
+        return Err(TbError::Damaged {
+            path: PathBuf::from(file_name(&m)),
+            why: format!("the legal position {} is marked illegal", pos.fen()),
+        });
+    }
+    Ok(b)
 }
 
 /// One or more folders of table files, opened as probes need them. The folders are listed
@@ -336,6 +470,25 @@ impl Tablebase {
         value_in(pos, |m| Ok(self.table(m)? as Arc<dyn Source>))
     }
 
+    /// The value of a position for the side to move under the perpetual-check rule (an
+    /// error for a table of format 1, which lacks it).
+    pub fn probe_rules(&self, pos: &Position) -> Result<RuleValue, TbError> {
+        rule_value_in(pos, |m| Ok(self.table(m)? as Arc<dyn Source>))
+    }
+
+    /// Every legal move with the value under the perpetual-check rule of the position it
+    /// reaches (for the side to move there), best for the side to move first.
+    pub fn probe_moves_rules(&self, pos: &Position) -> Result<Vec<(Move, RuleValue)>, TbError> {
+        let mut out = Vec::new();
+        for &m in pos.legal_moves().iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            out.push((m, self.probe_rules(&child)?));
+        }
+        out.sort_by_key(|&(m, v)| (-v.parent().rank(), m.to_string()));
+        Ok(out)
+    }
+
     /// Every legal move with the value of the position it reaches (for the side to move
     /// there, as lichess gives it), best for the side to move first.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, TbError> {
@@ -392,8 +545,22 @@ pub fn build(
     let mut out = Vec::new();
     for m in order {
         let path = dir.join(file_name(&m));
-        let (values, stats, bytes) = if path.exists() {
+        let old = if path.exists() {
             let f = TableFile::open(&path)?;
+            if f.version < 2 {
+                // Its captures' values would lack the rule: made again.
+                progress(&format!(
+                    "{m}: {} is of format 1, without the perpetual-check rule: generating it again",
+                    path.display()
+                ));
+                None
+            } else {
+                Some(f)
+            }
+        } else {
+            None
+        };
+        let (values, stats, bytes) = if let Some(f) = old {
             let v = f.values()?;
             progress(&format!(
                 "{m}: {} is there already, checked",
