@@ -9,8 +9,8 @@ use crate::search::Score;
 
 /// The fitted model (`xiangqi-nnue wdl-fit`, docs/STRENGTH.md).
 pub const MODEL: WdlModel = WdlModel {
-    a: [-870.684, 2316.149, -2146.753, 846.391],
-    b: [-1308.587, 2123.002, -705.427, 198.233],
+    a: [-730.848, 2053.328, -1980.350, 791.065],
+    b: [-472.569, 550.122, 126.239, 99.975],
 };
 
 /// Win, draw and loss per mille for the side to move of `score` with `board`'s material:
