@@ -1347,9 +1347,9 @@ mod tests {
 #[into_params(parameter_in = Query)]
 pub struct MoveQuery {
     /// `true`: offer a draw (or accept the opponent's) with the move.
-    #[serde(rename = "offeringDraw", default, deserialize_with = "flag")]
+    #[serde(rename = "offeringDraw")]
     #[param(value_type = Option<bool>)]
-    pub offering_draw: Option<bool>,
+    pub offering_draw: Option<String>,
 }
 
 /// A challenge's side for the challenger: `red` (lichess's `white`), `black` or `random`.
