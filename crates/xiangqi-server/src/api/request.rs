@@ -1398,6 +1398,8 @@ pub struct DirectChallengeFields {
     pub rated: Option<bool>,
     /// `standard` (or `xiangqi`); any other variant is refused.
     pub variant: Option<VariantName>,
+    /// The start position (lichess's `fen`; default the usual one).
+    pub fen: Option<String>,
 }
 
 /// `POST /api/challenge/{id}/decline`.
