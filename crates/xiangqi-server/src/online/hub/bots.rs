@@ -731,6 +731,8 @@ impl Hub {
 
     /// Makes a challenge from `from` to `to` (the caller checked who may challenge whom) and
     /// tells both accounts.
+    // The fields of a challenge, as lichess's form has them.
+    #[allow(clippy::too_many_arguments)]
     pub async fn challenge(
         &self,
         from: Party,
