@@ -545,3 +545,45 @@ async fn a_bot_over_its_limits_gets_429() {
     assert_eq!(last.0, 429, "challenges are limited per bot");
     assert!(last.1.is_some(), "with Retry-After");
 }
+
+#[tokio::test]
+async fn a_bot_that_loses_on_time_three_times_in_a_row_is_paused() {
+    let s = server("pause").await;
+    let b = bot(&s, "Sleepy").await;
+    let p = account(&s, "Waiter").await;
+    let mut eb = Stream::open(&s, &b, "/api/stream/event").await;
+    let mut ep = Stream::open(&s, &p, "/api/stream/event").await;
+    for round in 0..3 {
+        let (id, _) = start(
+            &s,
+            &b,
+            &p,
+            "waiter",
+            [&mut eb, &mut ep],
+            json!({"clock.limit": 1, "clock.increment": 0, "color": "red"}),
+        )
+        .await;
+        let (st, v) = post(&s, &b, &format!("/api/bot/game/{id}/move/h2e2"), None).await;
+        assert_eq!(st, 200, "{v}");
+        let (st, v) = post(&s, &p, &format!("/api/board/game/{id}/move/h9g7"), None).await;
+        assert_eq!(st, 200, "{v}");
+        // The bot does not move: its flag falls.
+        let f = eb.until("gameFinish").await;
+        assert_eq!(
+            f["game"]["status"]["name"], "outoftime",
+            "round {round}: {f}"
+        );
+        assert_eq!(f["game"]["winner"], "black");
+    }
+    let (st, v, retry) = call(&s, &b, "POST", "/api/challenge/waiter", Some(json!({}))).await;
+    assert_eq!(st, 429, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("paused"), "{v}");
+    let retry: u64 = retry.expect("Retry-After").parse().unwrap();
+    assert!(retry > 500 && retry <= 600, "{retry}");
+    // A challenge to it cannot be accepted either.
+    let (st, c) = post(&s, &p, "/api/challenge/sleepy", Some(json!({}))).await;
+    assert_eq!(st, 200);
+    let id = c["id"].as_str().unwrap();
+    let (st, _) = post(&s, &b, &format!("/api/challenge/{id}/accept"), None).await;
+    assert_eq!(st, 429);
+}
