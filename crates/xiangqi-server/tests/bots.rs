@@ -280,6 +280,10 @@ async fn two_bots_play_each_other_to_a_result() {
     }
     assert_eq!(end["status"], "resign");
     assert_eq!(end["winner"], "red");
+    // Rated in the people's pools, but not on the leaderboard (as on lichess).
+    let (st, lb, _) = call(&s, &a, "GET", "/api/leaderboard/blitz", None).await;
+    assert_eq!(st, 200);
+    assert!(!lb.to_string().contains("AlphaBot"), "{lb}");
     for e in [&mut ea, &mut eb] {
         let f = e.until("gameFinish").await;
         assert_eq!(f["game"]["id"], id.as_str());
