@@ -7,7 +7,8 @@
 //! - Redis is restarted mid-game: the nodes reconnect and the game goes on;
 //! - the lobby is shared: a seek made on one node is seen and taken on the other;
 //! - chat lines written on either node reach the players on both, in one order, and not the
-//!   spectators; the owner's refusals (the rate limit) come back through the other node.
+//!   spectators; the owner's refusals (the rate limit) come back through the other node;
+//! - a bot's events (challenge, gameStart, gameFinish) reach its event stream on the other node.
 //!
 //! They need `redis-server` (Debian's `redis-server` package). Without it they are skipped
 //! with a message, and fail under `CI=true`. The database is a SQLite folder both nodes
@@ -855,6 +856,104 @@ fn chat_lines_relay_between_nodes_in_one_order() {
     );
     assert_eq!(st, 422, "{v}");
     assert_eq!(v["field"], "text");
+    drop(a);
+    drop(b);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A new account on `port` with a personal API token, upgraded to a bot.
+fn bot_token(port: u16, name: &str) -> String {
+    let body = json!({"username": name, "password": "correct horse"});
+    let r = client::blocking(
+        at(port),
+        &req("POST", "/api/account/register", None, Some(&body)),
+        Duration::from_secs(10),
+    )
+    .expect("register");
+    assert_eq!(r.status, 200);
+    let cookie = r
+        .header("set-cookie")
+        .and_then(|c| c.split(';').next())
+        .expect("a session cookie")
+        .to_owned();
+    let csrf = r.value()["csrf"].as_str().unwrap().to_owned();
+    let t = client::blocking(
+        at(port),
+        &req(
+            "POST",
+            "/api/account/tokens",
+            None,
+            Some(&json!({"label": "bot"})),
+        )
+        .header("cookie", &cookie)
+        .header("x-csrf-token", &csrf),
+        Duration::from_secs(10),
+    )
+    .expect("a token");
+    let token = t.value()["token"].as_str().unwrap().to_owned();
+    let (st, v) = post(port, "/api/bot/account/upgrade", Some(&token), None);
+    assert_eq!(st, 200, "{v}");
+    token
+}
+
+#[test]
+fn bot_events_reach_their_account_on_the_other_node() {
+    let Some(bin) = redis_server() else { return };
+    let redis = Redis::start(&bin, free_port());
+    let data = scratch("bots");
+    let db = Database::new("bots");
+    let a = Node::start(&data, &db, Some(&redis.url()));
+    let b = Node::start(&data, &db, Some(&redis.url()));
+    let one = bot_token(a.port, "NodeBotOne");
+    let two = bot_token(a.port, "NodeBotTwo");
+    // One reads its events on B, Two on A.
+    let e1 = Stream::open(b.port, "/api/stream/event", Some(&one));
+    let e2 = Stream::open(a.port, "/api/stream/event", Some(&two));
+    std::thread::sleep(Duration::from_millis(300));
+    // One challenges through A; Two accepts through B (the challenge is in Redis).
+    let (st, c) = post(
+        a.port,
+        "/api/challenge/nodebottwo",
+        Some(&one),
+        Some(&json!({"clock.limit": 300, "color": "red"})),
+    );
+    assert_eq!(st, 200, "{c}");
+    let id = c["id"].as_str().unwrap().to_owned();
+    for e in [&e1, &e2] {
+        let v = e.wait(10, "the challenge", |v| v["type"] == "challenge");
+        assert_eq!(v["challenge"]["id"], id.as_str());
+    }
+    let (st, v) = post(
+        b.port,
+        &format!("/api/challenge/{id}/accept"),
+        Some(&two),
+        None,
+    );
+    assert_eq!(st, 200, "{v}");
+    for e in [&e1, &e2] {
+        let v = e.wait(10, "gameStart", |v| v["type"] == "gameStart");
+        assert_eq!(v["game"]["gameId"], id.as_str());
+    }
+    // One plays through A (the game is B's), Two resigns through A.
+    let (st, v) = post(
+        a.port,
+        &format!("/api/bot/game/{id}/move/h2e2"),
+        Some(&one),
+        None,
+    );
+    assert_eq!(st, 200, "{v}");
+    let (st, v) = post(
+        a.port,
+        &format!("/api/bot/game/{id}/resign"),
+        Some(&two),
+        None,
+    );
+    assert_eq!(st, 200, "{v}");
+    for e in [&e1, &e2] {
+        let v = e.wait(10, "gameFinish", |v| v["type"] == "gameFinish");
+        assert_eq!(v["game"]["status"]["name"], "resign");
+        assert_eq!(v["game"]["winner"], "red");
+    }
     drop(a);
     drop(b);
     let _ = std::fs::remove_dir_all(&data);

@@ -578,6 +578,12 @@ export function startLive(ctx) {
       const p = L.full ? L.full[side] : null;
       const name = node('span', 'name');
       name.dataset.testid = 'name-' + side;
+      // A bot account's title goes before its name, as lichess shows it.
+      if (p && p.title === 'BOT') {
+        const b = node('span', 'title', t('bot-title'));
+        b.dataset.testid = 'title-' + side;
+        name.append(b, ' ');
+      }
       if (p && p.user) {
         const a = document.createElement('a');
         a.href = '/@/' + encodeURIComponent(p.user);

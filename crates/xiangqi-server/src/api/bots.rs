@@ -240,7 +240,15 @@ pub async fn create(
     let color = f.color.map_or(SideWish::Random, |c| c.0);
     let c = app
         .hub
-        .challenge(from, to, f.rated.unwrap_or(false), tc, days, color)
+        .challenge(
+            from,
+            to,
+            f.rated.unwrap_or(false),
+            tc,
+            days,
+            color,
+            f.fen.filter(|s| !s.trim().is_empty()),
+        )
         .await?;
     Ok(Json(ChallengeJson::of(&c, "created", None)))
 }

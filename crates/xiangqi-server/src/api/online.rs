@@ -419,10 +419,20 @@ pub async fn board_move(
     Query(q): Query<MoveQuery>,
     bearer: Bearer,
 ) -> ApiResult<Json<Ok_>> {
+    let offering = match q.offering_draw.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(o) => {
+            return Err(ApiError::bad(format!(
+                "query parameter 'offeringDraw' must be true or false, not '{o}'"
+            ))
+            .field("offeringDraw"))
+        }
+    };
     let bot_api = bearer.1;
     let token = bearer.0.clone();
     let done = act(&app, &id, bearer, Action::Move(mv)).await?;
-    if q.offering_draw == Some(true) {
+    if offering {
         // The move went: the draw offer follows it (lichess's `offeringDraw`).
         let _ = act(&app, &id, Bearer(token, bot_api), Action::Draw(true)).await?;
     }

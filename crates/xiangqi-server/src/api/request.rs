@@ -1357,9 +1357,9 @@ mod tests {
 #[into_params(parameter_in = Query)]
 pub struct MoveQuery {
     /// `true`: offer a draw (or accept the opponent's) with the move.
-    #[serde(rename = "offeringDraw", default, deserialize_with = "flag")]
+    #[serde(rename = "offeringDraw")]
     #[param(value_type = Option<bool>)]
-    pub offering_draw: Option<bool>,
+    pub offering_draw: Option<String>,
 }
 
 /// A challenge's side for the challenger: `red` (lichess's `white`), `black` or `random`.
@@ -1408,6 +1408,8 @@ pub struct DirectChallengeFields {
     pub rated: Option<bool>,
     /// `standard` (or `xiangqi`); any other variant is refused.
     pub variant: Option<VariantName>,
+    /// The start position (lichess's `fen`; default the usual one).
+    pub fen: Option<String>,
 }
 
 /// `POST /api/challenge/{id}/decline`.

@@ -138,6 +138,8 @@ casual = Casual
 ratedNeedsAccount = Log in to play rated games
 opponentAccount = Opponent's account (rated games)
 provisional = provisional
+# The title before a bot account's name (lichess's BOT).
+bot-title = BOT
 lobby = Lobby
 playFriend = Play a friend online
 timeControl = Time control

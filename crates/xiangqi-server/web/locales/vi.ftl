@@ -134,6 +134,8 @@ casual = Không tính điểm
 ratedNeedsAccount = Đăng nhập để chơi ván tính điểm
 opponentAccount = Tài khoản đối thủ (ván tính điểm)
 provisional = tạm tính
+# The title before a bot account's name (lichess's BOT).
+bot-title = BOT
 lobby = Sảnh chờ
 playFriend = Chơi trực tuyến với bạn bè
 timeControl = Thời gian

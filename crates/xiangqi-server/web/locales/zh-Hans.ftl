@@ -138,6 +138,8 @@ casual = 不计分
 ratedNeedsAccount = 登录后才能下计分棋
 opponentAccount = 对手的账户（计分棋）
 provisional = 暂定
+# The title before a bot account's name (lichess's BOT).
+bot-title = 机器人
 lobby = 大厅
 playFriend = 与好友在线对弈
 timeControl = 用时

@@ -138,6 +138,8 @@ casual = 不計分
 ratedNeedsAccount = 登入後才能下計分棋
 opponentAccount = 對手的帳戶（計分棋）
 provisional = 暫定
+# The title before a bot account's name (lichess's BOT).
+bot-title = 機器人
 lobby = 大廳
 playFriend = 與好友線上對弈
 timeControl = 用時

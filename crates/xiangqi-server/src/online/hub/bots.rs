@@ -149,6 +149,9 @@ pub struct Challenge {
     pub color: SideWish,
     /// ms since 1970.
     pub created: i64,
+    /// The start position, when not the usual one.
+    #[serde(default)]
+    pub fen: Option<String>,
 }
 
 impl Challenge {
@@ -728,6 +731,8 @@ impl Hub {
 
     /// Makes a challenge from `from` to `to` (the caller checked who may challenge whom) and
     /// tells both accounts.
+    // The fields of a challenge, as lichess's form has them.
+    #[allow(clippy::too_many_arguments)]
     pub async fn challenge(
         &self,
         from: Party,
@@ -736,7 +741,20 @@ impl Hub {
         tc: Option<TimeControl>,
         days: Option<Days>,
         color: SideWish,
+        fen: Option<String>,
     ) -> Result<Challenge, OnlineError> {
+        if let Some(f) = fen.as_deref() {
+            let p = xiangqi::Position::from_fen(f).map_err(|e| OnlineError::Bad {
+                field: "fen",
+                msg: format!("bad FEN: {e}"),
+            })?;
+            if xiangqi::Game::new(p).outcome().is_some() {
+                return Err(OnlineError::Bad {
+                    field: "fen",
+                    msg: "the position is already decided".into(),
+                });
+            }
+        }
         let c = Challenge {
             id: token::game_id()?,
             from,
@@ -750,6 +768,7 @@ impl Hub {
             days: days.map(Days::get),
             color,
             created: wall_ms(),
+            fen,
         };
         match &self.cluster {
             Some(cl) => {
@@ -822,7 +841,7 @@ impl Hub {
                         .tc
                         .map(|(initial, increment)| TimeControl { initial, increment }),
                     days: c.days.and_then(|d| Days::new(d).ok()),
-                    fen: None,
+                    fen: c.fen.clone(),
                     names,
                     seats: Some(NewSeats {
                         users,

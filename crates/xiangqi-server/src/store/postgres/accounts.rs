@@ -517,7 +517,7 @@ impl PgStore {
                 tx,
                 "SELECT u.name, r.rating, r.rd, r.vol, r.games FROM ratings r \
                  JOIN users u ON u.id = r.user_id \
-                 WHERE r.speed = $1 ORDER BY r.rating DESC, u.name_key LIMIT $2",
+                 WHERE r.speed = $1 AND u.bot = 0 ORDER BY r.rating DESC, u.name_key LIMIT $2",
                 &[&speed.as_str(), &limit],
                 |r| {
                     Ok(LeaderRow {
