@@ -119,13 +119,13 @@ values = {q(moves, ensure_ascii=False)}
 # Where the domain still answers 400 to a request the document allows (docs/FUZZING.md, "The
 # HTTP API"): a FEN that is no position, a file that is no record, a clock of 0 + 0, a rated
 # challenge without an opponent or naming no account, an explorer query's FEN or `play` move
-# that is no position or move, the wrong current password, a username
+# that is no position or move, a tablebase query's FEN that is no position, the wrong current password, a username
 # or password of the wrong length (a password's limit is 256 bytes, which a JSON Schema cannot
 # say). The tests assert those 400s; positive_data_acceptance takes 400 on these operations
 # only. (A game's own operations, /api/games/{id}/..., answer no 400 to a valid request: a
 # move text that reads as no move is 422, what the game's moves or mode do not allow 409.)
 [[operations]]
-include-path-regex = "^/api/(games|position|import|challenge/open|account/register|account/login|explorer/.*)$"
+include-path-regex = "^/api/(games|position|import|challenge/open|account/register|account/login|explorer/.*|tablebase)$"
 checks.positive_data_acceptance.expected-statuses = ["200", "201", "202", "400", "401", "403", "404", "409", "413", "422", "429", "503"]
 
 [[operations]]

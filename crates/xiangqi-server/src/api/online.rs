@@ -403,6 +403,7 @@ async fn act(app: &App, id: &str, bearer: Bearer, action: Action) -> ApiResult<J
     security(("seat" = []), ("apiToken" = [])),
     responses(
         (status = 200, description = "Done", body = Ok_),
+        (status = 400, description = "A bad query (`offeringDraw` not true or false)", body = super::error::ErrorBody),
         (status = 429, description = "Over a per-client limit (docs/API.md, \"Limits per client\"); `Retry-After` says when to try again", body = super::error::ErrorBody),
         (status = 401, description = "No seat token (or a malformed `Authorization` header, or an unknown or revoked personal API token)", body = super::error::ErrorBody),
         (status = 403, description = "The token holds no seat of this game", body = super::error::ErrorBody),

@@ -1358,7 +1358,7 @@ mod tests {
 pub struct MoveQuery {
     /// `true`: offer a draw (or accept the opponent's) with the move.
     #[serde(rename = "offeringDraw")]
-    #[param(value_type = Option<bool>)]
+    #[param(value_type = bool, required = false, nullable = false)]
     pub offering_draw: Option<String>,
 }
 
