@@ -251,15 +251,6 @@ impl<'a> PgnReader<'a> {
     }
 
     /// Whether the rest of the current line (from `i`) starts a tag.
-    /// Whether only blanks precede the cursor on its line.
-    fn at_line_start(&self) -> bool {
-        self.s[..self.i]
-            .bytes()
-            .rev()
-            .take_while(|&b| b != b'\n')
-            .all(|b| b == b' ' || b == b'\t' || b == b'\r')
-    }
-
     fn at_line_start_tag(&self) -> bool {
         self.peek() == Some(b'[')
     }
@@ -485,12 +476,6 @@ impl<'a> PgnReader<'a> {
                     if g.frames.len() == 1 {
                         break; // the next game's tags: this game had no result token
                     }
-                    // A game cut at a bad main-line move (salvaging) ends at the next line
-                    // that starts with `[`, as a broken game is skipped to one: an unclosed
-                    // `(` in the text after the cut does not swallow the next games.
-                    if g.frames[0].dead && self.at_line_start() {
-                        break;
-                    }
                     // A bracket inside a variation: not PGN; skip it as junk.
                     self.bump();
                 }
@@ -534,6 +519,14 @@ impl<'a> PgnReader<'a> {
                     }
                     if self.token(g, tok, line)? {
                         // Result at the top level: the game ends here.
+                        break;
+                    }
+                    if g.frames.len() == 1 && g.frames[0].dead {
+                        // A game cut at a bad main-line move (salvaging) is skipped from there
+                        // to the next line that starts with `[`, as the strict reader skips a
+                        // broken game: an unclosed `(` or `{` in the text after the cut does
+                        // not swallow the next games.
+                        self.skip_to_next_game();
                         break;
                     }
                 }

@@ -156,3 +156,24 @@ fn a_cut_game_does_not_swallow_the_next_games() {
     assert_eq!(events, [Some("A"), Some("B"), Some("C")]);
     assert_eq!(iccs(r.games[0].as_ref().unwrap()), ["h2e2"]);
 }
+
+/// Found by the web_text fuzz target in CI (stop 41): a game cut at a bad move, with an
+/// unclosed `{` after the cut (a page's `{-8">`), swallowed the next games' tags into a comment
+/// when salvaging, while the strict reading skipped to them.
+#[test]
+fn a_cut_game_does_not_swallow_the_next_games_into_a_comment() {
+    let text = "[Event \"A\"]\n1. h2e2 e9e7 {-8\">\n\n\
+                [Event \"B\"]\n1. h2e2 *\n\n[Event \"C\"]\n1. b2e2 } *\n";
+    let strict = read_any_strict(text.as_bytes()).unwrap();
+    assert_eq!(strict.games.len(), 3);
+    assert!(strict.games[0].is_err());
+    let r = read_any_mode(text.as_bytes(), Mode::Salvage).unwrap();
+    let events: Vec<Option<&str>> = r
+        .games
+        .iter()
+        .map(|g| g.as_ref().unwrap().tag("Event"))
+        .collect();
+    assert_eq!(events, [Some("A"), Some("B"), Some("C")]);
+    assert_eq!(iccs(r.games[0].as_ref().unwrap()), ["h2e2"]);
+    assert_eq!(iccs(r.games[2].as_ref().unwrap()), ["b2e2"]);
+}
