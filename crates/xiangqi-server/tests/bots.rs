@@ -21,7 +21,7 @@ const WAIT: Duration = Duration::from_secs(30);
 
 struct Server {
     addr: std::net::SocketAddr,
-    _app: Arc<App>,
+    app: Arc<App>,
 }
 
 async fn server(name: &str) -> Server {
@@ -38,7 +38,7 @@ async fn server(name: &str) -> Server {
     tokio::spawn(async move {
         let _ = axum::serve(listener, r).await;
     });
-    Server { addr, _app: app }
+    Server { addr, app }
 }
 
 /// Who sends a request: a seat's token, or an account's session cookie and CSRF token.
@@ -590,4 +590,51 @@ async fn a_bot_that_loses_on_time_three_times_in_a_row_is_paused() {
     let id = c["id"].as_str().unwrap();
     let (st, _) = post(&s, &b, &format!("/api/challenge/{id}/accept"), None).await;
     assert_eq!(st, 429);
+}
+
+/// `xiangqi-loadgen online --bots` (the load run of docs/PERFORMANCE.md, "Bot games") against
+/// a real server: it registers, tokens and upgrades its bots, opens their event streams, starts
+/// every game by a challenge and its acceptance, plays through the Bot API, replaces the games
+/// that reach their plies (so gameFinish is checked too), and exits 0 only when every stream saw
+/// every move once, in order, and every game's start and end reached both bots.
+#[tokio::test]
+async fn the_load_generator_plays_bot_games_through_the_bot_api() {
+    let s = server("loadgen").await;
+    s.app.accounts.set_limits(false);
+    s.app.hub.set_bot_limits(false);
+    let url = format!("http://{}", s.addr);
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi-loadgen"))
+            .args(["online", "--url", &url, "--bots", "--games", "4"])
+            .args([
+                "--rate",
+                "40",
+                "--seconds",
+                "2",
+                "--plies",
+                "6",
+                "--seed",
+                "3",
+            ])
+            .output()
+            .expect("run xiangqi-loadgen")
+    })
+    .await
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    assert!(text.contains("bots: 8 made"), "{text}");
+    assert!(
+        text.contains("every game's start and end reached both bots"),
+        "{text}"
+    );
+    assert!(
+        text.contains("errors: http 0, transport 0, stream 0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("every stream saw every move of its game once"),
+        "{text}"
+    );
 }

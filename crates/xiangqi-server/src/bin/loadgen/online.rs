@@ -29,6 +29,10 @@
 //! make one `GET /api/health` and then stay idle, and prints what they cost the server: what
 //! any HTTP connection costs, to set against the streams' figure.
 //!
+//! `--bots` plays the same games between bot accounts through lichess's Bot API (see
+//! `bots.rs`): 2N bots made first, each with its event stream open, the games started by a
+//! challenge and its acceptance, moves and streams on `/api/bot/game/...`.
+//!
 //! Every phase is bounded in time (opening: 120 s at most each), the playing loop by S and M.
 
 use std::net::SocketAddr;
@@ -42,12 +46,15 @@ use tokio::sync::{mpsc, oneshot, Mutex, Semaphore};
 use xiangqi::{Color, Game, Position};
 
 use crate::{ask, loopback};
+
+#[path = "bots.rs"]
+mod bots;
 use xiangqi_server::client::{self, Conn, Request};
 
 const USAGE: &str =
     "usage: xiangqi-loadgen online --url http://127.0.0.1:PORT [--url URL2 ...] [--games N] \
 [--rate MOVES_PER_S] [--seconds S] [--moves M] [--senders K] [--plies P] [--seed X] \
-[--server-pid PID] [--threads T] [--baseline]";
+[--server-pid PID] [--threads T] [--baseline] [--bots]";
 
 /// How long opening the games, or their streams, may take before the run gives up.
 const OPEN_LIMIT: Duration = Duration::from_secs(120);
@@ -72,6 +79,8 @@ pub struct Args {
     threads: usize,
     /// Only measure what 2N plain keep-alive connections cost the server.
     baseline: bool,
+    /// Bot accounts play the games, through the Bot API.
+    bots: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -90,6 +99,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         server_pid: None,
         threads: 1,
         baseline: false,
+        bots: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -116,6 +126,11 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--threads" => a.threads = num(v)? as usize,
             "--baseline" => {
                 a.baseline = true;
+                i += 1;
+                continue;
+            }
+            "--bots" => {
+                a.bots = true;
                 i += 1;
                 continue;
             }
@@ -152,7 +167,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     if a.threads == 0 || a.threads > 64 {
         return Err("--threads must be from 1 to 64".into());
     }
-    let need = 2 * a.games + a.senders * a.nodes.len() + 64;
+    let need = if a.bots { 4 } else { 2 } * a.games + a.senders * a.nodes.len() + 64;
     if let Some(limit) = open_files_limit() {
         if limit < need as u64 {
             return Err(format!(
@@ -226,8 +241,10 @@ struct Job {
     reply: Reply,
 }
 
-struct Ctx {
+pub struct Ctx {
     args: Args,
+    /// With `--bots`: the bots, two a game (`bots.rs`).
+    bots: Vec<bots::Bot>,
     epoch: Instant,
     /// One queue of requests per node.
     jobs: Vec<mpsc::UnboundedSender<Job>>,
@@ -242,6 +259,15 @@ struct Ctx {
 impl Ctx {
     fn micros(&self) -> u64 {
         self.epoch.elapsed().as_micros() as u64
+    }
+
+    /// The games' endpoints: the Bot API's or the board API's.
+    fn games_path(&self) -> &'static str {
+        if self.args.bots {
+            "/api/bot/game"
+        } else {
+            "/api/board/game"
+        }
     }
 
     async fn ask(
@@ -311,7 +337,7 @@ struct GameStream {
 impl GameStream {
     async fn open(ctx: &Ctx, node: usize, id: &str, token: &str) -> Result<GameStream, String> {
         let (addr, host) = &ctx.args.nodes[node];
-        let req = Request::get(&format!("/api/board/game/stream/{id}")).bearer(Some(token));
+        let req = Request::get(&format!("{}/stream/{id}", ctx.games_path())).bearer(Some(token));
         let body = Conn::connect(*addr)
             .await?
             .with_host(host)
@@ -419,12 +445,16 @@ impl Tally {
     }
 }
 
-struct Created {
+pub struct Created {
     id: String,
     tokens: [Arc<str>; 2],
 }
 
-async fn create_game(ctx: &Ctx) -> Result<Created, String> {
+/// Game `idx`'s next game: an open challenge's seats, or its bots' challenge accepted.
+async fn create_game(ctx: &Ctx, idx: usize) -> Result<Created, String> {
+    if ctx.args.bots {
+        return bots::challenge(ctx, idx).await;
+    }
     let (status, v) = ctx
         .ask("/api/challenge/open".into(), None, "{}")
         .await
@@ -736,11 +766,11 @@ async fn game_task(
                         // Resign (if it still goes on) and start a new game with new streams.
                         if !play.finished {
                             let side = play.game.position().turn();
-                            let path = format!("/api/board/game/{}/resign", play.id);
+                            let path = format!("{}/{}/resign", ctx.games_path(), play.id);
                             let _ = ctx.ask(path, Some(play.tokens[side.index()].clone()), "").await;
                         }
                         play.finish_tally(&mut t);
-                        let created = match create_game(&ctx).await {
+                        let created = match create_game(&ctx, idx).await {
                             Ok(c) => c,
                             Err(e) => { t.note(e); t.http_errors += 1; break; }
                         };
@@ -764,7 +794,7 @@ async fn game_task(
                     let side = !play.game.position().turn();
                     let job = Job {
                         method: "POST",
-                        path: format!("/api/board/game/{}/move/{uci}", play.id),
+                        path: format!("{}/{}/move/{uci}", ctx.games_path(), play.id),
                         bearer: Some(play.tokens[side.index()].clone()),
                         body: "",
                         sent_at: Some(play.sent_at.clone()),
@@ -899,7 +929,33 @@ async fn run(args: Args) -> bool {
         .map(|_| mpsc::unbounded_channel())
         .unzip();
     let (ready_tx, mut ready_rx) = mpsc::unbounded_channel();
+    // 0. with --bots, the bots and their event streams
+    let events = Arc::new(bots::Events::default());
+    let mut bot_list = Vec::new();
+    let mut bots_secs = 0.0;
+    if args.bots {
+        let t = Instant::now();
+        let made = tokio::time::timeout(
+            OPEN_LIMIT,
+            bots::make(&args.nodes, 2 * args.games, args.seed),
+        )
+        .await
+        .unwrap_or_else(|_| Err(format!("the bots were not made in {OPEN_LIMIT:?}")));
+        bot_list = match made {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("xiangqi-loadgen: {e}; stopping");
+                return false;
+            }
+        };
+        if let Err(e) = bots::open_events(&args.nodes, &bot_list, &events, OPEN_LIMIT).await {
+            eprintln!("xiangqi-loadgen: {e}; stopping");
+            return false;
+        }
+        bots_secs = t.elapsed().as_secs_f64();
+    }
     let ctx = Arc::new(Ctx {
+        bots: bot_list,
         args,
         epoch: Instant::now(),
         jobs: jobs_tx,
@@ -922,9 +978,9 @@ async fn run(args: Args) -> bool {
     let fds0 = pid.and_then(open_fds);
     let t0 = Instant::now();
     let mut pending = Vec::with_capacity(a.games);
-    for _ in 0..a.games {
+    for idx in 0..a.games {
         let c = ctx.clone();
-        pending.push(tokio::spawn(async move { create_game(&c).await }));
+        pending.push(tokio::spawn(async move { create_game(&c, idx).await }));
     }
     let mut created = Vec::with_capacity(a.games);
     let all_created = tokio::time::timeout(OPEN_LIMIT, async {
@@ -1031,6 +1087,40 @@ async fn run(args: Args) -> bool {
     }
     let rss3 = pid.and_then(|p| status_kb(p, "VmRSS"));
     let n = a.games;
+    // Every game started gives both bots a gameStart, every game replaced (resigned or ended)
+    // a gameFinish; the event streams may lag the game streams a little.
+    let starts_due = 2 * (n as u64 + t.games_replaced);
+    let finishes_due = 2 * t.games_replaced;
+    let events_ok = if a.bots {
+        let since = Instant::now();
+        let settled = || {
+            events.game_start.load(Ordering::SeqCst) == starts_due
+                && events.game_finish.load(Ordering::SeqCst) == finishes_due
+        };
+        while !settled() && since.elapsed() < DRAIN_LIMIT {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let ok = settled() && events.ended.load(Ordering::SeqCst) == 0;
+        println!(
+            "bots: {} made (registered, token, upgraded) with their event streams open in \
+             {bots_secs:.2} s; event streams ended early {}; event lines {} (unreadable {}): \
+             gameStart {} of {starts_due}, gameFinish {} of {finishes_due}: {}",
+            ctx.bots.len(),
+            events.ended.load(Ordering::SeqCst),
+            events.lines.load(Ordering::SeqCst),
+            events.unreadable.load(Ordering::SeqCst),
+            events.game_start.load(Ordering::SeqCst),
+            events.game_finish.load(Ordering::SeqCst),
+            if ok {
+                "every game's start and end reached both bots"
+            } else {
+                "EVENTS MISSING OR EXTRA"
+            }
+        );
+        ok
+    } else {
+        true
+    };
     let senders = a.senders * a.nodes.len();
     let conns = 2 * n + senders;
     println!(
@@ -1143,7 +1233,7 @@ async fn run(args: Args) -> bool {
     for e in &t.first_errors {
         eprintln!("xiangqi-loadgen: {e}");
     }
-    intact && t.http_errors == 0 && t.transport_errors == 0 && t.stream_errors == 0
+    intact && events_ok && t.http_errors == 0 && t.transport_errors == 0 && t.stream_errors == 0
 }
 
 #[cfg(test)]
