@@ -4,7 +4,7 @@
 // lobby.js's; this file starts them and lends them its texts and settings.
 import {
   SVGNS, CELL, MARGIN, el, sqName, parseFen, boardToFen, xyOf, drawGrid as drawGridOf,
-  pieceGroup as pieceOf, fenAfter, boardPng, download,
+  pieceGroup as pieceOf, fenAfter, boardPng, download, markLast, markCheck,
 } from '/board.js';
 import { messageText } from '/messages.js';
 import { shownMove } from '/notation.js';
@@ -173,14 +173,14 @@ function render() {
   if (lastMove) {
     for (const sq of [lastMove.uci.slice(0, 2), lastMove.uci.slice(2, 4)]) {
       const [x, y] = xy(sq);
-      el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 8, class: 'hl-last' }, hl);
+      markLast(hl, x, y);
     }
   }
   if (check) {
     const k = turn === 'red' ? 'K' : 'k';
     for (const [sq, ch] of board) if (ch === k) {
       const [x, y] = xy(sq);
-      el('circle', { cx: x, cy: y, r: 40, class: 'hl-check' }, hl);
+      markCheck(hl, x, y);
     }
   }
   const pieces = el('g', { id: 'pieces' }, svg);

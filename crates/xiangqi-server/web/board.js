@@ -129,8 +129,8 @@ export function drawGrid(svg, flipped, notation, coords = 'outside') {
   el('stop', { offset: '0', class: 'disc-a' }, disc);
   el('stop', { offset: '1', class: 'disc-b' }, disc);
   const glow = el('radialGradient', { id: 'checkglow' }, defs);
-  el('stop', { offset: '.45', 'stop-color': 'rgba(220,20,20,.85)' }, glow);
-  el('stop', { offset: '1', 'stop-color': 'rgba(220,20,20,0)' }, glow);
+  el('stop', { offset: '.45', 'stop-color': 'rgba(213,94,0,.85)' }, glow);
+  el('stop', { offset: '1', 'stop-color': 'rgba(213,94,0,0)' }, glow);
   const mk = el('marker', { id: 'ah', viewBox: '0 0 10 10', refX: '5', refY: '5', markerWidth: '3', markerHeight: '3', orient: 'auto-start-reverse' }, defs);
   el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }, mk);
 
@@ -263,6 +263,20 @@ export async function rasterize(svg, scale) {
   } finally { URL.revokeObjectURL(url); }
 }
 
+// The last move's points and the general in check are told apart by shape as well as by
+// colour, so that they read for colour-blind players too (colours from Okabe and Ito's
+// palette, which keeps blue and vermillion apart under every common colour-vision deficiency):
+// the last move a filled square with a solid outline (blue), the check a glow with a dotted
+// ring (vermillion); a premove is dashed (style.css).
+export function markLast(hl, x, y) {
+  el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 8, class: 'hl-last' }, hl);
+}
+
+export function markCheck(hl, x, y) {
+  el('circle', { cx: x, cy: y, r: 40, class: 'hl-check' }, hl);
+  el('circle', { cx: x, cy: y, r: 33, class: 'hl-check-ring' }, hl);
+}
+
 // A position drawn on `svg` for a picture (the GIF's frames): the grid, the last move's two
 // points marked, the pieces; no game state needed.
 export function drawPosition(svg, fen, { last = null, flipped = false, notation = 'wxf', set = 'chinese', coords = 'outside' } = {}) {
@@ -272,7 +286,7 @@ export function drawPosition(svg, fen, { last = null, flipped = false, notation 
   if (last) {
     for (const sq of [last.slice(0, 2), last.slice(2, 4)]) {
       const [x, y] = xyOf(sq, flipped);
-      el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 8, class: 'hl-last' }, hl);
+      markLast(hl, x, y);
     }
   }
   const pieces = el('g', {}, svg);

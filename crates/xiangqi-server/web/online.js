@@ -3,7 +3,7 @@
 // board with board.js, sends the player's moves and answers to the board API with the seat's
 // bearer token, and runs both clocks locally between the server's updates.
 import {
-  CELL, MARGIN, el, sqName, parseFen, xyOf, drawGrid, pieceGroup, fenAfter, boardPng, download,
+  CELL, MARGIN, el, sqName, parseFen, xyOf, drawGrid, pieceGroup, fenAfter, boardPng, download, markLast, markCheck,
 } from '/board.js';
 import { play } from '/sound.js';
 import { moveShown, droppedMove } from '/motion.js';
@@ -499,14 +499,14 @@ export function startLive(ctx) {
     if (n > 0) {
       for (const sq of [L.moves[n - 1].slice(0, 2), L.moves[n - 1].slice(2, 4)]) {
         const [x, y] = xy(sq);
-        el('rect', { x: x - 29, y: y - 29, width: 58, height: 58, rx: 8, class: 'hl-last' }, hl);
+        markLast(hl, x, y);
       }
     }
     if (L.check && L.legalFor === n && n === L.moves.length) {
       const k = turn === 'red' ? 'K' : 'k';
       for (const [sq, ch] of board) if (ch === k) {
         const [x, y] = xy(sq);
-        el('circle', { cx: x, cy: y, r: 40, class: 'hl-check' }, hl);
+        markCheck(hl, x, y);
       }
     }
     if (L.premove && n === L.moves.length) {

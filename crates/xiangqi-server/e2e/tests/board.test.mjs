@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { launch, shot, BASE, expectCount } from '../lib.mjs';
+import { deltaE, over, VISIONS } from '../cvd.mjs';
 
 // Changes a setting in the dialog and waits until the page has taken it: the dialog's close
 // handler stores the settings, then draws the board again, in one go.
@@ -186,6 +187,73 @@ test('the game as an animated GIF: a frame a position, the last one the board as
     assert.equal(seen.frames[moves.length].delay, 3_000_000, 'three on the last position');
     assert.ok(seen.meanDiff < 4, `the last frame is the board as drawn (mean difference ${seen.meanDiff.toFixed(2)} of 255)`);
     assert.deepEqual(errors, []);
+  } finally {
+    await cleanup();
+  }
+});
+
+// Colour-blind-safe highlights (issue #34, accessibility): the last move and the check are told
+// apart by shape (a square with a solid outline; a glow with a dotted ring), and their colours
+// stay apart from each other and from the board for normal vision and under protanopia,
+// deuteranopia and tritanopia, on every board theme in light and dark.
+test('the last move and the check read apart by shape and by colour, also for colour-blind players', async () => {
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${BASE}/?fen=${encodeURIComponent('3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1')}`);
+    await page.waitForSelector('#pieces [data-at="e1"]');
+    await page.click('rect.hit[data-sq="e1"]');
+    await page.click('rect.hit[data-sq="d1"]');
+    await expectCount(page, '#board .hl-last', 2);
+    await expectCount(page, '#board .hl-check', 1);
+    await expectCount(page, '#board .hl-check-ring', 1);
+    await shot(page, 'board-highlights-check');
+    const shapes = await page.evaluate(() => {
+      const last = document.querySelector('#board .hl-last'), ring = document.querySelector('#board .hl-check-ring');
+      const cs = (e) => getComputedStyle(e);
+      return {
+        last: { tag: last.tagName, stroke: cs(last).stroke, dash: cs(last).strokeDasharray, width: cs(last).strokeWidth },
+        ring: { tag: ring.tagName, fill: cs(ring).fill, dash: cs(ring).strokeDasharray, at: [ring.getAttribute('cx'), ring.getAttribute('cy')] },
+      };
+    });
+    assert.equal(shapes.last.tag, 'rect');
+    assert.notEqual(shapes.last.stroke, 'none', 'the last move has an outline');
+    assert.equal(shapes.last.dash, 'none', 'a solid one');
+    assert.equal(shapes.ring.tag, 'circle');
+    assert.equal(shapes.ring.fill, 'none');
+    assert.notEqual(shapes.ring.dash, 'none', 'the check has a dotted ring');
+
+    const rgba = (s) => {
+      const m = s.match(/rgba?\(([^)]+)\)/);
+      assert.ok(m, `a colour: ${s}`);
+      const v = m[1].split(',').map(Number);
+      return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+    };
+    for (const theme of ['light', 'dark']) {
+      for (const boardTheme of ['wood', 'jade', 'paper']) {
+        const c = await page.evaluate(([t, b]) => {
+          document.documentElement.dataset.theme = t;
+          document.documentElement.dataset.board = b;
+          const probe = document.createElement('div');
+          probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--board1');
+          document.body.append(probe);
+          const board = getComputedStyle(probe).color;
+          probe.remove();
+          const last = getComputedStyle(document.querySelector('#board .hl-last'));
+          const glow = document.querySelector('#checkglow stop').getAttribute('stop-color');
+          return { board, fill: last.fill, stroke: last.stroke, glow };
+        }, [theme, boardTheme]);
+        const board = rgba(c.board).slice(0, 3);
+        const fill = over(rgba(c.fill), board), stroke = over(rgba(c.stroke), board), glow = over(rgba(c.glow), board);
+        for (const v of VISIONS) {
+          const where = `${theme} ${boardTheme}, ${v}`;
+          assert.ok(deltaE(fill, glow, v) >= 40, `${where}: last move against check ΔE ${deltaE(fill, glow, v).toFixed(1)}`);
+          assert.ok(deltaE(stroke, board, v) >= 30, `${where}: last move's outline against the board ΔE ${deltaE(stroke, board, v).toFixed(1)}`);
+          assert.ok(deltaE(fill, board, v) >= 10, `${where}: last move against the board ΔE ${deltaE(fill, board, v).toFixed(1)}`);
+          assert.ok(deltaE(glow, board, v) >= 20, `${where}: check against the board ΔE ${deltaE(glow, board, v).toFixed(1)}`);
+        }
+      }
+    }
   } finally {
     await cleanup();
   }
