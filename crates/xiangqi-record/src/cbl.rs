@@ -144,6 +144,25 @@ fn read_games(
     offsets: Vec<usize>,
     lenient: bool,
 ) -> Result<Library, CblError> {
+    // A library that holds data but no game record is an error, not an empty success (a
+    // convert of it would otherwise write nothing and exit 0); an empty one (nothing but
+    // zeros after its header) has no games.
+    let header = if bytes.starts_with(MAGIC) {
+        MAGIC.len()
+    } else {
+        0
+    };
+    if offsets.is_empty() && bytes[header..].iter().any(|&b| b != 0) {
+        return Err(ReadError::invalid(
+            Format::Cbl,
+            0,
+            format!(
+                "no game record in the library: \"CCBridge Record\\0\" does not occur in its {} bytes{}",
+                bytes.len(),
+                if bytes.starts_with(MAGIC) { "" } else { " (inflated)" }
+            ),
+        ));
+    }
     let mut games = Vec::with_capacity(offsets.len());
     let mut kept = Vec::with_capacity(offsets.len());
     let mut dropped = Vec::new();

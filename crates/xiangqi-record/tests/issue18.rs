@@ -289,3 +289,38 @@ fn chinese_soldiers_stacked_on_two_files_by_ordinal_across_both() {
         "{out}"
     );
 }
+
+/// Issue #29 item 2: a library in which no game record is found is an error naming what was
+/// looked for, never an empty success (a convert of it wrote nothing and exited 0), whether the
+/// library is plain or compressed.
+#[test]
+fn a_library_without_game_records_is_an_error() {
+    let magic = b"CCBridge Record\0";
+    let mut plain = data("plain.cbl");
+    let at: Vec<usize> = (0..plain.len() - magic.len())
+        .filter(|&i| plain[i..].starts_with(magic))
+        .collect();
+    assert_eq!(at.len(), 3);
+    for i in at {
+        plain[i..i + magic.len()].copy_from_slice(b"CCBridge Xxxxxx\0");
+    }
+    let e = xiangqi_record::cbl::read_library(&plain)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no game record in the library"), "{e}");
+    let all = read_any(&plain).unwrap();
+    assert_eq!(all.games.len(), 1);
+    assert!(all.games[0].is_err());
+
+    // The same body compressed, as the compressed libraries hold it.
+    use std::io::Write;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&plain).unwrap();
+    let mut compressed = b"CCBridge".to_vec();
+    compressed.extend_from_slice(&[0; 8]);
+    compressed.extend_from_slice(&z.finish().unwrap());
+    let e = xiangqi_record::cbl::read_library(&compressed)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no game record in the library"), "{e}");
+}
