@@ -1,4 +1,4 @@
-// Phones: every page at 360×640 and 390×844 — nothing scrolls sideways, every visible button
+// Phones: every page (and the game page's dialogs) at 360×640 and 390×844 — nothing scrolls sideways, every visible button
 // (and link-button and select) is at least 44 px high, the navigation folds into a menu whose
 // entries share one font size, and the board takes the full width.
 import { test } from 'node:test';
@@ -55,6 +55,10 @@ test('every page fits a phone: no sideways scroll, 44 px controls, a folding men
   const ch = (await api('POST', '/api/challenge/open', { clock: { limit: 300, increment: 3 }, color: 'red', name: 'A very long player name indeed' })).data;
   const g = (await api('POST', '/api/games', { mode: 'two-player' })).data;
   for (const mv of ['h2e2', 'h9g7', 'h0g2']) await api('POST', `/api/games/${g.id}/moves`, { move: mv });
+  // A player's profile page (/@/name).
+  const PLAYER = `phone${Date.now() % 100000}`;
+  const reg = await api('POST', '/api/account/register', { username: PLAYER, password: 'a good password' });
+  assert.equal(reg.status, 200, JSON.stringify(reg.data));
   for (const [w, h] of VIEWPORTS) {
     // A fresh browser each time: the first visit's dialog comes again.
     const a = await launch();
@@ -72,6 +76,16 @@ test('every page fits a phone: no sideways scroll, 44 px controls, a folding men
       await check(page, w, 'a game', { board: true });
       await checkMenu(page, w, 'a game');
       await shot(page, `phone-${w}-game`);
+      // The game page's dialogs, each opened from the folded menu as a finger would.
+      for (const [btn, dlg] of [['#btn-settings', '#dlg-settings'], ['#btn-share', '#dlg-share'], ['#btn-import', '#dlg-import'], ['#btn-games', '#dlg-games']]) {
+        if (!(await page.isVisible(btn))) await page.click('[data-testid="menu"]');
+        await page.click(btn);
+        await page.waitForSelector(`${dlg}[open]`);
+        await check(page, w, `the ${dlg.slice(5)} dialog`);
+        if (btn === '#btn-settings') await shot(page, `phone-${w}-settings`);
+        await page.keyboard.press('Escape');
+        await eventually(async () => assert.equal(await page.isVisible(dlg), false));
+      }
       // The live page of a player.
       await page.goto(BASE + ch.urlRed);
       await page.waitForSelector('[data-testid="clock-red"]');
@@ -86,12 +100,12 @@ test('every page fits a phone: no sideways scroll, 44 px controls, a folding men
       await page.waitForSelector('#dlg-lobby[open]');
       await check(page, w, 'the lobby');
       await page.keyboard.press('Escape');
-      for (const path of ['/account', '/leaderboard']) {
+      for (const path of ['/account', '/leaderboard', '/@/' + encodeURIComponent(PLAYER)]) {
         await page.goto(BASE + path);
         await page.waitForSelector('#page-body > *');
         await check(page, w, path);
         await checkMenu(page, w, path);
-        await shot(page, `phone-${w}-${path.slice(1)}`);
+        await shot(page, `phone-${w}-${path.startsWith('/@/') ? 'profile' : path.slice(1)}`);
       }
     } finally {
       await a.cleanup();
