@@ -404,10 +404,13 @@ const WRITTEN_STRINGS: [(&str, usize, usize); 11] = [
 
 /// Writes one game as an XQF file.
 ///
-/// The version written is 1.0 (`0x0A`, unencrypted): XQStudio reads every version from 1.0 on,
-/// and so does cchess's reader (it decrypts only from 1.1 on, and reads 1.0's fixed 4-byte
-/// comment length after every record), while the encrypted 1.1-1.8 layouts add nothing a
-/// game holds but keys derived from random header bytes. Written:
+/// The version written is 1.0 (`0x0A`, unencrypted). It is XQStudio's first layout, which the
+/// later XQStudio versions keep reading (files of every version circulate), and cchess's
+/// `read_from_xqf` reads it (it decrypts only from 1.1 on and reads 1.0's 4-byte comment
+/// length after every record; tests/oracle/xqf_cchess.py checks it on the test collection).
+/// The encrypted 1.1-1.8 layouts hold nothing more of a game, only keys derived from header
+/// bytes, and an error in writing them would be read as a different game. (No XQStudio run
+/// checked the files: it is a Windows program.) Written:
 ///
 /// * the 32 piece squares of the start position (`file * 10 + rank`, `0xFF` for a piece not on
 ///   the board), Black to move in byte 50, the result in byte 51 (0 unknown, 1 Red wins,
