@@ -74,11 +74,14 @@ pub enum Command {
                       c2a2 a7b7 a2b2 b7a7 b2a2"
     )]
     Judge(JudgeArgs),
-    /// Read a record file in any format and write PGN, FENs or DhtmlXQ
+    /// Read a record file in any format and write PGN, FENs, DhtmlXQ or XQF
     #[command(
-        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen|dhtmlxq] [--encoding utf8|gbk] [--strict | --lenient]",
+        override_usage = "xiangqi convert INPUT [-o OUTPUT] [--notation iccs|wxf|chinese] [--to pgn|fen|dhtmlxq|xqf] [--encoding utf8|gbk] [--strict | --lenient]",
         long_about = "Read a record file in any format (recognised from the content; many games \
-                      per file) and write PGN in the chosen notation, each game's final FEN, or DhtmlXQ. A \
+                      per file) and write PGN in the chosen notation, each game's final FEN, DhtmlXQ, or XQF \
+                      (binary, one game a file: several games need -o DIR, written as \
+                      DIR/game-0001.xqf ... numbered by their place in the input; one game goes \
+                      to -o FILE, or to stdout when it is not a terminal). A \
                       broken game is reported and the others convert (exit status 1). An illegal \
                       move inside a variation drops that branch with a warning; --strict refuses \
                       such a game instead, --lenient also keeps a game with an unplayable \
@@ -446,6 +449,8 @@ pub enum OutputFormat {
     Fen,
     /// DhtmlXQ (the web's record format): one [DhtmlXQ] block per game
     Dhtmlxq,
+    /// XQF 1.0 (XQStudio's binary format): one game a file, several games need -o DIR
+    Xqf,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

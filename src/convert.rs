@@ -1,7 +1,8 @@
 //! `xiangqi convert`: reads a record file in any format the records crate knows (recognised
-//! from the content) and writes its games as PGN in a chosen notation, or as FENs.
+//! from the content) and writes its games as PGN in a chosen notation, as FENs, as DhtmlXQ, or
+//! as XQF (binary, one game a file: see [`xqf_outputs`]).
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 
 use xiangqi::notation::Notation;
 use xiangqi_record::detect::{read_any_mode_progress, Mode, ReadAll, RecordFormat};
@@ -29,6 +30,9 @@ pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
         Mode::Lenient
     };
     let (all, default_notation, big) = read_records(&input, mode, "convert")?;
+    if a.to == OutputFormat::Xqf {
+        return write_xqf(&input, output.as_deref(), &all);
+    }
     let notation = a.notation.map(Notation::from).unwrap_or(default_notation);
     let total = all.games.len();
     let mut out = String::new();
@@ -85,6 +89,84 @@ pub fn cmd_convert(a: &ConvertArgs) -> Result<(), (String, u8)> {
         f if f == total => Err((format!("{input}: no game could be read ({f} broken)"), 2)),
         f => Err((
             format!("{input}: {f} of {total} games could not be read (the others were converted)"),
+            1,
+        )),
+    }
+}
+
+/// Where each game's XQF file goes: XQF holds one game a file. An input of several games needs
+/// `-o DIR` (made if missing) and game N goes to `DIR/game-000N.xqf`, numbered by its place in
+/// the input (a broken game leaves a gap); so does one game when `-o` names an existing
+/// directory. Otherwise one game goes to `-o FILE`, or to stdout when stdout is not a terminal
+/// (binary on a terminal is refused). `Err` is the message of a refusal.
+fn xqf_outputs(
+    output: Option<&str>,
+    games: usize,
+    stdout_terminal: bool,
+) -> Result<Option<std::path::PathBuf>, String> {
+    let to_stdout = output.is_none_or(|o| o == "-");
+    let dir = output.filter(|o| *o != "-" && std::path::Path::new(o).is_dir());
+    if games > 1 || dir.is_some() {
+        if to_stdout {
+            return Err(format!(
+                "XQF holds one game a file and the input has {games} games: give -o DIR to \
+                 write DIR/game-0001.xqf, DIR/game-0002.xqf, ..."
+            ));
+        }
+        return Ok(Some(output.expect("checked").into()));
+    }
+    if to_stdout && stdout_terminal {
+        return Err("XQF is binary: give -o FILE, or redirect stdout".into());
+    }
+    Ok(None)
+}
+
+/// `convert --to xqf`: each game read written as its own XQF file (see [`xqf_outputs`]). A
+/// broken game, or one XQF cannot hold (a tag longer than its slot, ...), is reported on stderr
+/// and the others are written; the exit statuses are those of the other formats.
+fn write_xqf(input: &str, output: Option<&str>, all: &ReadAll) -> Result<(), (String, u8)> {
+    let total = all.games.len();
+    let dir = xqf_outputs(output, total, std::io::stdout().is_terminal()).map_err(|m| (m, 2))?;
+    if let Some(d) = &dir {
+        std::fs::create_dir_all(d).map_err(|e| (format!("cannot make {}: {e}", d.display()), 2))?;
+    }
+    let mut failed = 0;
+    for (n, g) in all.games.iter().enumerate() {
+        let bytes = match g {
+            Ok(game) => xiangqi_record::xqf::write_game(game).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let game_no = g.as_ref().err().and_then(|e| e.game()).unwrap_or(n + 1);
+        let bytes = match bytes {
+            Ok(b) => b,
+            Err(e) => {
+                failed += 1;
+                eprintln!(
+                    "xiangqi convert: {input} ({}), game {game_no} of {total}: {e}",
+                    all.format
+                );
+                continue;
+            }
+        };
+        match (&dir, output) {
+            (Some(d), _) => {
+                let p = d.join(format!("game-{:04}.xqf", n + 1));
+                std::fs::write(&p, &bytes)
+                    .map_err(|e| (format!("cannot write {}: {e}", p.display()), 2))?;
+            }
+            (None, Some(o)) if o != "-" => {
+                std::fs::write(o, &bytes).map_err(|e| (format!("cannot write {o}: {e}"), 2))?
+            }
+            _ => std::io::stdout()
+                .write_all(&bytes)
+                .map_err(|e| (format!("cannot write stdout: {e}"), 2))?,
+        }
+    }
+    match failed {
+        0 => Ok(()),
+        f if f == total => Err((format!("{input}: no game could be written ({f} broken)"), 2)),
+        f => Err((
+            format!("{input}: {f} of {total} games could not be written (the others were)"),
             1,
         )),
     }
@@ -153,6 +235,25 @@ mod tests {
             Some(crate::cli::Command::Convert(a)) => a,
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn xqf_goes_one_game_a_file() {
+        let d = std::env::temp_dir().join(format!("xiangqi-xqf-out-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let ds = d.to_str().unwrap();
+        // Several games: -o DIR, else refused naming the rule.
+        let e = xqf_outputs(None, 3, false).unwrap_err();
+        assert!(e.contains("one game a file") && e.contains("-o DIR"), "{e}");
+        assert!(xqf_outputs(Some("-"), 3, false).is_err());
+        assert_eq!(xqf_outputs(Some("x"), 3, false), Ok(Some("x".into())));
+        // One game: an existing directory, a file, or stdout when it is not a terminal.
+        assert_eq!(xqf_outputs(Some(ds), 1, true), Ok(Some(d.clone())));
+        assert_eq!(xqf_outputs(Some("f.xqf"), 1, true), Ok(None));
+        assert_eq!(xqf_outputs(None, 1, false), Ok(None));
+        let e = xqf_outputs(None, 1, true).unwrap_err();
+        assert!(e.contains("binary"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]

@@ -10,7 +10,9 @@
 #     acceptance test on fens.txt and the fuzzed FENs (XIANGQI_ORACLE_FEN_FUZZ);
 #  5. runs the pyffish side of the FEN acceptance (tests/oracle/check_fens.py);
 #  6. writes the record test collection as DhtmlXQ and has cchess read it back
-#     (tests/oracle/dhtmlxq_cchess.py).
+#     (tests/oracle/dhtmlxq_cchess.py);
+#  7. writes it as XQF, one file a game, and has cchess read those back
+#     (tests/oracle/xqf_cchess.py).
 # Exits non-zero on any mismatch; failing generated files are kept and their paths printed.
 set -euo pipefail
 export PYTHONDONTWRITEBYTECODE=1
@@ -54,6 +56,10 @@ shared="${XIANGQI_SHARED:-$root/../shared}"
 mapfile -t recs < <(find "$shared/data/records" "$root/crates/xiangqi-record/tests/data" -type f \
     ! -name '*.md' ! -name '*.py' | sort)
 if ! "$py" "$here/dhtmlxq_cchess.py" "$root/target/debug/xiangqi" "${recs[@]}"; then
+    status=1
+fi
+echo "oracle: XQF written by convert --to xqf, read by cchess"
+if ! "$py" "$here/xqf_cchess.py" "$root/target/debug/xiangqi" "${recs[@]}"; then
     status=1
 fi
 if [ "$status" -eq 0 ]; then

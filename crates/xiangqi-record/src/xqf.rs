@@ -26,7 +26,7 @@
 
 use xiangqi::{Board, Color, Piece, Square};
 
-use crate::model::{GameRecord, GameResult};
+use crate::model::{GameRecord, GameResult, MoveNode};
 use crate::rawtree::{
     gbk, le32, nonempty, place, start_position, to_lines, ErrorKind, Format, RawTree, ReadError,
     Slot, SIDE_ROLES,
@@ -373,6 +373,180 @@ fn read_tree(data: &[u8], version: u8, keys: &Keys) -> Result<RawTree, XqfError>
         }
     }
     Ok(tree)
+}
+
+/// Why [`write_game`] refused a game: what XQF cannot hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct XqfWriteError(pub String);
+
+impl std::fmt::Display for XqfWriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write XQF: {}", self.0)
+    }
+}
+
+impl std::error::Error for XqfWriteError {}
+
+/// The header strings the writer fills: tag, offset of the length byte, most bytes (GBK).
+const WRITTEN_STRINGS: [(&str, usize, usize); 11] = [
+    ("Title", 80, 127),
+    ("Event", 208, 63),
+    ("Date", 272, 15),
+    ("Site", 288, 15),
+    ("Red", 304, 15),
+    ("Black", 320, 15),
+    ("TimeControl", 336, 63),
+    ("RedTime", 400, 15),
+    ("BlackTime", 416, 15),
+    ("Annotator", 464, 15),
+    ("Author", 480, 15),
+];
+
+/// Writes one game as an XQF file.
+///
+/// The version written is 1.0 (`0x0A`, unencrypted). It is XQStudio's first layout, which the
+/// later XQStudio versions keep reading (files of every version circulate), and cchess's
+/// `read_from_xqf` reads it (it decrypts only from 1.1 on and reads 1.0's 4-byte comment
+/// length after every record; tests/oracle/xqf_cchess.py checks it on the test collection).
+/// The encrypted 1.1-1.8 layouts hold nothing more of a game, only keys derived from header
+/// bytes, and an error in writing them would be read as a different game. (No XQStudio run
+/// checked the files: it is a Windows program.) Written:
+///
+/// * the 32 piece squares of the start position (`file * 10 + rank`, `0xFF` for a piece not on
+///   the board), Black to move in byte 50, the result in byte 51 (0 unknown, 1 Red wins,
+///   2 Black wins, 3 draw), the kind of record in byte 64 (0 full game, 3 endgame for a set-up);
+/// * the tags `Title`, `Event`, `Date`, `Site`, `Red`, `Black`, `TimeControl`, `RedTime`,
+///   `BlackTime`, `Annotator`, `Author` as length-prefixed GB18030 (GBK) strings in their fixed
+///   header slots (at most 127 bytes for the title, 63 for the event and the time rule, 15 for
+///   the others); other tags (`Round`, `Opening`, ...) have no place in XQF and are left out;
+/// * the move tree in pre-order: a first record for the start position with the game's
+///   opening comment, then each move with its comment, its continuation, then its alternative.
+///   An alternative to an alternative's first move (PGN's `(a (b))`) is one more alternative
+///   at that ply, as XQF has no other way to hold it.
+///
+/// Refused: a tag value longer than its slot, and a start position with more pieces of a kind
+/// than a side's 16 slots hold (three chariots). XQF keeps no move number or half-move clock:
+/// the game reads back from move 1.
+pub fn write_game(game: &GameRecord) -> Result<Vec<u8>, XqfWriteError> {
+    let mut f = vec![0u8; HEADER_LEN];
+    f[0] = b'X';
+    f[1] = b'Q';
+    f[2] = 10;
+    // The piece squares, in the slots of SIDE_ROLES; 0xFF for an empty slot.
+    for b in &mut f[16..48] {
+        *b = 0xff;
+    }
+    for (sq, piece) in game.start.board().pieces() {
+        let base = if piece.color == Color::Red { 16 } else { 32 };
+        let k = (0..16)
+            .find(|&k| SIDE_ROLES[k] == piece.role && f[base + k] == 0xff)
+            .ok_or_else(|| {
+                XqfWriteError(format!(
+                    "the start position has more {:?} {:?}s than XQF's piece slots hold",
+                    piece.color, piece.role
+                ))
+            })?;
+        let i = sq.index();
+        f[base + k] = (i % 9 * 10 + i / 9) as u8;
+    }
+    f[50] = (game.start.turn() == Color::Black) as u8;
+    f[51] = match game.result {
+        GameResult::Unknown => 0,
+        GameResult::RedWins => 1,
+        GameResult::BlackWins => 2,
+        GameResult::Draw => 3,
+    };
+    f[64] = if game.start == xiangqi::Position::new() {
+        0
+    } else {
+        3
+    };
+    for (tag, at, cap) in WRITTEN_STRINGS {
+        let Some(v) = game.tag(tag).map(str::trim).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let bytes = crate::encoding::encode_gb18030(v);
+        if bytes.len() > cap {
+            return Err(XqfWriteError(format!(
+                "the {tag} tag is {} bytes in GBK, XQF holds at most {cap}: {v:?}",
+                bytes.len()
+            )));
+        }
+        f[at] = bytes.len() as u8;
+        f[at + 1..at + 1 + bytes.len()].copy_from_slice(&bytes);
+    }
+
+    // The start position's record.
+    push_record(&mut f, 0, 0, !game.moves.is_empty(), false, &game.comment)?;
+    // Pre-order with an explicit stack (a main line may be long): a move, its continuation's
+    // subtree, then its alternative.
+    let mut stack: Vec<(&[MoveNode], bool)> = Vec::new();
+    push_siblings(&mut stack, &game.moves);
+    while let Some((line, has_alt)) = stack.pop() {
+        let node = &line[0];
+        let code = |s: Square| {
+            let i = s.index();
+            (i % 9 * 10 + i / 9) as u8
+        };
+        let rest = &line[1..];
+        push_record(
+            &mut f,
+            code(node.mv.from()),
+            code(node.mv.to()),
+            !rest.is_empty(),
+            has_alt,
+            &node.comment,
+        )?;
+        push_siblings(&mut stack, rest);
+    }
+    Ok(f)
+}
+
+/// The lines that start at one ply: `line` and, depth first, the alternatives to its first
+/// move (and to theirs), pushed so that `line` pops first; each but the last has an
+/// alternative after it.
+fn push_siblings<'a>(stack: &mut Vec<(&'a [MoveNode], bool)>, line: &'a [MoveNode]) {
+    fn collect<'a>(line: &'a [MoveNode], out: &mut Vec<&'a [MoveNode]>) {
+        if line.is_empty() {
+            return;
+        }
+        out.push(line);
+        for v in &line[0].variations {
+            collect(v, out);
+        }
+    }
+    let mut lines = Vec::new();
+    collect(line, &mut lines);
+    let n = lines.len();
+    for (i, l) in lines.into_iter().enumerate().rev() {
+        stack.push((l, i + 1 < n));
+    }
+}
+
+/// One version-1.0 record: from + 24, to + 32, flags (`0xF0` a move follows, `0x0F` an
+/// alternative follows), a reserved byte, then the comment's length (4 bytes, little-endian)
+/// and its GB18030 bytes.
+fn push_record(
+    f: &mut Vec<u8>,
+    from: u8,
+    to: u8,
+    has_next: bool,
+    has_alt: bool,
+    comment: &Option<String>,
+) -> Result<(), XqfWriteError> {
+    let flags = if has_next { 0xf0 } else { 0 } | if has_alt { 0x0f } else { 0 };
+    f.extend_from_slice(&[from + 0x18, to + 0x20, flags, 0]);
+    let text = comment
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(crate::encoding::encode_gb18030)
+        .unwrap_or_default();
+    let len = i32::try_from(text.len())
+        .map_err(|_| XqfWriteError(format!("a comment of {} bytes", text.len())))?;
+    f.extend_from_slice(&len.to_le_bytes());
+    f.extend_from_slice(&text);
+    Ok(())
 }
 
 #[cfg(test)]
