@@ -1,8 +1,9 @@
 // Languages: a browser whose language is Simplified Chinese, Traditional Chinese (Taiwan) or
 // Vietnamese gets the app in it on the first visit (Accept-Language / navigator.languages),
 // and no visible text, aria-label, title or placeholder of any page is left in English: the
-// game page with its dialogs, a review, the lobby, a live game that has ended (the server's
-// account of its end in the same language), the account page, a profile and the leaderboard.
+// game page with its dialogs and the explorer's panel, a review, the lobby, a live game that
+// has ended (the server's account of its end in the same language), a player's live game going
+// on with its chat and the abort's question, the account page, a profile and the leaderboard.
 // Then the header's switch and the settings' language menu change the language, and the
 // choice is remembered over a reload.
 import { test } from 'node:test';
@@ -111,6 +112,15 @@ test('every page in each language, nothing left in English', { timeout: 240000 }
   };
   for (const [i, m] of ['h2e2', 'h9g7'].entries()) await act(i % 2 ? live.tokenBlack : live.tokenRed, 'move/' + m);
   await act(live.tokenRed, 'resign');
+  // A game going on, seen from a player's seat (its buttons, the players' chat, the abort's
+  // question).
+  let going;
+  for (let i = 0; i < 10; i++) {
+    going = await api('POST', '/api/challenge/open', { red: 'Ann', black: 'Bob', clock: { limit: 300, increment: 3 } });
+    if (going.status !== 429) break;
+    await new Promise((r) => setTimeout(r, 3500));
+  }
+  assert.equal(going.status, 200, JSON.stringify(going.data));
 
   for (const [locale, lang, blackWins] of LANGS) {
     const { context, cleanup } = await launch({ locale });
@@ -130,6 +140,11 @@ test('every page in each language, nothing left in English', { timeout: 240000 }
       await openDialog(page, '#btn-games', '#dlg-games', lang, 'the games');
       await openDialog(page, '#btn-share', '#dlg-share', lang, 'export and share');
       await openDialog(page, '#btn-lobby', '#dlg-lobby', lang, 'the lobby');
+      // The opening explorer's panel beside the board.
+      await page.click('#btn-explorer');
+      await page.waitForSelector('[data-testid="explorer-panel"]:not(.hidden)');
+      await clean(page, lang, 'the explorer');
+      await page.click('#btn-explorer');
       // The review of the game (a small depth).
       await page.selectOption('#rv-depth', '6');
       await page.click('#btn-review');
@@ -144,6 +159,17 @@ test('every page in each language, nothing left in English', { timeout: 240000 }
       assert.ok(account && account.length > 3, 'the account of the end');
       await clean(page, lang, 'the live game');
       await shot(page, `i18n-${lang}-live`);
+
+      // A player's live page while the game goes on, and the question before an abort.
+      await page.goto(BASE + going.data.urlRed);
+      await page.waitForSelector('[data-testid="clock-red"]');
+      await expectAttribute(page, 'html', 'lang', lang);
+      await clean(page, lang, "a player's live game");
+      await page.click('[data-testid="abort"]');
+      await page.waitForSelector('#dlg-confirm[open]');
+      await clean(page, lang, "the abort's question");
+      await page.click('#confirm-no');
+      await shot(page, `i18n-${lang}-playing`);
 
       for (const [p, what] of [['/account', 'the account page'], ['/leaderboard', 'the leaderboard'], ['/@/nobody-here', 'a missing profile']]) {
         await page.goto(BASE + p);
