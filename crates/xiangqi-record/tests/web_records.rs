@@ -138,6 +138,14 @@ fn a_page_without_a_record_is_refused_naming_what_is_missing() {
     assert_eq!(r.format, RecordFormat::DhtmlXq);
 }
 
+/// Each game's Event tag (every game read).
+fn events(r: &xiangqi_record::detect::ReadAll) -> Vec<Option<&str>> {
+    r.games
+        .iter()
+        .map(|g| g.as_ref().unwrap().tag("Event"))
+        .collect()
+}
+
 /// Found by the web_text fuzz target: a game cut at a bad move, with an unclosed `(` after the
 /// cut (a page's code, `for (i = 0; ...`), swallowed the next games when salvaging while the
 /// strict reading kept them.
@@ -148,12 +156,7 @@ fn a_cut_game_does_not_swallow_the_next_games() {
     let strict = read_any_strict(text.as_bytes()).unwrap();
     assert_eq!(strict.games.len(), 3);
     let r = read_any_mode(text.as_bytes(), Mode::Salvage).unwrap();
-    let events: Vec<Option<&str>> = r
-        .games
-        .iter()
-        .map(|g| g.as_ref().unwrap().tag("Event"))
-        .collect();
-    assert_eq!(events, [Some("A"), Some("B"), Some("C")]);
+    assert_eq!(events(&r), [Some("A"), Some("B"), Some("C")]);
     assert_eq!(iccs(r.games[0].as_ref().unwrap()), ["h2e2"]);
 }
 
@@ -168,12 +171,7 @@ fn a_cut_game_does_not_swallow_the_next_games_into_a_comment() {
     assert_eq!(strict.games.len(), 3);
     assert!(strict.games[0].is_err());
     let r = read_any_mode(text.as_bytes(), Mode::Salvage).unwrap();
-    let events: Vec<Option<&str>> = r
-        .games
-        .iter()
-        .map(|g| g.as_ref().unwrap().tag("Event"))
-        .collect();
-    assert_eq!(events, [Some("A"), Some("B"), Some("C")]);
+    assert_eq!(events(&r), [Some("A"), Some("B"), Some("C")]);
     assert_eq!(iccs(r.games[0].as_ref().unwrap()), ["h2e2"]);
     assert_eq!(iccs(r.games[2].as_ref().unwrap()), ["b2e2"]);
 }

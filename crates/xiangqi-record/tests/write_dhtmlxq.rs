@@ -2,24 +2,12 @@
 //! test collection (the shared record set and this crate's tests/data) written as DhtmlXQ reads
 //! back strictly to the same start, moves, variations, comments, result and information tags.
 
-use std::path::{Path, PathBuf};
-
-use xiangqi_record::detect::{read_any, RecordFormat};
+use xiangqi_record::detect::read_any;
 use xiangqi_record::{dhtmlxq, GameRecord, MoveNode};
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if !p.extension().is_some_and(|x| x == "md" || x == "py") {
-            out.push(p);
-        }
-    }
-}
+#[path = "common/collection.rs"]
+mod collection;
+use collection::{each_game, norm};
 
 /// A comment as the writer keeps it: trimmed, brackets full-width.
 fn comment(c: &Option<String>) -> Option<String> {
@@ -33,36 +21,8 @@ fn comment(c: &Option<String>) -> Option<String> {
         .filter(|c| !c.is_empty())
 }
 
-/// A line in the shape DhtmlXQ can hold: every alternative at a ply is a sibling (PGN's
-/// `(a (b))`, an alternative to the alternative's first move, is one more alternative there),
-/// alternatives in the order of their moves, comments as the writer keeps them.
-#[derive(Debug, PartialEq, Eq)]
-struct Norm(Vec<(String, Option<String>, Vec<Norm>)>);
-
-fn norm(line: &[MoveNode]) -> Norm {
-    Norm(
-        line.iter()
-            .map(|n| {
-                let mut alts = Vec::new();
-                let mut queue: Vec<&Vec<MoveNode>> = n.variations.iter().collect();
-                while let Some(v) = queue.pop() {
-                    if v.is_empty() {
-                        continue;
-                    }
-                    queue.extend(v[0].variations.iter());
-                    let mut v2: Vec<MoveNode> = v.to_vec();
-                    v2[0].variations.clear();
-                    alts.push(norm(&v2));
-                }
-                alts.sort_by_key(|a| format!("{a:?}"));
-                (n.mv.to_string(), comment(&n.comment), alts)
-            })
-            .collect(),
-    )
-}
-
 fn same_line(a: &[MoveNode], b: &[MoveNode], what: &str) {
-    assert_eq!(norm(a), norm(b), "{what}");
+    assert_eq!(norm(a, comment), norm(b, comment), "{what}");
 }
 
 fn round_trip(g: &GameRecord, what: &str) {
@@ -89,46 +49,7 @@ fn round_trip(g: &GameRecord, what: &str) {
 
 #[test]
 fn every_game_of_the_test_collection_reads_back() {
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let shared = std::env::var_os("XIANGQI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| here.join("../../../shared"));
-    let mut all = Vec::new();
-    files(&shared.join("data/records"), &mut all);
-    files(&here.join("tests/data"), &mut all);
-    all.sort();
-    let (mut games, mut with_variations, mut set_ups) = (0, 0, 0);
-    let mut formats = std::collections::BTreeSet::new();
-    for p in &all {
-        let Ok(bytes) = std::fs::read(p) else {
-            continue;
-        };
-        let Ok(r) = read_any(&bytes) else { continue };
-        formats.insert(r.format.name());
-        // At most 40 games a file keeps the test quick (one big PGN holds thousands).
-        for (i, g) in r.games.iter().take(40).enumerate() {
-            let Ok(g) = g else { continue };
-            round_trip(g, &format!("{} game {}", p.display(), i + 1));
-            games += 1;
-            with_variations += g.moves.iter().any(|n| !n.variations.is_empty()) as usize;
-            set_ups += (g.start != xiangqi::Position::new()) as usize;
-        }
-    }
-    // The collection holds games of many formats, with variations and set-up positions.
-    assert!(games >= 300, "{games} games");
-    assert!(with_variations >= 5, "{with_variations} with variations");
-    assert!(set_ups >= 20, "{set_ups} set-ups");
-    for f in [
-        RecordFormat::Pgn,
-        RecordFormat::Xqf,
-        RecordFormat::DhtmlXq,
-        RecordFormat::Cbl,
-    ] {
-        assert!(formats.contains(f.name()), "{f} missing: {formats:?}");
-    }
-    eprintln!(
-        "{games} games ({with_variations} with variations, {set_ups} set-ups) of {formats:?}"
-    );
+    eprintln!("{}", each_game(round_trip));
 }
 
 #[test]
