@@ -61,6 +61,12 @@ head -c 4096 "$more/ianfab-books-xiangqi-first200.epd" > "$work/seeds/epd/fen-li
 head -c 4096 "$more/walker-cchess-level0.epd" > "$work/seeds/epd/title-fen.epd"
 printf '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - bm e1e8; id "mate 1"; c0 "Red mates";\n' > "$work/seeds/epd/ops.epd"
 
+# Records of other programs (issue 29, later parts): the made-up PFC, CHE, XQR, CCM, MXQ and
+# CHN files (the cb_dhtmlxq target also reads each format).
+cp "$more/made-up-pengfei.pfc" "$more"/made-up-qq-kind*.che "$more/made-up.xqr" \
+    "$more/made-up-turned.ccm" "$more/made-up-yitian.mxq" "$more/made-up-ourgame.chn" \
+    "$work/seeds/cb_dhtmlxq/"
+
 # Web pages and Chinese text records (issue 29, second part): the made-up page and text file.
 mkdir -p "$work/seeds/web_text"
 cp "$more/made-up-blog-page.html" "$more/made-up-dpxq-text-gbk.txt" "$work/seeds/web_text/"

@@ -22,6 +22,9 @@ fuzz_target!(|data: &[u8]| {
             Err(e) => assert!(e.line >= 1 && e.line <= lines, "{e}"),
         }
     }
-    // The same through the any-format entry point, when it is taken for a position file.
+    // The same through the any-format entry point, when it is taken for a position file, and
+    // salvaging (`--lenient`): whatever format it is taken for, or named (a damaged or
+    // unsupported one), never a panic.
     let _ = xiangqi_record::detect::read_any(data);
+    let _ = xiangqi_record::detect::read_any_mode(data, xiangqi_record::detect::Mode::Salvage);
 });

@@ -23,19 +23,19 @@
 //! them in CBF is not documented, so a `Move` after one marked `end="1"` is reported as an
 //! error rather than guessed at.
 //!
-//! The XML reader here is deliberately small: elements, attributes, text, CDATA, the five
-//! predefined entities and numeric character references; comments, processing instructions
-//! and a DOCTYPE are skipped.
+//! The XML is read by the small reader of [`crate::xml`] (shared with the PengFei reader).
 
 use xiangqi::{Board, Color, Fen, Square};
 
 use crate::model::{GameRecord, GameResult};
 use crate::rawtree::{gbk, start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot};
+use crate::xml::parse_xml;
 
 /// The error type of this reader.
 pub type CbfError = ReadError;
 
 const F: Format = Format::Cbf;
+/// CBF keeps its moves side by side: deeper nesting is no CBF.
 const MAX_DEPTH: usize = 64;
 
 const HEAD_TAGS: [(&str, &str); 19] = [
@@ -68,7 +68,7 @@ pub fn looks_like(bytes: &[u8]) -> bool {
 
 /// Reads a CBF file (UTF-8 with or without BOM, else GBK). Any illegal move is an error.
 pub fn read(bytes: &[u8]) -> Result<GameRecord, CbfError> {
-    read_bytes(bytes, None)
+    read_bytes(bytes, None, false)
 }
 
 /// Like [`read`], but an illegal move inside a variation only drops that branch from the move
@@ -76,263 +76,33 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, CbfError> {
 /// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<CbfError>), CbfError> {
     let mut dropped = Vec::new();
-    let rec = read_bytes(bytes, Some(&mut dropped))?;
+    let rec = read_bytes(bytes, Some(&mut dropped), false)?;
     Ok((rec, dropped))
 }
 
-fn read_bytes(bytes: &[u8], dropped: Option<&mut Vec<ReadError>>) -> Result<GameRecord, CbfError> {
+/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
+/// it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): the game is kept with
+/// every move before it, and the fault is returned among the warnings as
+/// [`crate::rawtree::ErrorKind::Kept`], naming its byte.
+pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError> {
+    let mut dropped = Vec::new();
+    let rec = read_bytes(bytes, Some(&mut dropped), true)?;
+    Ok((rec, dropped))
+}
+
+fn read_bytes(
+    bytes: &[u8],
+    dropped: Option<&mut Vec<ReadError>>,
+    salvage: bool,
+) -> Result<GameRecord, CbfError> {
     let (body, shift) = match bytes.strip_prefix(b"\xef\xbb\xbf") {
         Some(rest) => (rest, 3),
         None => (bytes, 0),
     };
     match std::str::from_utf8(body) {
-        Ok(s) => read_text(s, shift, dropped),
-        Err(_) => read_text(&gbk(body), shift, dropped),
+        Ok(s) => read_text(s, shift, dropped, salvage),
+        Err(_) => read_text(&gbk(body), shift, dropped, salvage),
     }
-}
-
-// ---------------------------------------------------------------------------------------
-// A small XML reader.
-
-#[derive(Debug, Default)]
-struct Element {
-    name: String,
-    attrs: Vec<(String, String)>,
-    /// Text and CDATA content directly inside, concatenated.
-    text: String,
-    children: Vec<Element>,
-    /// Byte offset of the `<` of the start tag (in the input).
-    at: usize,
-}
-
-impl Element {
-    fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-    fn child(&self, name: &str) -> Option<&Element> {
-        self.children.iter().find(|c| c.name == name)
-    }
-}
-
-fn xml_err(at: usize, msg: impl Into<String>) -> ReadError {
-    ReadError::invalid(F, at, format!("XML: {}", msg.into()))
-}
-
-fn unescape(s: &str, at: usize) -> Result<String, ReadError> {
-    if !s.contains('&') {
-        return Ok(s.to_owned());
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(k) = rest.find('&') {
-        out.push_str(&rest[..k]);
-        let tail = &rest[k..];
-        let end = tail
-            .find(';')
-            .filter(|&e| e <= 12)
-            .ok_or_else(|| xml_err(at, "'&' that starts no entity"))?;
-        let ent = &tail[1..end];
-        let c = match ent {
-            "lt" => '<',
-            "gt" => '>',
-            "amp" => '&',
-            "quot" => '"',
-            "apos" => '\'',
-            _ => {
-                let code = if let Some(h) = ent.strip_prefix("#x").or(ent.strip_prefix("#X")) {
-                    u32::from_str_radix(h, 16).ok()
-                } else if let Some(d) = ent.strip_prefix('#') {
-                    d.parse().ok()
-                } else {
-                    None
-                };
-                code.and_then(char::from_u32)
-                    .ok_or_else(|| xml_err(at, format!("unknown entity &{ent};")))?
-            }
-        };
-        out.push(c);
-        rest = &tail[end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':')
-}
-
-/// Parses a document into its root element.
-fn parse_xml(text: &str, shift: usize) -> Result<Element, ReadError> {
-    let mut stack: Vec<Element> = Vec::new();
-    let mut root: Option<Element> = None;
-    let mut i = 0usize;
-    let b = text.as_bytes();
-    while i < b.len() {
-        if b[i] != b'<' {
-            let k = text[i..].find('<').map(|k| i + k).unwrap_or(b.len());
-            let chunk = &text[i..k];
-            match stack.last_mut() {
-                Some(top) => top.text.push_str(&unescape(chunk, shift + i)?),
-                None if chunk.trim().is_empty() => {}
-                None => return Err(xml_err(shift + i, "text outside the root element")),
-            }
-            i = k;
-            continue;
-        }
-        let rest = &text[i..];
-        if rest.starts_with("<?") {
-            let k = rest
-                .find("?>")
-                .ok_or_else(|| xml_err(shift + i, "unclosed <?...?>"))?;
-            i += k + 2;
-        } else if rest.starts_with("<!--") {
-            let k = rest
-                .find("-->")
-                .ok_or_else(|| xml_err(shift + i, "unclosed comment"))?;
-            i += k + 3;
-        } else if rest.starts_with("<![CDATA[") {
-            let k = rest
-                .find("]]>")
-                .ok_or_else(|| xml_err(shift + i, "unclosed CDATA section"))?;
-            let top = stack
-                .last_mut()
-                .ok_or_else(|| xml_err(shift + i, "CDATA outside the root element"))?;
-            top.text.push_str(&rest[9..k]);
-            i += k + 3;
-        } else if rest.starts_with("<!") {
-            let k = rest
-                .find('>')
-                .ok_or_else(|| xml_err(shift + i, "unclosed <!...>"))?;
-            i += k + 1;
-        } else if let Some(close) = rest.strip_prefix("</") {
-            let name_len = close
-                .chars()
-                .take_while(|&c| is_name_char(c))
-                .map(char::len_utf8)
-                .sum::<usize>();
-            let name = &close[..name_len];
-            let after = close[name_len..].trim_start();
-            if !after.starts_with('>') {
-                return Err(xml_err(shift + i, format!("malformed end tag </{name}")));
-            }
-            let el = stack.pop().ok_or_else(|| {
-                xml_err(shift + i, format!("end tag </{name}> with nothing open"))
-            })?;
-            if el.name != name {
-                return Err(xml_err(
-                    shift + i,
-                    format!("end tag </{name}> closes <{}>", el.name),
-                ));
-            }
-            let consumed = 2 + name_len + (close[name_len..].len() - after.len()) + 1;
-            i += consumed;
-            finish(&mut stack, &mut root, el, shift + i)?;
-        } else {
-            // Start tag.
-            let at = i;
-            let mut j = i + 1;
-            let name_len = text[j..]
-                .chars()
-                .take_while(|&c| is_name_char(c))
-                .map(char::len_utf8)
-                .sum::<usize>();
-            if name_len == 0 {
-                return Err(xml_err(shift + at, "'<' that starts no tag"));
-            }
-            let mut el = Element {
-                name: text[j..j + name_len].to_owned(),
-                at: shift + at,
-                ..Element::default()
-            };
-            j += name_len;
-            let self_closing;
-            loop {
-                let t = &text[j..];
-                let trimmed = t.trim_start();
-                j += t.len() - trimmed.len();
-                if trimmed.starts_with("/>") {
-                    self_closing = true;
-                    j += 2;
-                    break;
-                }
-                if trimmed.starts_with('>') {
-                    self_closing = false;
-                    j += 1;
-                    break;
-                }
-                let an = trimmed
-                    .chars()
-                    .take_while(|&c| is_name_char(c))
-                    .map(char::len_utf8)
-                    .sum::<usize>();
-                if an == 0 {
-                    return Err(xml_err(
-                        shift + j,
-                        format!("malformed attribute in <{}>", el.name),
-                    ));
-                }
-                let aname = trimmed[..an].to_owned();
-                let t2 = trimmed[an..].trim_start();
-                let Some(t3) = t2.strip_prefix('=') else {
-                    return Err(xml_err(
-                        shift + j,
-                        format!("attribute {aname} without a value"),
-                    ));
-                };
-                let t3 = t3.trim_start();
-                let q = t3.chars().next();
-                let Some(q @ ('"' | '\'')) = q else {
-                    return Err(xml_err(
-                        shift + j,
-                        format!("attribute {aname}'s value is not quoted"),
-                    ));
-                };
-                let Some(vend) = t3[1..].find(q) else {
-                    return Err(xml_err(
-                        shift + j,
-                        format!("attribute {aname}'s value is not closed"),
-                    ));
-                };
-                let raw = &t3[1..1 + vend];
-                let consumed = trimmed.len() - t3.len() + vend + 2;
-                el.attrs.push((aname, unescape(raw, shift + j)?));
-                j += consumed;
-            }
-            i = j;
-            if self_closing {
-                finish(&mut stack, &mut root, el, shift + i)?;
-            } else {
-                if stack.len() >= MAX_DEPTH {
-                    return Err(xml_err(
-                        shift + at,
-                        format!("elements nested more than {MAX_DEPTH} deep"),
-                    ));
-                }
-                stack.push(el);
-            }
-        }
-    }
-    if let Some(open) = stack.last() {
-        return Err(xml_err(open.at, format!("<{}> is never closed", open.name)));
-    }
-    root.ok_or_else(|| xml_err(shift, "no root element"))
-}
-
-fn finish(
-    stack: &mut [Element],
-    root: &mut Option<Element>,
-    el: Element,
-    at: usize,
-) -> Result<(), ReadError> {
-    match stack.last_mut() {
-        Some(parent) => parent.children.push(el),
-        None if root.is_none() => *root = Some(el),
-        None => return Err(xml_err(at, "a second root element")),
-    }
-    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -358,8 +128,9 @@ fn read_text(
     text: &str,
     shift: usize,
     dropped: Option<&mut Vec<ReadError>>,
+    salvage: bool,
 ) -> Result<GameRecord, ReadError> {
-    let root = parse_xml(text, shift)?;
+    let root = parse_xml(text, shift, F, MAX_DEPTH)?;
     if root.name != "ChineseChessRecord" {
         return Err(ReadError::at(
             F,
@@ -391,7 +162,7 @@ fn read_text(
     }
 
     // Moves.
-    let mut tree = RawTree::new();
+    let mut tree = RawTree::salvaging(salvage);
     let mut slot = Slot::ChildOf(None);
     let mut ended: Option<usize> = None;
     if let Some(list) = root.child("MoveList") {

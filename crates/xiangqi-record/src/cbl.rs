@@ -105,23 +105,31 @@ pub fn read(bytes: &[u8]) -> Result<Vec<GameRecord>, CblError> {
 /// Reads the library, keeping going past games that do not read. Any illegal move of a game
 /// (main line or variation) makes that game an error.
 pub fn read_library(bytes: &[u8]) -> Result<Library, CblError> {
-    read_library_impl(bytes, false)
+    read_library_impl(bytes, false, false)
 }
 
 /// Like [`read_library`], but an illegal move inside a variation only drops that branch
 /// (listed in [`Library::dropped`]); an illegal main-line move is still the game's error.
 pub fn read_library_lenient(bytes: &[u8]) -> Result<Library, CblError> {
-    read_library_impl(bytes, true)
+    read_library_impl(bytes, true, false)
 }
 
-fn read_library_impl(bytes: &[u8], lenient: bool) -> Result<Library, CblError> {
+/// Like [`read_library_lenient`], and a fault on a game's main line (an illegal move, a
+/// square off the board, a record cut short) ends that game there instead of failing it
+/// (`xiangqi convert --lenient`): see [`cbr::read_salvaging`]; the fault is listed in
+/// [`Library::dropped`] as [`ErrorKind::Kept`].
+pub fn read_library_salvaging(bytes: &[u8]) -> Result<Library, CblError> {
+    read_library_impl(bytes, true, true)
+}
+
+fn read_library_impl(bytes: &[u8], lenient: bool, salvage: bool) -> Result<Library, CblError> {
     if is_compressed(bytes) {
         let body = inflate(bytes)?;
         if body.starts_with(MAGIC) {
-            return read_library_impl(&body, lenient);
+            return read_library_impl(&body, lenient, salvage);
         }
         // The records without the library header.
-        return read_games(&body, None, record_offsets(&body, 0), lenient);
+        return read_games(&body, None, record_offsets(&body, 0), lenient, salvage);
     }
     if !bytes.starts_with(MAGIC) {
         let shown: Vec<String> = bytes.iter().take(16).map(|b| format!("{b:02x}")).collect();
@@ -135,7 +143,13 @@ fn read_library_impl(bytes: &[u8], lenient: bool) -> Result<Library, CblError> {
         ));
     }
     let name = cbr::field_string(bytes, 64, 512);
-    read_games(bytes, name, record_offsets(bytes, MAGIC.len()), lenient)
+    read_games(
+        bytes,
+        name,
+        record_offsets(bytes, MAGIC.len()),
+        lenient,
+        salvage,
+    )
 }
 
 fn read_games(
@@ -143,6 +157,7 @@ fn read_games(
     name: Option<String>,
     offsets: Vec<usize>,
     lenient: bool,
+    salvage: bool,
 ) -> Result<Library, CblError> {
     // A library that holds data but no game record is an error, not an empty success (a
     // convert of it would otherwise write nothing and exit 0); an empty one (nothing but
@@ -174,6 +189,7 @@ fn read_games(
             start,
             Format::Cbl,
             lenient.then_some(&mut d),
+            salvage,
         )
         .map_err(|mut e| {
             e.game = Some(i + 1);

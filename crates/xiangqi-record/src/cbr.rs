@@ -42,7 +42,7 @@ pub fn looks_like(bytes: &[u8]) -> bool {
 
 /// Reads a `.cbr` file. Any illegal move (main line or variation) is an error.
 pub fn read(bytes: &[u8]) -> Result<GameRecord, CbrError> {
-    read_game(bytes, 0, Format::Cbr, None)
+    read_game(bytes, 0, Format::Cbr, None, false)
 }
 
 /// Like [`read`], but an illegal move inside a variation only drops that branch from the move
@@ -50,7 +50,18 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, CbrError> {
 /// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<CbrError>), CbrError> {
     let mut dropped = Vec::new();
-    let rec = read_game(bytes, 0, Format::Cbr, Some(&mut dropped))?;
+    let rec = read_game(bytes, 0, Format::Cbr, Some(&mut dropped), false)?;
+    Ok((rec, dropped))
+}
+
+/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
+/// it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): an illegal move, a
+/// square off the board, a record or comment cut short. The game is kept with every move
+/// before the fault (and the variations read before it), and the fault is returned among the
+/// warnings as [`ErrorKind::Kept`], naming its byte. A bad header is still the error.
+pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<CbrError>), CbrError> {
+    let mut dropped = Vec::new();
+    let rec = read_game(bytes, 0, Format::Cbr, Some(&mut dropped), true)?;
     Ok((rec, dropped))
 }
 
@@ -177,6 +188,7 @@ pub(crate) fn read_game(
     base: usize,
     format: Format,
     dropped: Option<&mut Vec<ReadError>>,
+    salvage: bool,
 ) -> Result<GameRecord, ReadError> {
     if !data.starts_with(MAGIC) {
         let shown: Vec<String> = data.iter().take(16).map(|b| format!("{b:02x}")).collect();
@@ -251,7 +263,7 @@ pub(crate) fn read_game(
     };
     let move_number = u16::from_le_bytes([data[layout.move_number], data[layout.move_number + 1]]);
 
-    let tree = read_tree(data, layout.moves, version, base, format)?;
+    let tree = read_tree(data, layout.moves, version, base, format, salvage)?;
     let start = start_position(
         format,
         board,
@@ -311,13 +323,13 @@ fn read_record(
     let at = *pos;
     let r = data
         .get(at..at + 4)
-        .ok_or_else(|| ReadError::truncated(format, base + data.len(), "a move record"))?;
+        .ok_or_else(|| ReadError::truncated(format, base + at, "a move record (4 bytes)"))?;
     let (flags, from, to) = (r[0], r[2], r[3]);
     *pos += 4;
     let comment = if flags & 4 != 0 {
-        let len = le32(data, *pos)
-            .ok_or_else(|| ReadError::truncated(format, base + data.len(), "a comment length"))?
-            as usize;
+        let len = le32(data, *pos).ok_or_else(|| {
+            ReadError::truncated(format, base + at, "a move record's comment length")
+        })? as usize;
         *pos += 4;
         let text = data.get(*pos..pos.saturating_add(len)).ok_or_else(|| {
             ReadError::invalid(
@@ -347,19 +359,35 @@ fn read_record(
     })
 }
 
+/// Reads the move tree. Salvaging, a fault (a record cut short, a square off the board) stops
+/// the reading there, keeping what was read (see [`RawTree::stop`]).
 fn read_tree(
     data: &[u8],
     start: usize,
     version: u8,
     base: usize,
     format: Format,
+    salvage: bool,
 ) -> Result<RawTree, ReadError> {
-    let mut tree = RawTree::new();
+    let mut tree = RawTree::salvaging(salvage);
     let mut pos = start;
     if pos >= data.len() {
         return Ok(tree);
     }
-    let root = read_record(data, &mut pos, base, format)?;
+    let left = |at: usize| {
+        let n = data.len() - at;
+        format!(
+            "the last {n} byte{} of the record, from this move record on, were left out",
+            if n == 1 { "" } else { "s" }
+        )
+    };
+    let root = match read_record(data, &mut pos, base, format) {
+        Ok(r) => r,
+        Err(e) => {
+            tree.stop(Slot::ChildOf(None), e, left(start))?;
+            return Ok(tree);
+        }
+    };
     tree.root_comment = root.comment;
     if root.flags & 1 != 0 {
         return Ok(tree);
@@ -373,19 +401,29 @@ fn read_tree(
     let mut pending = vec![Slot::ChildOf(None)];
     while let Some(slot) = pending.pop() {
         let at = pos;
-        let r = read_record(data, &mut pos, base, format)?;
-        let bad = |what, value: u8| {
-            ReadError::at(
-                format,
-                base + at,
-                ErrorKind::BadSquare {
-                    what,
-                    value: value as u32,
-                },
-            )
+        let read = read_record(data, &mut pos, base, format).and_then(|r| {
+            let bad = |what, value: u8| {
+                ReadError::at(
+                    format,
+                    base + at,
+                    ErrorKind::BadSquare {
+                        what,
+                        value: value as u32,
+                    },
+                )
+            };
+            let from =
+                square(version, r.from).ok_or_else(|| bad("a move's from-square", r.from))?;
+            let to = square(version, r.to).ok_or_else(|| bad("a move's to-square", r.to))?;
+            Ok((from, to, r))
+        });
+        let (from, to, r) = match read {
+            Ok(x) => x,
+            Err(e) => {
+                tree.stop(slot, e, left(at))?;
+                break;
+            }
         };
-        let from = square(version, r.from).ok_or_else(|| bad("a move's from-square", r.from))?;
-        let to = square(version, r.to).ok_or_else(|| bad("a move's to-square", r.to))?;
         let idx = tree.add(slot, (from, to, r.comment, base + at));
         if r.flags & 2 != 0 {
             pending.push(Slot::SiblingOf(idx));

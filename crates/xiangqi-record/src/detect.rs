@@ -1,9 +1,11 @@
 //! One entry point for every record format: [`read_any`] looks at the bytes, decides the
 //! format from the content (never from a file name) and reads every game in it.
 //!
-//! Binary formats are recognised by their magic (XQF, CBR, CBL), CBF by its XML and DhtmlXQ by
-//! its `[DhtmlXQ` markup (both by their readers' `looks_like`), position files (FEN/EPD lines,
-//! [`crate::epd`]) by a board as the first field of their first line, and PGN after decoding
+//! Binary formats are recognised by their magic (XQF, CBR, CBL, XQR), CCM by its 7-byte
+//! records starting with byte 1 (squares on the board), 弈天's MXQ by its strings ending in
+//! `Ends`, 联众's CHN by its 188-byte header and 32-byte records (squares on the board), QQ's CHE by its leading numbers, CBF
+//! and PengFei PFC by their XML root and DhtmlXQ by its `[DhtmlXQ` markup (each by its
+//! reader's `looks_like`), position files (FEN/EPD lines, [`crate::epd`]) by a board as the first field of their first line, and PGN after decoding
 //! ([`crate::encoding::decode`]) by a tag line or movetext at the start.
 
 use core::fmt;
@@ -31,6 +33,18 @@ pub enum RecordFormat {
     Html,
     /// A plain-text Chinese record with a `标题：`/`红方：` header block (see [`crate::cntext`]).
     ChineseText,
+    /// PengFei (鹏飞象棋) XML, `.pfc` (see [`crate::pfc`]).
+    Pfc,
+    /// QQ象棋's numeric record, `.che` (see [`crate::che`]).
+    Che,
+    /// XQR ("XiangQi Replay"), binary with a CRC, `.xqr` (see [`crate::xqr`]).
+    Xqr,
+    /// 中国游戏中心's binary move list, `.ccm` (see [`crate::ccm`]).
+    Ccm,
+    /// 弈天象棋's record of length-prefixed strings, `.mxq` (see [`crate::mxq`]).
+    Mxq,
+    /// 联众's binary move list, `.chn` (see [`crate::chn`]).
+    Chn,
 }
 
 impl RecordFormat {
@@ -46,6 +60,12 @@ impl RecordFormat {
             RecordFormat::Epd => "EPD/FEN",
             RecordFormat::Html => "HTML page",
             RecordFormat::ChineseText => "Chinese text record",
+            RecordFormat::Pfc => "PengFei PFC",
+            RecordFormat::Che => "QQ CHE",
+            RecordFormat::Xqr => "XQR",
+            RecordFormat::Ccm => "CCM",
+            RecordFormat::Mxq => "Yitian MXQ",
+            RecordFormat::Chn => "Ourgame CHN",
         }
     }
 }
@@ -61,6 +81,11 @@ impl fmt::Display for RecordFormat {
 pub enum RecordError {
     /// The content is no record format this crate reads.
     UnknownFormat(String),
+    /// The content is not read, but looks like a known format: a record format read here
+    /// whose signature or header is damaged, or a known kind of file that holds no record
+    /// this program reads (an archive, an SGF file). The text says which and why
+    /// ([`looks_like`]).
+    LooksLike(String),
     Pgn(PgnError),
     Binary(ReadError),
     /// A line of a position file that is no position.
@@ -71,7 +96,7 @@ impl RecordError {
     /// 1-based game number, when the problem is in one game of several.
     pub fn game(&self) -> Option<usize> {
         match self {
-            RecordError::UnknownFormat(_) => None,
+            RecordError::UnknownFormat(_) | RecordError::LooksLike(_) => None,
             RecordError::Pgn(e) => Some(e.game),
             RecordError::Binary(e) => e.game,
             RecordError::Epd(e) => Some(e.game),
@@ -85,6 +110,7 @@ impl fmt::Display for RecordError {
             RecordError::UnknownFormat(s) => {
                 write!(f, "not a record format this program reads: {s}")
             }
+            RecordError::LooksLike(s) => write!(f, "this looks like {s}"),
             RecordError::Pgn(e) => write!(f, "PGN {e}"),
             RecordError::Binary(e) => write!(f, "{e}"),
             RecordError::Epd(e) => write!(f, "EPD/FEN {e}"),
@@ -113,14 +139,32 @@ pub fn detect(bytes: &[u8]) -> Option<RecordFormat> {
     if crate::cbl::looks_like(bytes) {
         return Some(RecordFormat::Cbl);
     }
+    if crate::xqr::looks_like(bytes) {
+        return Some(RecordFormat::Xqr);
+    }
+    if crate::ccm::looks_like(bytes) {
+        return Some(RecordFormat::Ccm);
+    }
+    if crate::mxq::looks_like(bytes) {
+        return Some(RecordFormat::Mxq);
+    }
+    if crate::chn::looks_like(bytes) {
+        return Some(RecordFormat::Chn);
+    }
     if crate::cbr::looks_like(bytes) {
         return Some(RecordFormat::Cbr);
     }
     if crate::cbf::looks_like(bytes) {
         return Some(RecordFormat::Cbf);
     }
+    if crate::pfc::looks_like(bytes) {
+        return Some(RecordFormat::Pfc);
+    }
     if crate::dhtmlxq::looks_like(bytes) {
         return Some(RecordFormat::DhtmlXq);
+    }
+    if crate::che::looks_like(bytes) {
+        return Some(RecordFormat::Che);
     }
     let (text, _) = crate::encoding::decode(bytes);
     if crate::html::looks_like(&text) {
@@ -183,6 +227,89 @@ fn describe_head(bytes: &[u8]) -> String {
     )
 }
 
+/// What input that [`detect`] does not take looks like, when it looks like something known:
+/// a record format read here whose signature or header is damaged (an XQF file shorter than
+/// its header, a CCBridge signature that is neither a record's nor a library's), or a known
+/// kind of file holding no record read here (archives, documents, images, SGF). The text
+/// follows "this looks like " in [`RecordError::LooksLike`].
+pub fn looks_like(bytes: &[u8]) -> Option<String> {
+    // XQF: "XQ", a version byte of XQStudio 1.0-1.8, but less than the 1024-byte header.
+    if bytes.len() >= 3
+        && bytes.len() < 1024
+        && bytes.starts_with(b"XQ")
+        && (10..=18).contains(&bytes[2])
+    {
+        return Some(format!(
+            "an XQF file whose header is damaged (byte {}: the file ends there, inside the \
+             1024-byte header; XQF version byte {})",
+            bytes.len(),
+            bytes[2]
+        ));
+    }
+    // CCBridge: "CCBridge Record\0" (CBR) or "CCBridgeLibrary\0" (CBL), here damaged or cut.
+    if bytes.starts_with(b"CCBridge") {
+        let sig = &bytes[..bytes.len().min(16)];
+        let at = sig
+            .iter()
+            .zip(crate::cbr::MAGIC.iter())
+            .zip(crate::cbl::MAGIC.iter())
+            .position(|((b, r), l)| b != r && b != l)
+            .unwrap_or(sig.len());
+        let what = if at < sig.len() {
+            format!("0x{:02x}", sig[at])
+        } else {
+            "the file ends there".to_string()
+        };
+        return Some(format!(
+            "a CCBridge file (.cbr or .cbl) whose 16-byte signature is damaged (byte {at}: \
+             {what}; a record starts with \"CCBridge Record\\0\", a library with \
+             \"CCBridgeLibrary\\0\")"
+        ));
+    }
+    let known: [(&[u8], &str); 9] = [
+        (b"PK\x03\x04", "a ZIP archive"),
+        (b"\x1f\x8b", "a gzip-compressed file"),
+        (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+        (b"Rar!\x1a\x07", "a RAR archive"),
+        (b"%PDF-", "a PDF document"),
+        (
+            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+            "a Microsoft Office document (.doc, .xls)",
+        ),
+        (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+    ];
+    for (magic, what) in known {
+        if bytes.starts_with(magic) {
+            let how = if what.contains("archive") || what.contains("compressed") {
+                "unpack it and read the record files inside"
+            } else {
+                "only game record files are read"
+            };
+            return Some(format!("{what}, not a game record: {how}"));
+        }
+    }
+    // SGF (Smart Game Format): "(;" then properties; GM[7] is its number for Chinese chess.
+    let text = crate::encoding::decode(&bytes[..bytes.len().min(4096)]).0;
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    if t.starts_with("(;") && (t.contains("GM[") || t.contains("FF[")) {
+        let gm = t
+            .find("GM[")
+            .map(|i| &t[i + 3..])
+            .and_then(|r| r.split(']').next());
+        let game = match gm.map(str::trim) {
+            Some("7") => " of Chinese chess (GM[7])".to_string(),
+            Some(g) if !g.is_empty() => format!(" of another game (GM[{g}]; 7 is Chinese chess)"),
+            _ => String::new(),
+        };
+        return Some(format!(
+            "an SGF (Smart Game Format) file{game}: SGF is a format this program does not read"
+        ));
+    }
+    None
+}
+
 /// The board field of the first line when it is an extended FEN of Jieqi (揭棋): ten ranks of
 /// Xiangqi letters and digits with at least one `x`/`X` (a face-down piece).
 fn jieqi_board(text: &str) -> Option<&str> {
@@ -225,8 +352,11 @@ pub enum Mode {
     Lenient,
     /// As `Lenient`, and a well-formed main-line move that cannot be played (illegal,
     /// ambiguous) ends the game there: every game is kept with every move up to the first
-    /// bad one, one warning per loss. For the text formats (PGN, XieXie, EPD/FEN lines);
-    /// the binary ones read as `Lenient`.
+    /// bad one, one warning per loss. In the binary formats (XQF, CBR, CBL, CCM, CHN, XQR) a
+    /// damaged move record (a square off the board, a record or comment cut short) ends the
+    /// game there too, keeping the moves and variations read before it; in the others (CBF,
+    /// PFC, CHE, MXQ, DhtmlXQ) an illegal main-line move does. The warning of a binary
+    /// format is a [`crate::rawtree::ErrorKind::Kept`] naming the byte.
     Salvage,
 }
 
@@ -254,15 +384,24 @@ pub fn read_any_mode_progress(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ReadAll, RecordError> {
     let strict = mode == Mode::Strict;
-    let format = detect(bytes).ok_or_else(|| RecordError::UnknownFormat(describe_head(bytes)))?;
+    let format = detect(bytes).ok_or_else(|| match looks_like(bytes) {
+        Some(s) => RecordError::LooksLike(s),
+        None => RecordError::UnknownFormat(describe_head(bytes)),
+    })?;
     let mut warnings = Vec::new();
     // A single-game binary reader, strict or lenient; its drops become warnings of game 1.
     let mut single = |strict_read: fn(&[u8]) -> Result<GameRecord, ReadError>,
-                      lenient_read: Lenient| {
+                      lenient_read: Lenient,
+                      salvage_read: Lenient| {
         let r = if strict {
             strict_read(bytes)
         } else {
-            lenient_read(bytes).map(|(rec, dropped)| {
+            let read = if mode == Mode::Salvage {
+                salvage_read
+            } else {
+                lenient_read
+            };
+            read(bytes).map(|(rec, dropped)| {
                 warnings.extend(dropped.into_iter().map(|mut e| {
                     e.game = Some(1);
                     RecordError::Binary(e)
@@ -273,10 +412,56 @@ pub fn read_any_mode_progress(
         vec![r.map_err(RecordError::Binary)]
     };
     let games = match format {
-        RecordFormat::Xqf => single(crate::xqf::read, crate::xqf::read_lenient),
-        RecordFormat::Cbr => single(crate::cbr::read, crate::cbr::read_lenient),
-        RecordFormat::Cbf => single(crate::cbf::read, crate::cbf::read_lenient),
-        RecordFormat::DhtmlXq => single(crate::dhtmlxq::read, crate::dhtmlxq::read_lenient),
+        RecordFormat::Xqf => single(
+            crate::xqf::read,
+            crate::xqf::read_lenient,
+            crate::xqf::read_salvaging,
+        ),
+        RecordFormat::Cbr => single(
+            crate::cbr::read,
+            crate::cbr::read_lenient,
+            crate::cbr::read_salvaging,
+        ),
+        RecordFormat::Cbf => single(
+            crate::cbf::read,
+            crate::cbf::read_lenient,
+            crate::cbf::read_salvaging,
+        ),
+        RecordFormat::Pfc => single(
+            crate::pfc::read,
+            crate::pfc::read_lenient,
+            crate::pfc::read_salvaging,
+        ),
+        RecordFormat::Che => single(
+            crate::che::read,
+            crate::che::read_lenient,
+            crate::che::read_salvaging,
+        ),
+        RecordFormat::Xqr => single(
+            crate::xqr::read,
+            crate::xqr::read_lenient,
+            crate::xqr::read_salvaging,
+        ),
+        RecordFormat::Ccm => single(
+            crate::ccm::read,
+            crate::ccm::read_lenient,
+            crate::ccm::read_salvaging,
+        ),
+        RecordFormat::Mxq => single(
+            crate::mxq::read,
+            crate::mxq::read_lenient,
+            crate::mxq::read_salvaging,
+        ),
+        RecordFormat::Chn => single(
+            crate::chn::read,
+            crate::chn::read_lenient,
+            crate::chn::read_salvaging,
+        ),
+        RecordFormat::DhtmlXq => single(
+            crate::dhtmlxq::read,
+            crate::dhtmlxq::read_lenient,
+            crate::dhtmlxq::read_salvaging,
+        ),
         RecordFormat::Pgn | RecordFormat::XieXie | RecordFormat::ChineseText => {
             let (text, _) = crate::encoding::decode(bytes);
             let text = match format {
@@ -367,6 +552,8 @@ pub fn read_any_mode_progress(
         RecordFormat::Cbl => {
             let lib = if strict {
                 crate::cbl::read_library(bytes)
+            } else if mode == Mode::Salvage {
+                crate::cbl::read_library_salvaging(bytes)
             } else {
                 crate::cbl::read_library_lenient(bytes)
             };
@@ -437,5 +624,46 @@ mod tests {
                 .unwrap_err()
                 .to_string();
         assert!(e.contains("Jieqi") && e.contains("face-down"), "{e}");
+    }
+
+    #[test]
+    fn damaged_and_unsupported_formats_are_named() {
+        let msg = |b: &[u8]| read_any(b).unwrap_err().to_string();
+        let mut xqf = b"XQ\x12\x00".to_vec();
+        xqf.resize(300, 0);
+        assert_eq!(
+            msg(&xqf),
+            "this looks like an XQF file whose header is damaged (byte 300: the file ends \
+             there, inside the 1024-byte header; XQF version byte 18)"
+        );
+        assert_eq!(
+            msg(b"CCBridge Recxrd\0\x01\x02"),
+            "this looks like a CCBridge file (.cbr or .cbl) whose 16-byte signature is damaged \
+             (byte 12: 0x78; a record starts with \"CCBridge Record\\0\", a library with \
+             \"CCBridgeLibrary\\0\")"
+        );
+        assert!(msg(b"CCBridge Rec").contains("(byte 12: the file ends there;"));
+        assert_eq!(
+            msg(b"PK\x03\x04\x14\x00\x00\x00"),
+            "this looks like a ZIP archive, not a game record: unpack it and read the record \
+             files inside"
+        );
+        assert_eq!(
+            msg(b"%PDF-1.4\n"),
+            "this looks like a PDF document, not a game record: only game record files are read"
+        );
+        assert_eq!(
+            msg(b"(;GM[7]FF[4]SZ[9:10];B[ab])"),
+            "this looks like an SGF (Smart Game Format) file of Chinese chess (GM[7]): SGF is a \
+             format this program does not read"
+        );
+        assert!(msg(b"(;GM[1]FF[4]SZ[19];B[pd])").contains("of another game (GM[1]; 7 is"));
+        // Text that only starts like one is still unknown: "XQ" with no version byte.
+        assert!(msg(b"XQ notes").starts_with("not a record format this program reads"));
+        let e = read_any(&[0u8, 1, 2, 3, 9]).unwrap_err().to_string();
+        assert!(
+            e.starts_with("not a record format this program reads: it is binary"),
+            "{e}"
+        );
     }
 }

@@ -60,32 +60,47 @@ pub fn looks_like(bytes: &[u8]) -> bool {
 /// Reads a DhtmlXQ record from bytes (UTF-8 with or without BOM, else GBK). Any illegal
 /// move (main line or variation) is an error.
 pub fn read(bytes: &[u8]) -> Result<GameRecord, DhtmlXqError> {
-    read_bytes(bytes, None)
+    read_bytes(bytes, None, false)
 }
 
 /// Like [`read`], but an illegal move inside a variation only drops that branch from the move
 /// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
 /// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<DhtmlXqError>), DhtmlXqError> {
+    lenient_read(bytes, false)
+}
+
+/// Like [`read_lenient`], and an illegal main-line move ends the game there instead of failing
+/// it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): the game is kept with
+/// every move before it, and the move is returned among the warnings as [`ErrorKind::Kept`].
+pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<DhtmlXqError>), DhtmlXqError> {
+    lenient_read(bytes, true)
+}
+
+fn lenient_read(
+    bytes: &[u8],
+    salvage: bool,
+) -> Result<(GameRecord, Vec<DhtmlXqError>), DhtmlXqError> {
     let mut dropped = Vec::new();
-    match read_bytes(bytes, Some(&mut dropped)) {
+    match read_bytes(bytes, Some(&mut dropped), salvage) {
         Ok(rec) => Ok((rec, dropped)),
         // What fails leniently fails strictly too: give the first problem, as strictly.
-        Err(e) => Err(read_bytes(bytes, None).err().unwrap_or(e)),
+        Err(e) => Err(read_bytes(bytes, None, false).err().unwrap_or(e)),
     }
 }
 
 fn read_bytes(
     bytes: &[u8],
     dropped: Option<&mut Vec<ReadError>>,
+    salvage: bool,
 ) -> Result<GameRecord, DhtmlXqError> {
     let (body, shift) = match bytes.strip_prefix(b"\xef\xbb\xbf") {
         Some(rest) => (rest, 3),
         None => (bytes, 0),
     };
     match std::str::from_utf8(body) {
-        Ok(s) => read_text(s, shift, dropped),
-        Err(_) => read_text(&gbk(body), shift, dropped),
+        Ok(s) => read_text(s, shift, dropped, salvage),
+        Err(_) => read_text(&gbk(body), shift, dropped, salvage),
     }
 }
 
@@ -95,7 +110,7 @@ pub fn read_str(text: &str) -> Result<GameRecord, DhtmlXqError> {
         Some(rest) => (rest, 3),
         None => (text, 0),
     };
-    read_text(t, shift, None)
+    read_text(t, shift, None, false)
 }
 
 /// One `[DhtmlXQ_name]value[/DhtmlXQ_name]`.
@@ -252,6 +267,7 @@ fn read_text(
     text: &str,
     shift: usize,
     mut dropped: Option<&mut Vec<ReadError>>,
+    salvage: bool,
 ) -> Result<GameRecord, ReadError> {
     // Inside a page (HTML, a forum post) only the first `[DhtmlXQ]...[/DhtmlXQ]` block is the
     // record: a page may show it twice.
@@ -402,7 +418,7 @@ fn read_text(
     }
 
     // Move tree.
-    let mut tree = RawTree::new();
+    let mut tree = RawTree::salvaging(salvage);
     let mut branches: HashMap<u32, Branch> = HashMap::new();
     let mut main = Branch {
         parent: 0,

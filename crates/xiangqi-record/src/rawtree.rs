@@ -28,6 +28,18 @@ pub enum Format {
     Cbr,
     /// CCBridge binary library of games (`.cbl`).
     Cbl,
+    /// PengFei (鹏飞象棋) XML move tree (`.pfc`).
+    Pfc,
+    /// QQ象棋 numeric text record (`.che`).
+    Che,
+    /// XQR ("XiangQi Replay") binary record with a CRC (`.xqr`).
+    Xqr,
+    /// 中国游戏中心 (China Game Center) binary move list (`.ccm`).
+    Ccm,
+    /// 弈天象棋 (Yitian) record of length-prefixed strings (`.mxq`).
+    Mxq,
+    /// 联众 (Ourgame) binary move list (`.chn`).
+    Chn,
 }
 
 impl Format {
@@ -38,6 +50,12 @@ impl Format {
             Format::Cbf => "CBF",
             Format::Cbr => "CBR",
             Format::Cbl => "CBL",
+            Format::Pfc => "PFC",
+            Format::Che => "CHE",
+            Format::Xqr => "XQR",
+            Format::Ccm => "CCM",
+            Format::Mxq => "MXQ",
+            Format::Chn => "CHN",
         }
     }
 }
@@ -76,6 +94,14 @@ pub enum ErrorKind {
     EmptyRecord,
     /// Anything else, described.
     Invalid(String),
+    /// Lenient reading (`--lenient`, [`crate::detect::Mode::Salvage`]) kept a game up to a
+    /// fault: a warning, never an error. `kept` says how far (`kept as far as Red's move
+    /// 12`), `cause` what was wrong there, `left_out` what was not read.
+    Kept {
+        kept: String,
+        cause: Box<ErrorKind>,
+        left_out: String,
+    },
 }
 
 /// An error reading a record: the format, where (game number in a library, byte offset), and what.
@@ -145,6 +171,11 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::EmptyRecord => f.write_str("an empty record: the board holds no piece"),
             ErrorKind::Invalid(s) => f.write_str(s),
+            ErrorKind::Kept {
+                kept,
+                cause,
+                left_out,
+            } => write!(f, "{kept}: {cause}; {left_out}"),
         }
     }
 }
@@ -189,6 +220,13 @@ pub(crate) struct RawTree {
     root_last: u32,
     /// Comment on the start position.
     pub root_comment: Option<String>,
+    /// Salvage reading ([`crate::detect::Mode::Salvage`]): an illegal main-line move ends the
+    /// game there instead of failing it, and a reader may stop at a fault ([`RawTree::stop`]).
+    pub salvage: bool,
+    /// Where the reader stopped, salvaging: the error, whether it was on the main line, and
+    /// what was left out (a reader that checks a part before reading the moves, as a last
+    /// record cut short, may add one more).
+    faults: Vec<(ReadError, bool, String)>,
 }
 
 /// A place where the next node read goes.
@@ -207,7 +245,58 @@ impl RawTree {
             root_first: NONE,
             root_last: NONE,
             root_comment: None,
+            salvage: false,
+            faults: Vec::new(),
         }
+    }
+    /// A tree read for salvaging (see [`RawTree::salvage`]).
+    pub fn salvaging(salvage: bool) -> RawTree {
+        RawTree {
+            salvage,
+            ..RawTree::new()
+        }
+    }
+    /// Called by a tree reader at a fault (a record cut short, a square off the board) while
+    /// reading the node meant for `slot`: strictly (not salvaging) answers the error back;
+    /// salvaging, keeps it with `left_out` (what the reader leaves unread) and answers `Ok`,
+    /// and the reader stops, keeping what it read.
+    pub fn stop(&mut self, slot: Slot, err: ReadError, left_out: String) -> Result<(), ReadError> {
+        if !self.salvage {
+            return Err(err);
+        }
+        let mainline = match slot {
+            Slot::ChildOf(None) => true,
+            Slot::ChildOf(Some(p)) => self.on_main_line(p),
+            Slot::SiblingOf(_) => false,
+        };
+        self.faults.push((err, mainline, left_out));
+        Ok(())
+    }
+    /// Whether a reader stopped at a fault ([`RawTree::stop`]).
+    pub fn stopped(&self) -> bool {
+        !self.faults.is_empty()
+    }
+    fn on_main_line(&self, i: usize) -> bool {
+        let mut cur = self.first();
+        while let Some(j) = cur {
+            if j == i {
+                return true;
+            }
+            cur = self.child(j);
+        }
+        false
+    }
+    /// The nodes from `i` on: `i`, its continuations and the alternatives after it, with
+    /// theirs.
+    fn count_from(&self, i: usize) -> usize {
+        let mut n = 0;
+        let mut stack = vec![i];
+        while let Some(j) = stack.pop() {
+            n += 1;
+            stack.extend(self.child(j));
+            stack.extend(self.sibling(j));
+        }
+        n
     }
     /// Adds a node at a slot; returns its index. Appending as a child of a node that has
     /// children already adds it after the last of them.
@@ -368,18 +457,55 @@ pub(crate) fn to_lines(
     start: &Position,
     dropped: Option<&mut Vec<ReadError>>,
 ) -> Result<Vec<MoveNode>, ReadError> {
+    let salvage = tree.salvage && dropped.is_some();
     let mut conv = Converter {
         format,
         tree,
         dropped,
+        salvage,
     };
-    conv.line(start, tree.first(), false, 0, 1)
+    let moves = conv.line(start, tree.first(), false, 0, 1)?;
+    let Some(d) = conv.dropped else {
+        return Ok(moves);
+    };
+    for (err, mainline, left_out) in &tree.faults {
+        let kept = if *mainline {
+            format!("kept as far as {}", as_far_as(start, moves.len()))
+        } else {
+            format!(
+                "kept with its main line whole (to {}) and a variation cut",
+                as_far_as(start, moves.len())
+            )
+        };
+        d.push(ReadError {
+            kind: ErrorKind::Kept {
+                kept,
+                cause: Box::new(err.kind.clone()),
+                left_out: left_out.clone(),
+            },
+            ..err.clone()
+        });
+    }
+    Ok(moves)
+}
+
+/// The last of `plies` main-line moves from `start`, for a message: `Red's move 12`, or `the
+/// start position (no move)`.
+pub(crate) fn as_far_as(start: &Position, plies: usize) -> String {
+    if plies == 0 {
+        return "the start position (no move)".to_string();
+    }
+    let black_first = start.turn() == Color::Black;
+    let k = plies - 1 + black_first as usize;
+    let side = if k.is_multiple_of(2) { "Red" } else { "Black" };
+    format!("{side}'s move {}", start.fullmoves() as usize + k / 2)
 }
 
 struct Converter<'a> {
     format: Format,
     tree: &'a RawTree,
     dropped: Option<&'a mut Vec<ReadError>>,
+    salvage: bool,
 }
 
 impl Converter<'_> {
@@ -422,6 +548,26 @@ impl Converter<'_> {
                         // An alternative to the bad move, when there is one, carries the line on.
                         cur = tree.sibling(i);
                         continue;
+                    }
+                    // Salvaging: the game is kept up to the move before it.
+                    Some(d) if self.salvage => {
+                        let n = tree.count_from(i);
+                        d.push(ReadError {
+                            kind: ErrorKind::Kept {
+                                kept: format!("kept as far as {}", as_far_as(start, out.len())),
+                                cause: Box::new(err.kind),
+                                left_out: if n == 1 {
+                                    "this move record was left out".to_string()
+                                } else {
+                                    format!(
+                                        "this move record and the {} after it were left out",
+                                        n - 1
+                                    )
+                                },
+                            },
+                            ..err
+                        });
+                        break;
                     }
                     _ => return Err(err),
                 }

@@ -170,7 +170,7 @@ pub fn read_header(bytes: &[u8]) -> Result<XqfHeader, XqfError> {
 /// Reads an XQF file: tags, set-up position, comments and the whole variation tree. Any
 /// illegal move (main line or variation) is an error.
 pub fn read(bytes: &[u8]) -> Result<GameRecord, XqfError> {
-    read_impl(bytes, None)
+    read_impl(bytes, None, false)
 }
 
 /// Like [`read`], but an illegal move inside a variation only drops that branch from the move
@@ -178,11 +178,50 @@ pub fn read(bytes: &[u8]) -> Result<GameRecord, XqfError> {
 /// record. An illegal main-line move is still the error.
 pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<XqfError>), XqfError> {
     let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped))?;
+    let rec = read_impl(bytes, Some(&mut dropped), false)?;
     Ok((rec, dropped))
 }
 
-fn read_impl(bytes: &[u8], dropped: Option<&mut Vec<XqfError>>) -> Result<GameRecord, XqfError> {
+/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
+/// it (`xiangqi convert --lenient`): an illegal move, a square off the board, a record or
+/// comment cut short. The game is kept with every move before the fault (and the variations
+/// read before it); the fault is returned among the warnings as [`ErrorKind::Kept`], naming its
+/// byte. A bad header (the start position) is still the error.
+pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<XqfError>), XqfError> {
+    let mut dropped = Vec::new();
+    let rec = read_impl(bytes, Some(&mut dropped), true)?;
+    Ok((rec, dropped))
+}
+
+fn read_impl(
+    bytes: &[u8],
+    dropped: Option<&mut Vec<XqfError>>,
+    salvage: bool,
+) -> Result<GameRecord, XqfError> {
+    let r = read_known(bytes, dropped, salvage);
+    // A version byte XQStudio never wrote is read as the nearest layout; when that fails, the
+    // version byte is the likely damage, and the error says so.
+    match (r, bytes.get(2)) {
+        (Err(e), Some(&v)) if bytes.starts_with(b"XQ") && !(10..=18).contains(&v) => {
+            Err(ReadError::invalid(
+                F,
+                2,
+                format!(
+                    "the header is damaged: version byte {v} is none XQStudio writes (10-18, \
+                     XQF 1.0-1.8); read as XQF 1.{}, the file fails: {e}",
+                    if v > 10 { "1 or later" } else { "0" }
+                ),
+            ))
+        }
+        (r, _) => r,
+    }
+}
+
+fn read_known(
+    bytes: &[u8],
+    dropped: Option<&mut Vec<XqfError>>,
+    salvage: bool,
+) -> Result<GameRecord, XqfError> {
     let header = read_header(bytes)?;
     let h = &bytes[..HEADER_LEN];
     let version = header.version;
@@ -219,7 +258,7 @@ fn read_impl(bytes: &[u8], dropped: Option<&mut Vec<XqfError>>) -> Result<GameRe
             *b = b.wrapping_sub(keys.stream[i % 32]);
         }
     }
-    let tree = read_tree(&data, version, &keys)?;
+    let tree = read_tree(&data, version, &keys, salvage)?;
 
     let turn = if header.black_to_move {
         Color::Black
@@ -280,18 +319,18 @@ fn read_record(data: &[u8], pos: &mut usize, version: u8, keys: &Keys) -> Result
     let file_at = HEADER_LEN + at;
     let rec = data
         .get(at..at + 4)
-        .ok_or_else(|| ReadError::truncated(F, HEADER_LEN + data.len(), "a move record"))?;
+        .ok_or_else(|| ReadError::truncated(F, file_at, "a move record (4 bytes)"))?;
     let (src, dst, tag) = (rec[0], rec[1], rec[2]);
     *pos += 4;
     let (has_next, has_alt, comment_len) = if version <= 10 {
         let len = le32(data, *pos)
-            .ok_or_else(|| ReadError::truncated(F, HEADER_LEN + data.len(), "a comment length"))?;
+            .ok_or_else(|| ReadError::truncated(F, file_at, "a move record's comment length"))?;
         *pos += 4;
         (tag & 0xf0 != 0, tag & 0x0f != 0, len as i64)
     } else {
         let len = if tag & 0x20 != 0 {
             let raw = le32(data, *pos).ok_or_else(|| {
-                ReadError::truncated(F, HEADER_LEN + data.len(), "a comment length")
+                ReadError::truncated(F, file_at, "a move record's comment length")
             })?;
             *pos += 4;
             raw as i32 as i64 - keys.comment as i64
@@ -332,37 +371,58 @@ fn read_record(data: &[u8], pos: &mut usize, version: u8, keys: &Keys) -> Result
     })
 }
 
-fn read_tree(data: &[u8], version: u8, keys: &Keys) -> Result<RawTree, XqfError> {
-    let mut tree = RawTree::new();
+/// Reads the move tree. Salvaging, a fault (a record cut short, a square off the board) stops
+/// the reading there, keeping what was read (see [`RawTree::stop`]).
+fn read_tree(data: &[u8], version: u8, keys: &Keys, salvage: bool) -> Result<RawTree, XqfError> {
+    let mut tree = RawTree::salvaging(salvage);
     if data.is_empty() {
         return Ok(tree);
     }
+    let left = |at: usize| {
+        let n = data.len() - at;
+        format!(
+            "the last {n} byte{} of the file, from this record on, were left out",
+            if n == 1 { "" } else { "s" }
+        )
+    };
     let mut pos = 0usize;
-    let root = read_record(data, &mut pos, version, keys)?;
+    let root = match read_record(data, &mut pos, version, keys) {
+        Ok(r) => r,
+        Err(e) => {
+            tree.stop(Slot::ChildOf(None), e, left(0))?;
+            return Ok(tree);
+        }
+    };
     tree.root_comment = root.comment;
     if !root.has_next {
         return Ok(tree);
     }
     let mut pending = vec![Slot::ChildOf(None)];
     while let Some(slot) = pending.pop() {
+        let rel = pos;
         let at = HEADER_LEN + pos;
-        let r = read_record(data, &mut pos, version, keys)?;
-        let from = xqf_square(r.src).ok_or(ReadError::at(
-            F,
-            at,
-            ErrorKind::BadSquare {
-                what: "a move's from-square",
-                value: r.src as u32,
-            },
-        ))?;
-        let to = xqf_square(r.dst).ok_or(ReadError::at(
-            F,
-            at,
-            ErrorKind::BadSquare {
-                what: "a move's to-square",
-                value: r.dst as u32,
-            },
-        ))?;
+        let squares = read_record(data, &mut pos, version, keys).and_then(|r| {
+            let bad = |what, value: u8| {
+                ReadError::at(
+                    F,
+                    at,
+                    ErrorKind::BadSquare {
+                        what,
+                        value: value as u32,
+                    },
+                )
+            };
+            let from = xqf_square(r.src).ok_or_else(|| bad("a move's from-square", r.src))?;
+            let to = xqf_square(r.dst).ok_or_else(|| bad("a move's to-square", r.dst))?;
+            Ok((from, to, r))
+        });
+        let (from, to, r) = match squares {
+            Ok(x) => x,
+            Err(e) => {
+                tree.stop(slot, e, left(rel))?;
+                break;
+            }
+        };
         let idx = tree.add(slot, (from, to, r.comment, at));
         // Pre-order: this move's continuation comes first, then its alternative.
         if r.has_alt {
@@ -602,6 +662,24 @@ mod tests {
             f.extend_from_slice(&[0, 0, 0, 0]);
         }
         f
+    }
+
+    #[test]
+    fn an_unknown_version_byte_is_named_when_reading_fails() {
+        let mut f = v10(&[(72, 42, 0), (79, 49, 0)]);
+        f[2] = 3;
+        let e = read(&f).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "XQF at byte 2 (0x2): the header is damaged: version byte 3 is none XQStudio \
+                 writes (10-18, XQF 1.0-1.8); read as XQF 1.0, the file fails: XQF at byte 1040"
+            ),
+            "{e}"
+        );
+        // A file that reads is kept whatever its version byte.
+        let mut f = v10(&[(72, 42, 0), (79, 67, 0)]);
+        f[2] = 3;
+        assert_eq!(read(&f).unwrap().moves.len(), 2);
     }
 
     #[test]

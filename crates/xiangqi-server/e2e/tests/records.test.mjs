@@ -195,6 +195,32 @@ test('import by file upload: an XQF file from the record set', async (t) => {
   }
 });
 
+test('import by file upload: the other programs\' formats (made-up PFC, CHE, XQR, CCM, MXQ, CHN files)', async () => {
+  const fs = await import('node:fs');
+  const dir = new URL('../../../xiangqi-record/tests/data/records/', import.meta.url).pathname;
+  // Each holds 炮二平五 马8进7 … (20 plies; docs/RECORDS.md).
+  const files = ['made-up-pengfei.pfc', 'made-up-qq-kind0.che', 'made-up-qq-kind1.che', 'made-up.xqr', 'made-up-turned.ccm', 'made-up-yitian.mxq', 'made-up-ourgame.chn'];
+  const { context, cleanup } = await launch();
+  try {
+    const page = await context.newPage();
+    for (const f of files) {
+      assert.ok(fs.existsSync(dir + f), f);
+      await page.goto(BASE + '/');
+      await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+      await page.click('#btn-import');
+      await page.setInputFiles('#imp-file', dir + f);
+      await page.click('#imp-go');
+      await page.waitForFunction(() => !document.querySelector('#dlg-import').open);
+      const id = await gameIdOf(page);
+      const g = await expectGame(id, (d) => assert.equal(d.moves.length, 20, f));
+      assert.deepEqual(g.moves.slice(0, 2).map((m) => m.uci), ['h2e2', 'h9g7'], f);
+      await expectCount(page, '#movelist .mv', 20);
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
 test('import shows the variations it left out, as convert does', async () => {
   const fs = await import('node:fs');
   const file = new URL('../../../xiangqi-record/tests/data/issue18/bad-variation.pgn', import.meta.url);

@@ -1,0 +1,413 @@
+//! `--lenient` (`Mode::Salvage`) on the binary formats: a record corrupted in the middle (an
+//! illegal move, a square off the board, a cut file) keeps its game up to the last good move
+//! of the main line with a warning naming the byte; strictly it is an error naming that byte.
+//! The samples are the real XQF and CBR/CBL files of the shared record set and the made-up
+//! files of tests/data/records.
+
+use std::path::PathBuf;
+
+use xiangqi_record::detect::{read_any_mode, Mode, RecordError};
+use xiangqi_record::rawtree::{ErrorKind, ReadError};
+use xiangqi_record::{cbl, cbr, ccm, che, chn, mxq, pfc, xqf, xqr, GameRecord, MoveNode};
+
+#[path = "common/readers.rs"]
+mod readers;
+
+type Strict = fn(&[u8]) -> Result<GameRecord, ReadError>;
+type Salvage = fn(&[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError>;
+
+fn shared(rel: &str) -> Vec<u8> {
+    let base = match std::env::var_os("XIANGQI_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    };
+    let p = base.join("data/records").join(rel);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn data(name: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/records")
+        .join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn bare(line: &[MoveNode]) -> Vec<String> {
+    line.iter().map(|n| n.mv.to_string()).collect()
+}
+
+/// The file offset of main-line move `k` (1-based) of an unencrypted XQF 1.0 file: records
+/// are 4 bytes, a 4-byte comment length and the comment, in pre-order (the main line first).
+fn xqf10_record(f: &[u8], k: usize) -> usize {
+    let mut pos = 1024;
+    for _ in 0..k {
+        let len = u32::from_le_bytes(f[pos + 4..pos + 8].try_into().unwrap()) as usize;
+        pos += 8 + len;
+    }
+    pos
+}
+
+/// The one `Kept` warning of a salvaging read.
+fn kept(w: &[ReadError]) -> &ReadError {
+    let k: Vec<&ReadError> = w
+        .iter()
+        .filter(|e| matches!(e.kind, ErrorKind::Kept { .. }))
+        .collect();
+    assert_eq!(k.len(), 1, "{w:?}");
+    k[0]
+}
+
+#[test]
+fn xqf_illegal_move_bad_square_and_cut_file() {
+    let f = shared("xqf/hbsxcjp-sample-02.xqf");
+    assert_eq!(f[2], 10);
+    let whole = xqf::read(&f).unwrap();
+    let ml = bare(&whole.moves);
+    assert!(ml.len() >= 8, "{ml:?}");
+
+    // Move 5 made illegal (to-square = from-square).
+    let mut bad = f.clone();
+    let at = xqf10_record(&f, 5);
+    bad[at + 1] = bad[at] - 0x18 + 0x20;
+    let e = xqf::read(&bad).unwrap_err();
+    assert_eq!(e.offset, Some(at));
+    assert!(
+        e.to_string()
+            .starts_with(&format!("XQF at byte {at} (0x{at:x}): illegal move")),
+        "{e}"
+    );
+    let (g, w) = xqf::read_salvaging(&bad).unwrap();
+    assert_eq!(bare(&g.moves), ml[..4]);
+    let k = kept(&w);
+    assert_eq!(k.offset, Some(at));
+    let msg = k.to_string();
+    assert!(
+        msg.starts_with(&format!(
+            "XQF at byte {at} (0x{at:x}): kept as far as Black's move 2: illegal move"
+        )) && msg.contains("at ply 5 (main line)")
+            && msg.contains("; this move record and the")
+            && msg.ends_with("after it were left out"),
+        "{msg}"
+    );
+    // Without --lenient (the default reading) it stays an error.
+    assert!(xqf::read_lenient(&bad).is_err());
+
+    // Move 3's from-square off the board (code 95).
+    let mut bad = f.clone();
+    let at = xqf10_record(&f, 3);
+    bad[at] = 95 + 0x18;
+    let e = xqf::read(&bad).unwrap_err();
+    assert_eq!(e.offset, Some(at));
+    assert!(
+        matches!(e.kind, ErrorKind::BadSquare { value: 95, .. }),
+        "{e}"
+    );
+    let (g, w) = xqf::read_salvaging(&bad).unwrap();
+    assert_eq!(bare(&g.moves), ml[..2]);
+    let msg = kept(&w).to_string();
+    assert!(
+        msg.starts_with(&format!(
+            "XQF at byte {at} (0x{at:x}): kept as far as Black's move 1: a move's from-square \
+             holds square code 95, which is off the board; the last"
+        )) && msg.ends_with("bytes of the file, from this record on, were left out"),
+        "{msg}"
+    );
+
+    // The file cut inside move 6's record.
+    let at = xqf10_record(&f, 6);
+    let cut = &f[..at + 3];
+    let e = xqf::read(cut).unwrap_err();
+    assert_eq!(e.offset, Some(at));
+    assert_eq!(
+        e.to_string(),
+        format!("XQF at byte {at} (0x{at:x}): data ends inside a move record (4 bytes)")
+    );
+    let (g, w) = xqf::read_salvaging(cut).unwrap();
+    assert_eq!(bare(&g.moves), ml[..5]);
+    assert_eq!(
+        kept(&w).to_string(),
+        format!(
+            "XQF at byte {at} (0x{at:x}): kept as far as Red's move 3: data ends inside a move \
+             record (4 bytes); the last 3 bytes of the file, from this record on, were left out"
+        )
+    );
+    // The tags are kept too.
+    assert_eq!(g.tags, whole.tags);
+
+    // Through read_any_mode: the warning names the game.
+    let r = read_any_mode(cut, Mode::Salvage).unwrap();
+    assert_eq!(bare(&r.games[0].as_ref().unwrap().moves), ml[..5]);
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(r.warnings[0].game(), Some(1));
+    assert!(
+        r.warnings[0].to_string().starts_with(&format!(
+            "XQF game 1 at byte {at} (0x{at:x}): kept as far as"
+        )),
+        "{}",
+        r.warnings[0]
+    );
+    assert!(read_any_mode(cut, Mode::Lenient).unwrap().games[0].is_err());
+    assert!(read_any_mode(cut, Mode::Strict).unwrap().games[0].is_err());
+}
+
+/// Every cut of a file inside its move area: strictly an error naming a byte (or the whole
+/// game when the cut falls between records); salvaging, a prefix of the main line, and a
+/// warning at the strict error's byte.
+fn cuts_keep_a_prefix(name: &str, f: &[u8], from: usize, strict: Strict, salvage: Salvage) {
+    cuts_between(name, f, from, f.len(), strict, salvage)
+}
+
+/// [`cuts_keep_a_prefix`] for the cuts from `from` to `to`.
+fn cuts_between(name: &str, f: &[u8], from: usize, to: usize, strict: Strict, salvage: Salvage) {
+    let whole = strict(f).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let ml = bare(&whole.moves);
+    let mut cut_games = 0;
+    for len in from..to {
+        let cut = &f[..len];
+        let (g, w) = salvage(cut).unwrap_or_else(|e| panic!("{name} cut at {len}: {e}"));
+        readers::replay_legally(&g.start, &g.moves);
+        let got = bare(&g.moves);
+        assert!(
+            ml.starts_with(&got),
+            "{name} cut at {len}: {got:?} is no prefix of {ml:?}"
+        );
+        match strict(cut) {
+            Ok(s) => assert_eq!(bare(&s.moves), got, "{name} cut at {len}"),
+            Err(e) => {
+                assert!(
+                    w.iter().any(|x| x.offset == e.offset),
+                    "{name} cut at {len}: {e} not among {w:?}"
+                );
+                cut_games += (got.len() < ml.len()) as usize;
+            }
+        }
+    }
+    assert!(cut_games > 0, "{name}");
+}
+
+/// Every byte of the move area flipped: when the strict reading fails, salvaging either fails
+/// the same way (a fault before the moves, as the start position) or keeps the game with a
+/// warning at that byte; whatever it keeps replays legally.
+fn flips_keep_or_fail_alike(name: &str, f: &[u8], from: usize, strict: Strict, salvage: Salvage) {
+    let mut kept_games = 0;
+    // XQR ends with a CRC-32 field of 6 bytes (type, length, the sum) over what comes before:
+    // it is made right again, else every flip is a CRC error.
+    let xqr = name.ends_with(".xqr");
+    let end = if xqr { f.len() - 6 } else { f.len() };
+    for i in from..end {
+        for x in [0xff_u8, 0x01, 0x40] {
+            let mut b = f.to_vec();
+            b[i] ^= x;
+            if xqr {
+                let mut crc = flate2::Crc::new();
+                crc.update(&b[..end]);
+                b[end + 2..].copy_from_slice(&crc.sum().to_le_bytes());
+            }
+            let Err(e) = strict(&b) else { continue };
+            match salvage(&b) {
+                Err(e2) => assert_eq!(e2, e, "{name} byte {i} ^ {x:#x}"),
+                Ok((g, w)) => {
+                    readers::replay_legally(&g.start, &g.moves);
+                    assert!(
+                        w.iter().any(|x| x.offset == e.offset),
+                        "{name} byte {i} ^ {x:#x}: {e} not among {w:?}"
+                    );
+                    kept_games += 1;
+                }
+            }
+        }
+    }
+    assert!(kept_games > 0, "{name}");
+}
+
+#[test]
+fn xqf_files_plain_and_encrypted_cut_and_flipped() {
+    for name in [
+        "xqf/hbsxcjp-sample-02.xqf",
+        "xqf/hbsxcjp-sample-13.xqf",
+        "xqf/hbsxcjp-sample-04.xqf",
+        "xqf/walker-game-varations.xqf",
+        "xqf/eleeye-sample.xqf",
+    ] {
+        let f = shared(name);
+        cuts_keep_a_prefix(name, &f, 1024, xqf::read, xqf::read_salvaging);
+        flips_keep_or_fail_alike(name, &f, 1024, xqf::read, xqf::read_salvaging);
+    }
+}
+
+#[test]
+fn xqf_encrypted_fault_in_a_variation_keeps_the_main_line() {
+    // walker-game-varations.xqf (XQF 1.8) has variations after its main line: a cut inside
+    // them keeps the whole main line and the variations read before.
+    let f = shared("xqf/walker-game-varations.xqf");
+    assert_eq!(f[2], 18);
+    let whole = xqf::read(&f).unwrap();
+    let cut = &f[..f.len() - 2];
+    let (g, w) = xqf::read_salvaging(cut).unwrap();
+    assert_eq!(bare(&g.moves), bare(&whole.moves));
+    let msg = kept(&w).to_string();
+    assert!(
+        msg.contains("kept with its main line whole (to ") && msg.contains("and a variation cut: "),
+        "{msg}"
+    );
+}
+
+#[test]
+fn cbr_and_cbl_cut_and_flipped() {
+    let f = shared("other/walker-test.cbr");
+    cuts_keep_a_prefix("walker-test.cbr", &f, 2214, cbr::read, cbr::read_salvaging);
+    flips_keep_or_fail_alike("walker-test.cbr", &f, 2214, cbr::read, cbr::read_salvaging);
+
+    // A library cut inside its last game: that game is kept up to the cut, with a warning
+    // naming the game; strictly it is that game's error.
+    let lib = shared("other/walker-1956-national-93games.cbl");
+    let full = cbl::read_library(&lib).unwrap();
+    let n = full.games.len();
+    let last = *full.offsets.last().unwrap();
+    let last_game = full.games[n - 1].as_ref().unwrap();
+    let ml = bare(&last_game.moves);
+    // Find where the last game's moves end (trailing zeros are padding) and cut inside them.
+    let end = lib.iter().rposition(|&b| b != 0).unwrap() + 1;
+    let cut = &lib[..(last + 2214 + end) / 2];
+    let strict = cbl::read_library(cut).unwrap();
+    let e = strict.games[n - 1].as_ref().unwrap_err();
+    assert_eq!(e.game, Some(n));
+    let lenient = cbl::read_library_lenient(cut).unwrap();
+    assert!(lenient.games[n - 1].is_err());
+    let salvaged = cbl::read_library_salvaging(cut).unwrap();
+    let g = salvaged.games[n - 1].as_ref().unwrap();
+    assert!(ml.starts_with(&bare(&g.moves)) && g.moves.len() < ml.len());
+    let k = kept(&salvaged.dropped);
+    assert_eq!((k.game, k.offset), (Some(n), e.offset));
+    assert!(
+        k.to_string().starts_with(&format!("CBL game {n} at byte ")),
+        "{k}"
+    );
+    for (i, g) in salvaged.games[..n - 1].iter().enumerate() {
+        assert_eq!(g, &full.games[i]);
+    }
+}
+
+#[test]
+fn other_binary_formats_keep_the_moves_before_an_illegal_one() {
+    type Case = (&'static str, Strict, Salvage, usize);
+    let cases: [Case; 6] = [
+        ("made-up-turned.ccm", ccm::read, ccm::read_salvaging, 0),
+        ("made-up-ourgame.chn", chn::read, chn::read_salvaging, 188),
+        ("made-up.xqr", xqr::read, xqr::read_salvaging, 0),
+        ("made-up-yitian.mxq", mxq::read, mxq::read_salvaging, 0),
+        ("made-up-qq-kind1.che", che::read, che::read_salvaging, 0),
+        ("made-up-pengfei.pfc", pfc::read, pfc::read_salvaging, 0),
+    ];
+    for (name, strict, salvage, from) in cases {
+        let f = data(name);
+        flips_keep_or_fail_alike(name, &f, from, strict, salvage);
+    }
+    // CCM: move 3's to-square made its from-square (an illegal move).
+    let f = data("made-up-turned.ccm");
+    let ml = bare(&ccm::read(&f).unwrap().moves);
+    let mut bad = f.clone();
+    bad[14 + 4] = bad[14 + 3];
+    bad[14 + 6] = bad[14 + 5];
+    let e = ccm::read(&bad).unwrap_err();
+    assert_eq!(e.offset, Some(14));
+    let (g, w) = ccm::read_salvaging(&bad).unwrap();
+    assert_eq!(bare(&g.moves), ml[..2]);
+    let msg = kept(&w).to_string();
+    assert!(
+        msg.starts_with("CCM at byte 14 (0xe): kept as far as Black's move 1: illegal move")
+            && msg.ends_with(&format!(
+                "; this move record and the {} after it were left out",
+                ml.len() - 3
+            )),
+        "{msg}"
+    );
+    // CCM and CHN with a last record cut short: the whole moves kept.
+    let (g, w) = ccm::read_salvaging(&f[..f.len() - 3]).unwrap();
+    assert_eq!(bare(&g.moves), ml[..ml.len() - 1]);
+    assert!(kept(&w).to_string().contains("no whole move"), "{w:?}");
+    let f = data("made-up-ourgame.chn");
+    let ml = bare(&chn::read(&f).unwrap().moves);
+    let (g, _) = chn::read_salvaging(&f[..f.len() - 5]).unwrap();
+    assert_eq!(bare(&g.moves), ml[..ml.len() - 1]);
+}
+
+#[test]
+fn xqr_cut_inside_its_move_tree_keeps_the_moves_before() {
+    // The moves start after the type-9 field; the CRC field (6 bytes) ends the file. A cut
+    // inside the tree keeps the moves before it (the CRC is then not checked); a cut inside
+    // the CRC field stays an error, as a flipped byte that only the CRC finds.
+    let f = data("made-up.xqr");
+    let mut pos = 0;
+    while f[pos] != 9 {
+        pos += 2 + f[pos + 1] as usize;
+    }
+    let tree = pos + 2;
+    cuts_between(
+        "made-up.xqr",
+        &f,
+        tree,
+        f.len() - 6,
+        xqr::read,
+        xqr::read_salvaging,
+    );
+    let e = xqr::read_salvaging(&f[..f.len() - 3]).unwrap_err();
+    assert!(e.to_string().contains("CRC"), "{e}");
+    let mut b = f.clone();
+    let n = b.len();
+    b[n - 1] ^= 1;
+    assert!(xqr::read_salvaging(&b)
+        .unwrap_err()
+        .to_string()
+        .contains("CRC-32"));
+    // A cut in the middle, through read_any_mode.
+    let cut = &f[..(tree + f.len()) / 2];
+    let r = read_any_mode(cut, Mode::Salvage).unwrap();
+    let msg = r.warnings[0].to_string();
+    assert!(
+        msg.starts_with("XQR game 1 at byte ")
+            && msg.contains(": kept as far as ")
+            && msg.ends_with("bytes of the file, from this node on, were left out"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn warnings_are_record_errors_naming_game_one() {
+    let f = shared("xqf/hbsxcjp-sample-02.xqf");
+    let at = xqf10_record(&f, 2);
+    let mut bad = f.clone();
+    bad[at + 1] = bad[at] - 0x18 + 0x20;
+    let r = read_any_mode(&bad, Mode::Salvage).unwrap();
+    assert!(matches!(&r.warnings[..], [RecordError::Binary(e)] if e.game == Some(1)));
+    assert_eq!(r.games[0].as_ref().unwrap().moves.len(), 1);
+}
+
+#[test]
+fn fuzz_finding_an_unknown_version_byte_over_two_different_faults() {
+    // Found by the xqf fuzz target after the version byte was named: an XQF with version byte
+    // 80 (none XQStudio writes) read as the encrypted layout; strictly it fails at an illegal
+    // move of a variation, leniently (variations dropped) at one of the main line, and both
+    // errors name the version byte at byte 2 over their own fault. Salvaging keeps the main
+    // line up to its illegal move.
+    let data = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fuzz-xqf-unknown-version-bad-variation.bin"
+    ))
+    .unwrap();
+    let strict = xqf::read(&data).unwrap_err().to_string();
+    let lenient = xqf::read_lenient(&data).unwrap_err().to_string();
+    assert!(
+        strict.starts_with("XQF at byte 2 (0x2): the header is damaged: version byte 80")
+            && strict.contains("(in a variation)"),
+        "{strict}"
+    );
+    assert!(lenient.contains("(main line)"), "{lenient}");
+    let (g, w) = xqf::read_salvaging(&data).unwrap();
+    assert_eq!(g.moves.len(), 73);
+    assert!(
+        kept(&w).to_string().contains("illegal move b3d2 at ply 74"),
+        "{w:?}"
+    );
+    readers::xqf_target(&data);
+}
