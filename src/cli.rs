@@ -39,7 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Serve the browser app (the default) and print its URL
     #[command(
-        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL] [--explorer DIR] [--book FILE] [--tb DIR]",
+        override_usage = "xiangqi [serve] [--port N] [--host ADDR] [--data DIR] [--no-fallback] [--no-rate-limits] [--https] [--redis URL] [--database URL] [--explorer DIR] [--book FILE | --no-book] [--tb DIR]",
         long_about = "Serve the browser app and print its URL. When the port is taken it listens \
                       on the next free one of the following 19, unless --no-fallback. Games are \
                       kept in a SQLite file in --data DIR. The HTTP API is in docs/API.md.",
@@ -85,7 +85,8 @@ pub enum Command {
                       broken game is reported and the others convert (exit status 1). An illegal \
                       move inside a variation drops that branch with a warning; --strict refuses \
                       such a game instead, --lenient also keeps a game with an unplayable \
-                      main-line move up to the move before it (with a warning). Shows a progress bar on stderr for big files when \
+                      main-line move (or, in a binary file, a damaged move record) up to the \
+                      move before it (with a warning naming the line or byte). Shows a progress bar on stderr for big files when \
                       stderr is a terminal.",
         after_help = "Examples:\n  xiangqi convert games.xqf -o games.pgn --notation wxf\n  \
                       xiangqi convert - --to fen < games.pgn"
@@ -162,7 +163,7 @@ pub enum Command {
     Bot(BotArgs),
     /// Build and query an opening explorer index (docs/EXPLORER.md)
     #[command(
-        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N] | xiangqi explorer query DIR [--fen FEN] [--play MOVES] [--db masters|site|player] [--json] | xiangqi explorer book DIR -o FILE [--db masters|site] [--min-games N] [--max-ply N] [--weights results|games|points] [--min-score F]",
+        override_usage = "xiangqi explorer build RECORDS... -o DIR [--max-ply N] | xiangqi explorer query DIR [--fen FEN] [--play MOVES] [--db masters|site|player] [--json] | xiangqi explorer book DIR -o FILE [--db masters|site|player [--player NAME --color red|black]] [--min-games N] [--max-ply N] [--weights results|games|points] [--min-score F]",
         long_about = "An opening explorer: for every position of a set of games, the moves played \
                       from it with their results. `build` indexes the main lines of record files \
                       (any format convert reads) into DIR/explorer.redb, adding to what is there \
@@ -188,7 +189,7 @@ pub enum Command {
     Tb(TbArgs),
     /// Play a game against the engine in the terminal
     #[command(
-        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--book FILE] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh|zh-Hant|vi] [--pgn FILE] [--letters] [--ascii] [--no-color]",
+        override_usage = "xiangqi play [--side red|black] [--level N] [--movetime MS] [--book FILE | --no-book] [--fen FEN] [--notation iccs|wxf|chinese] [--lang en|zh|zh-Hant|vi] [--pgn FILE] [--letters] [--ascii] [--no-color]",
         long_about = "Play a game against the engine in the terminal. Type moves in any notation \
                       (ICCS h2e2 or H2-E2, WXF C2.5, Chinese 炮二平五) and Enter, or move the \
                       cursor with the arrow keys and pick a piece and its square with Enter or \
@@ -522,9 +523,16 @@ pub struct ExplorerBookArgs {
     /// The book file to write
     #[arg(short, long, value_name = "FILE")]
     pub output: String,
-    /// Which database (site: all speeds and ratings)
+    /// Which database (site: all speeds and ratings; player: one account's games, with
+    /// --player and --color)
     #[arg(long, value_enum, ignore_case = true, default_value = "masters")]
     pub db: BookDbArg,
+    /// The account (with --db player)
+    #[arg(long)]
+    pub player: Option<String>,
+    /// The colour the account played (with --db player)
+    #[arg(long, value_enum, ignore_case = true, default_value = "red")]
+    pub color: SideArg,
     /// Moves played fewer times are left out
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     pub min_games: u32,
@@ -550,6 +558,7 @@ fn score_fraction(s: &str) -> Result<f64, String> {
 pub enum BookDbArg {
     Masters,
     Site,
+    Player,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -636,8 +645,9 @@ pub struct ConvertArgs {
     /// Refuse a game with an illegal move in a variation instead of dropping the branch
     #[arg(long, conflicts_with = "lenient")]
     pub strict: bool,
-    /// Keep every game with every move up to the first one that cannot be played, with a
-    /// warning per loss (an unplayable main-line move otherwise makes the game an error)
+    /// Keep every game with every move up to the first one that cannot be played or read (a
+    /// damaged move record of a binary file), with a warning per loss (an unplayable main-line
+    /// move otherwise makes the game an error)
     #[arg(long)]
     pub lenient: bool,
 }
@@ -726,9 +736,13 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub movetime: u64,
-    /// The engine plays its opening moves from this book (`xiangqi explorer book`)
+    /// The engine plays its opening moves from this book (`xiangqi explorer book`) [default:
+    /// the named openings' lines, which ship with the program]
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
+    /// The engine plays no book moves (not even the named openings')
+    #[arg(long, conflicts_with = "book")]
+    pub no_book: bool,
     /// The position to start from [default: the start position]
     #[arg(long, value_name = "FEN", default_value = START_FEN, hide_default_value = true)]
     pub fen: String,

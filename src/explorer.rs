@@ -6,7 +6,7 @@ use std::time::Instant;
 use xiangqi::notation::Notation;
 use xiangqi::{Color, Position};
 use xiangqi_explorer::{record, Added, Answer, Explorer, NewGame, Options};
-use xiangqi_record::detect::read_any;
+use xiangqi_record::detect::{read_any, ReadAll};
 
 use crate::cli::{
     BookDbArg, BookWeightsArg, ExplorerBookArgs, ExplorerBuildArgs, ExplorerCommand, ExplorerDbArg,
@@ -50,6 +50,19 @@ fn book(a: &ExplorerBookArgs) -> Result<(), Fail> {
         BookDbArg::Site => xiangqi_explorer::Db::Site {
             speeds: Vec::new(),
             bands: Vec::new(),
+        },
+        BookDbArg::Player => xiangqi_explorer::Db::Player {
+            name: a
+                .player
+                .as_deref()
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .ok_or_else(|| Fail::input("explorer book: --db player needs --player NAME"))?
+                .to_owned(),
+            color: match a.color {
+                SideArg::Red => Color::Red,
+                SideArg::Black => Color::Black,
+            },
         },
     };
     let o = BuildOptions {
@@ -127,51 +140,74 @@ fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {
             let bar = reader_bar;
             let mut broken = 0u64;
             let mut batch: Vec<NewGame> = Vec::with_capacity(BATCH);
-            for (file, size) in records.iter().zip(&sizes) {
-                let bytes = match std::fs::read(file) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
-                        broken += 1;
-                        continue;
-                    }
-                };
-                let all = match read_any(&bytes) {
-                    Ok(all) => all,
-                    Err(e) => {
-                        bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
-                        broken += 1;
-                        bar.inc(*size);
-                        continue;
-                    }
-                };
-                for (i, g) in all.games.iter().enumerate() {
-                    match g {
-                        Ok(rec) => {
-                            batch.push(record::from_record(rec, format!("{file}#{}", i + 1)))
-                        }
-                        Err(e) => {
+            // Reading and parsing a file (the most of the reading side's time) is done on a
+            // thread of its own, the next file's while this one's games are batched and sent:
+            // the games still go in the files' order. An error says whether the file was read
+            // (then it counts as done on the bar).
+            let parse = |file: &String| -> Result<ReadAll, (String, bool)> {
+                let bytes = std::fs::read(file).map_err(|e| (e.to_string(), false))?;
+                read_any(&bytes).map_err(|e| (e.to_string(), true))
+            };
+            std::thread::scope(|ps| {
+                let mut next = records.first().map(|f| ps.spawn(move || parse(f)));
+                for (k, (file, size)) in records.iter().zip(&sizes).enumerate() {
+                    let parsed = next
+                        .take()
+                        .expect("each file is parsed")
+                        .join()
+                        .expect("parsing a file does not panic");
+                    next = records.get(k + 1).map(|f| ps.spawn(move || parse(f)));
+                    let all = match parsed {
+                        Ok(all) => all,
+                        Err((e, read)) => {
+                            bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
                             broken += 1;
-                            bar.suspend(|| {
-                                eprintln!("xiangqi explorer: {file}, game {}: {e}", i + 1)
-                            });
+                            if read {
+                                bar.inc(*size);
+                            }
+                            continue;
+                        }
+                    };
+                    for (i, g) in all.games.iter().enumerate() {
+                        match g {
+                            Ok(rec) => {
+                                batch.push(record::from_record(rec, format!("{file}#{}", i + 1)))
+                            }
+                            Err(e) => {
+                                broken += 1;
+                                bar.suspend(|| {
+                                    eprintln!("xiangqi explorer: {file}, game {}: {e}", i + 1)
+                                });
+                            }
+                        }
+                        if batch.len() >= BATCH {
+                            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                            if tx.send(full).is_err() {
+                                // The adding side stopped on an error: stop reading.
+                                return broken;
+                            }
                         }
                     }
-                    if batch.len() >= BATCH {
-                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                        if tx.send(full).is_err() {
-                            // The adding side stopped on an error: stop reading.
-                            return broken;
-                        }
-                    }
+                    bar.inc(*size);
                 }
-                bar.inc(*size);
-            }
-            let _ = tx.send(batch);
-            broken
+                let _ = tx.send(batch);
+                broken
+            })
         });
-        for batch in rx {
-            total += ex.add(&batch).map_err(|e| Fail(e.to_string(), 1))?;
+        // An index with no entries yet is built by a bulk load (the entries written once, in
+        // key order, at the end); one that has entries gets each batch merged in.
+        let fail = |e: xiangqi_explorer::Error| Fail(e.to_string(), 1);
+        if ex.is_empty().map_err(fail)? {
+            let mut bulk = ex.bulk_load().map_err(fail)?;
+            for batch in rx {
+                bulk.add(&batch).map_err(fail)?;
+            }
+            bar.set_message("writing the index");
+            total += bulk.finish().map_err(fail)?;
+        } else {
+            for batch in rx {
+                total += ex.add(&batch).map_err(fail)?;
+            }
         }
         Ok(reader.join().expect("the record reader does not panic"))
     })?;

@@ -71,10 +71,16 @@ impl Play {
         engine
             .set_option("Skill Level", &a.level.to_string())
             .map_err(Fail::input)?;
-        if let Some(book) = &a.book {
-            // The play levels play from a book when one is given.
+        // The play levels play from a book: the one given, else the named openings' lines
+        // that ship (`--no-book`: none).
+        let book = match &a.book {
+            Some(book) => Some(book.display().to_string()),
+            None if a.no_book => None,
+            None => Some("<openings>".to_owned()),
+        };
+        if let Some(book) = book {
             engine
-                .set_option("BookFile", &book.display().to_string())
+                .set_option("BookFile", &book)
                 .map_err(|e| Fail::input(format!("--book: {e}")))?;
             engine.set_option("OwnBook", "true").map_err(Fail::input)?;
         }
@@ -705,6 +711,46 @@ mod tests {
         let e = Play::new(&a, PLAIN).err().unwrap();
         assert!(e.0.starts_with("--book: BookFile: cannot read"), "{}", e.0);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Without `--book` the engine answers from the named openings' lines that ship: after
+    /// 炮二平五 its reply is one of the table's answers to it; `--no-book` plays none (its
+    /// level-0 search is free to answer anything).
+    #[test]
+    fn the_named_openings_are_the_default_book() {
+        let book = xiangqi_explorer::book::openings_book();
+        let mut after = xiangqi::Position::new();
+        after.play_unchecked(after.parse_uci("h2e2").unwrap());
+        let answers: Vec<String> = book
+            .probe(&after)
+            .iter()
+            .map(|m| m.mv.to_string())
+            .collect();
+        assert!(answers.len() >= 3, "{answers:?}");
+        for _ in 0..5 {
+            let mut p = Play::new(&args(&["--movetime", "30", "--level", "0"]), PLAIN).unwrap();
+            script(&mut p, keys("h2e2\n"));
+            let reply = p.game.moves()[1].to_string();
+            assert!(answers.contains(&reply), "{reply} not among {answers:?}");
+        }
+        assert!(Play::new(&args(&["--no-book"]), PLAIN)
+            .unwrap()
+            .engine
+            .book()
+            .is_none());
+        assert!(Play::new(&args(&[]), PLAIN)
+            .unwrap()
+            .engine
+            .book()
+            .is_some());
+        assert!(crate::cli::Cli::try_parse_from([
+            "xiangqi",
+            "play",
+            "--no-book",
+            "--book",
+            "b.xqb"
+        ])
+        .is_err());
     }
 
     #[test]

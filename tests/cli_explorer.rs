@@ -271,6 +271,18 @@ fn book_from_an_index_is_played_by_the_engine() {
             "{bad:?}: {err}"
         );
     }
+    // A player's book: records are masters games, so no account has games here; the book
+    // is made, empty (docs/EXPLORER.md; the contents are checked in the crate's tests/book.rs).
+    let o = xiangqi(&[
+        "explorer", "book", out, "-o", book_s, "--db", "player", "--player", "Ann", "--color",
+        "black",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("the book holds 0 moves"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // serve --book: a file that is not a book stops the start, naming it.
     let o = xiangqi(&[
         "serve",

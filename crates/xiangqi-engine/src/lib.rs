@@ -594,6 +594,10 @@ impl Engine {
                 if path.is_empty() || path == "<empty>" {
                     self.book = None;
                     self.options.book_file.clear();
+                } else if path == "<openings>" {
+                    // The book that ships: the named openings' lines (docs/EXPLORER.md).
+                    self.book = Some(Arc::new(xiangqi_explorer::book::openings_book()));
+                    self.options.book_file = path;
                 } else {
                     // A bad file is refused with the reason and the book in use stays.
                     let book = Book::load(std::path::Path::new(&path))

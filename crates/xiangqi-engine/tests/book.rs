@@ -316,3 +316,41 @@ fn uci_and_ucci_options() {
     );
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
 }
+
+/// `BookFile <openings>`: the book that ships (the named openings' lines). The first moves
+/// come from it, each as often as its weight says within a wide bound, and every one is a
+/// first move of a named line; `<empty>` turns it off again.
+#[test]
+fn the_shipped_openings_book_is_a_book_file() {
+    let mut e = Engine::new();
+    e.set_seed(7);
+    e.set_option("BookFile", "<openings>").unwrap();
+    e.set_option("OwnBook", "true").unwrap();
+    let book = e.book().expect("the openings' book").clone();
+    let start = book.probe(&Position::new());
+    let total: f64 = start.iter().map(|m| m.chance_weight()).sum();
+    let n = 2000;
+    let mut counts = std::collections::HashMap::<String, u32>::new();
+    for _ in 0..n {
+        e.set_position(Position::new(), &[]).unwrap();
+        let best = e.search(Limits::depth(30)).0.unwrap().to_string();
+        *counts.entry(best).or_default() += 1;
+    }
+    for m in &start {
+        let want = f64::from(n) * m.chance_weight() / total;
+        let got = f64::from(counts.remove(&m.mv.to_string()).unwrap_or(0));
+        // Within 5 standard deviations of a binomial count.
+        let sd = (want * (1.0 - want / f64::from(n))).sqrt();
+        assert!(
+            (got - want).abs() <= 5.0 * sd + 1.0,
+            "{}: {got} of {n}, expected {want:.0}",
+            m.mv
+        );
+    }
+    assert!(
+        counts.is_empty(),
+        "first moves outside the book: {counts:?}"
+    );
+    e.set_option("BookFile", "<empty>").unwrap();
+    assert!(e.book().is_none());
+}

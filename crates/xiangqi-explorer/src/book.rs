@@ -327,6 +327,57 @@ impl Book {
     }
 }
 
+/// The book that ships with the program: the named openings' table (`crate::openings`, 114
+/// lines of opening theory up to 12 plies, docs/EXPLORER.md "Opening names") as a book. Each
+/// move of a line is an entry of the position before it; its games are the number of the
+/// table's lines through it (a line that transposes into another's counts its own moves), and
+/// its weight that number scaled as `explorer book` scales (the most common move of a
+/// position 65535), so the main lines come most often. The table has no results: the score is
+/// a draw's for every line (half the points). `BookFile <openings>`, `xiangqi serve` and
+/// `xiangqi play` without `--book` (their `--no-book` turns it off).
+pub fn openings_book() -> Book {
+    use std::collections::HashMap;
+    let table = crate::openings::openings();
+    let mut counts: HashMap<(PositionKey, u16), (Entry, u32)> = HashMap::new();
+    let mut max_ply = 0u16;
+    for o in table.iter() {
+        let mut pos = Position::new();
+        for (ply, text) in o.moves.split_whitespace().enumerate() {
+            // (The table's lines were checked legal when it was read.)
+            let Ok(mv) = pos.parse_uci(text) else { break };
+            let e = Entry::new(&pos, mv, 0, 0, 0);
+            counts.entry((e.key, e.mv.to_u16())).or_insert((e, 0)).1 += 1;
+            pos.play_unchecked(mv);
+            max_ply = max_ply.max(ply as u16 + 1);
+        }
+    }
+    // Weights within each position: the lines through a move over the most through any.
+    let mut most: HashMap<PositionKey, u32> = HashMap::new();
+    for (e, n) in counts.values() {
+        let m = most.entry(e.key).or_insert(0);
+        *m = (*m).max(*n);
+    }
+    let entries: Vec<Entry> = counts
+        .into_values()
+        .map(|(mut e, n)| {
+            let w = f64::from(n) / f64::from(most[&e.key]) * 65535.0;
+            e.weight = (w.round() as u16).max(1);
+            e.games = n;
+            e.score = n;
+            e
+        })
+        .collect();
+    let bytes = encode(
+        entries,
+        Header {
+            max_ply,
+            min_games: 1,
+        },
+    )
+    .expect("one entry a move and position");
+    Book::from_bytes(bytes, "<openings>").expect("the openings' book reads back")
+}
+
 #[cfg(feature = "index")]
 pub use build::{build, BuildOptions, Built, Weights};
 
@@ -503,6 +554,74 @@ mod tests {
 
     fn mv(pos: &Position, s: &str) -> Move {
         pos.parse_uci(s).unwrap()
+    }
+
+    /// The shipped book: every line of the named openings' table is in it move by move, each
+    /// move's games the number of lines through it (counted here by the moves' text, the
+    /// mirror-free way), and the start's most common move is the central cannon.
+    #[test]
+    fn the_openings_book_holds_every_named_line() {
+        use std::collections::HashMap;
+        let book = openings_book();
+        assert!(book.len() > 100, "{} entries", book.len());
+        // Lines through each (position FEN, move) pair, a position and its mirror apart.
+        let table = crate::openings::openings();
+        let mut through: HashMap<(String, String), u32> = HashMap::new();
+        for o in table.iter() {
+            let mut pos = Position::new();
+            for t in o.moves.split_whitespace() {
+                let mv = pos.parse_uci(t).unwrap();
+                *through.entry((pos.fen(), t.to_owned())).or_default() += 1;
+                pos.play_unchecked(mv);
+            }
+        }
+        for o in table.iter() {
+            let mut pos = Position::new();
+            for t in o.moves.split_whitespace() {
+                let mv = pos.parse_uci(t).unwrap();
+                let moves = book.probe(&pos);
+                let hit = moves.iter().find(|m| m.mv == mv).unwrap_or_else(|| {
+                    panic!("{} of {}: not in the book at {}", t, o.name, pos.fen())
+                });
+                // The mirror's lines count for the same entry.
+                let mirror = pos.flip_horizontal();
+                let mirrored = mv.flip_horizontal();
+                let n = through
+                    .get(&(pos.fen(), t.to_owned()))
+                    .copied()
+                    .unwrap_or(0)
+                    + if mirror.fen() != pos.fen() {
+                        through
+                            .get(&(mirror.fen(), mirrored.to_string()))
+                            .copied()
+                            .unwrap_or(0)
+                    } else if mirrored != mv {
+                        through
+                            .get(&(pos.fen(), mirrored.to_string()))
+                            .copied()
+                            .unwrap_or(0)
+                    } else {
+                        0
+                    };
+                assert_eq!(hit.games, n, "{} of {} at {}", t, o.name, pos.fen());
+                assert_eq!(hit.score, hit.games, "a draw's score");
+                pos.play_unchecked(mv);
+            }
+        }
+        let start = book.probe(&Position::new());
+        let best = start.iter().max_by_key(|m| m.weight).unwrap();
+        assert_eq!(best.weight, 65535);
+        assert!(
+            ["h2e2", "b2e2"].contains(&best.mv.to_string().as_str()),
+            "{}",
+            best.mv
+        );
+        for m in ["c3c4", "g0e2", "b0c2"] {
+            assert!(
+                start.iter().any(|b| b.mv.to_string() == m),
+                "{m} at the start"
+            );
+        }
     }
 
     #[test]

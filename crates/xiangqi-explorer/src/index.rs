@@ -17,7 +17,7 @@ use std::path::Path;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use xiangqi::{Color, Move, Position};
 
-use crate::key::{fnv1a64, Keyed, PositionKey, FNV_OFFSET};
+use crate::key::{fnv1a64, KeyWalk, Keyed, PositionKey, FNV_OFFSET};
 use crate::stats::{GameRef, MoveStats, Outcome};
 
 const MOVES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("moves");
@@ -106,6 +106,8 @@ macro_rules! storage_errors {
     )*};
 }
 storage_errors!(
+    redb::CursorError,
+    std::io::Error,
     redb::DatabaseError,
     redb::TransactionError,
     redb::TableError,
@@ -508,30 +510,215 @@ fn key_chunk(games: &[(u64, &NewGame)], max_ply: u16) -> (Vec<(EntryKey, MoveSta
             },
         );
         let prefixes = prefixes(g);
-        let mut pos = g.start.clone();
+        let mut walk = KeyWalk::new(&g.start);
         for (ply, &m) in g.moves.iter().enumerate() {
             if ply >= usize::from(max_ply) {
                 break;
             }
-            if !pos.is_legal(m) {
+            if !walk.position().is_legal(m) {
                 cut += 1;
                 break;
             }
-            let k = Keyed::of(&pos);
+            let k = walk.keyed();
             let stored_move = k.store(m);
             for p in &prefixes {
                 v.push((EntryKey::new(p, &k.key, Some(stored_move)), one));
             }
-            pos.play_unchecked(m);
+            walk.play(m);
         }
     }
     (sort_and_sum(v), cut)
+}
+
+/// Games to key, each with its id in the index.
+type Fresh<'g> = Vec<(u64, &'g NewGame)>;
+
+/// Numbers the games of `games` new to the index (a finished game not seen before) and
+/// stores their headers and fingerprints in `tx`, in order: the games to key, with their ids.
+fn register<'g>(
+    tx: &redb::WriteTransaction,
+    games: &'g [NewGame],
+) -> Result<(Fresh<'g>, Added), Error> {
+    let mut added = Added::default();
+    let mut meta = tx.open_table(META)?;
+    let mut next_id = meta.get("next_id")?.map_or(1, |v| v.value());
+    let mut seen = tx.open_table(SEEN)?;
+    let mut stored = tx.open_table(GAMES)?;
+    let mut fresh: Fresh<'g> = Vec::with_capacity(games.len());
+    for g in games {
+        if g.meta.outcome.is_none() {
+            added.unfinished += 1;
+            continue;
+        }
+        let fp = fingerprint(g);
+        if seen.get(fp)?.is_some() {
+            added.duplicates += 1;
+            continue;
+        }
+        let id = next_id;
+        next_id += 1;
+        seen.insert(fp, id)?;
+        stored.insert(id, g.meta.encode().as_slice())?;
+        added.games += 1;
+        fresh.push((id, g));
+    }
+    meta.insert("next_id", next_id)?;
+    Ok((fresh, added))
+}
+
+/// A build from nothing: batches of games are numbered and stored as [`Explorer::add`] does,
+/// but their keyed entries are kept as sorted runs in files beside the index (not merged into
+/// it batch by batch); [`finish`](BulkLoad::finish) merges the runs, summing equal keys, and
+/// writes the entries into the empty table in key order with a cursor (no reads, full
+/// leaves), then commits everything at once. The index then holds exactly what adding the
+/// same batches one by one makes (`MoveStats::add` does not depend on the order), but in one
+/// transaction: a build stopped before `finish` leaves the index as it was (empty), and the
+/// runs are removed.
+pub struct BulkLoad<'a> {
+    ex: &'a Explorer,
+    tx: Option<redb::WriteTransaction>,
+    runs: Vec<std::path::PathBuf>,
+    added: Added,
+}
+
+/// A run's record: the key's length, the key, the counts (`STATS_LEN` bytes).
+fn write_run(path: &Path, entries: &[(EntryKey, MoveStats)]) -> Result<(), Error> {
+    use std::io::Write;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    for (k, s) in entries {
+        w.write_all(&[k.len])?;
+        w.write_all(k.as_slice())?;
+        w.write_all(&s.encode())?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// A sorted run read back, one entry ahead.
+struct RunReader {
+    r: std::io::BufReader<std::fs::File>,
+    head: Option<(EntryKey, MoveStats)>,
+}
+
+impl RunReader {
+    fn open(path: &Path) -> Result<RunReader, Error> {
+        let r = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
+        let mut run = RunReader { r, head: None };
+        run.advance()?;
+        Ok(run)
+    }
+
+    fn advance(&mut self) -> Result<(), Error> {
+        use std::io::Read;
+        let mut len = [0u8; 1];
+        match self.r.read_exact(&mut len) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                self.head = None;
+                return Ok(());
+            }
+            Err(e) => return Err(e.into()),
+        }
+        let mut k = EntryKey {
+            len: len[0],
+            bytes: [0; 28],
+        };
+        let n = usize::from(len[0]);
+        if n > k.bytes.len() {
+            return Err(Error::Storage("a damaged bulk-load run".into()));
+        }
+        self.r.read_exact(&mut k.bytes[..n])?;
+        let mut v = [0u8; crate::stats::STATS_LEN];
+        self.r.read_exact(&mut v)?;
+        let s = MoveStats::decode(&v).ok_or_else(|| Error::Storage("a damaged run".into()))?;
+        self.head = Some((k, s));
+        Ok(())
+    }
+}
+
+impl BulkLoad<'_> {
+    /// Numbers and stores `games` (as [`Explorer::add`]), keys them and keeps their entries
+    /// as a sorted run; nothing is committed until [`finish`](BulkLoad::finish).
+    pub fn add(&mut self, games: &[NewGame]) -> Result<Added, Error> {
+        let tx = self.tx.as_ref().expect("a bulk load is open until finish");
+        let (fresh, mut added) = register(tx, games)?;
+        let batch = key_games(&fresh, self.ex.options.max_ply);
+        added.cut = batch.cut;
+        added.entries = batch.entries.len() as u64;
+        if !batch.entries.is_empty() {
+            let run = self
+                .ex
+                .path
+                .with_extension(format!("run-{}", self.runs.len()));
+            self.runs.push(run.clone());
+            write_run(&run, &batch.entries)?;
+        }
+        self.added += added;
+        Ok(added)
+    }
+
+    /// Merges the runs into the empty table in key order and commits. What was added in all
+    /// (`entries`: the batches' entries, before the runs were summed together).
+    pub fn finish(mut self) -> Result<Added, Error> {
+        let tx = self.tx.take().expect("a bulk load is open until finish");
+        {
+            let mut readers = self
+                .runs
+                .iter()
+                .map(|p| RunReader::open(p))
+                .collect::<Result<Vec<_>, _>>()?;
+            // The smallest key first: a min-heap on (the key's bytes padded with zeros, its
+            // length), which orders as the bytes do, then the run.
+            type Head = std::cmp::Reverse<(([u8; 28], u8), usize)>;
+            let head =
+                |k: &EntryKey, i: usize| -> Head { std::cmp::Reverse(((k.bytes, k.len), i)) };
+            let mut heap: std::collections::BinaryHeap<Head> = readers
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| r.head.as_ref().map(|(k, _)| head(k, i)))
+                .collect();
+            let mut moves = tx.open_table(MOVES)?;
+            let mut cursor = moves.upper_bound_mut(std::ops::Bound::<&[u8]>::Unbounded)?;
+            let mut pending: Option<(EntryKey, MoveStats)> = None;
+            while let Some(std::cmp::Reverse((_, i))) = heap.pop() {
+                let (k, s) = readers[i].head.expect("a run in the heap has a head");
+                readers[i].advance()?;
+                if let Some((next, _)) = &readers[i].head {
+                    heap.push(head(next, i));
+                }
+                match &mut pending {
+                    Some((pk, ps)) if *pk == k => ps.add(&s),
+                    _ => {
+                        if let Some((pk, ps)) = pending.replace((k, s)) {
+                            cursor.insert_before(pk.as_slice(), ps.encode().as_slice())?;
+                        }
+                    }
+                }
+            }
+            if let Some((pk, ps)) = pending {
+                cursor.insert_before(pk.as_slice(), ps.encode().as_slice())?;
+            }
+            cursor.close()?;
+        }
+        tx.commit()?;
+        Ok(self.added)
+    }
+}
+
+impl Drop for BulkLoad<'_> {
+    fn drop(&mut self) {
+        for r in &self.runs {
+            let _ = std::fs::remove_file(r);
+        }
+    }
 }
 
 /// An opening explorer index in one file.
 pub struct Explorer {
     db: Database,
     options: Options,
+    /// The file, whose folder holds a bulk load's sorted runs while it lasts.
+    path: std::path::PathBuf,
 }
 
 impl Explorer {
@@ -595,7 +782,11 @@ impl Explorer {
             tx.open_table(SEEN)?;
         }
         tx.commit()?;
-        Ok(Explorer { db, options })
+        Ok(Explorer {
+            db,
+            options,
+            path: path.to_path_buf(),
+        })
     }
 
     pub fn options(&self) -> Options {
@@ -608,36 +799,12 @@ impl Explorer {
     /// then their moves are keyed on up to two threads ([`key_games`]) and the batch's summed
     /// counts are merged into the stored entries in key order.
     pub fn add(&self, games: &[NewGame]) -> Result<Added, Error> {
-        let mut added = Added::default();
         let tx = self.db.begin_write()?;
+        let (fresh, mut added) = register(&tx, games)?;
+        let batch = key_games(&fresh, self.options.max_ply);
+        added.cut = batch.cut;
+        added.entries = batch.entries.len() as u64;
         {
-            let mut meta = tx.open_table(META)?;
-            let mut next_id = meta.get("next_id")?.map_or(1, |v| v.value());
-            let mut seen = tx.open_table(SEEN)?;
-            let mut stored = tx.open_table(GAMES)?;
-            let mut fresh: Vec<(u64, &NewGame)> = Vec::with_capacity(games.len());
-            for g in games {
-                if g.meta.outcome.is_none() {
-                    added.unfinished += 1;
-                    continue;
-                }
-                let fp = fingerprint(g);
-                if seen.get(fp)?.is_some() {
-                    added.duplicates += 1;
-                    continue;
-                }
-                let id = next_id;
-                next_id += 1;
-                seen.insert(fp, id)?;
-                stored.insert(id, g.meta.encode().as_slice())?;
-                added.games += 1;
-                fresh.push((id, g));
-            }
-            meta.insert("next_id", next_id)?;
-            drop((seen, stored, meta));
-            let batch = key_games(&fresh, self.options.max_ply);
-            added.cut = batch.cut;
-            added.entries = batch.entries.len() as u64;
             let mut moves = tx.open_table(MOVES)?;
             for (k, delta) in &batch.entries {
                 let mut s = match moves.get(k.as_slice())? {
@@ -652,6 +819,31 @@ impl Explorer {
         }
         tx.commit()?;
         Ok(added)
+    }
+
+    /// Whether the index holds no entries (a build from nothing may then use [`BulkLoad`]).
+    pub fn is_empty(&self) -> Result<bool, Error> {
+        use redb::ReadableTableMetadata;
+        let tx = self.db.begin_read()?;
+        Ok(tx.open_table(MOVES)?.is_empty()?)
+    }
+
+    /// Starts a bulk load into this index, which must hold no entries yet: the games of every
+    /// [`BulkLoad::add`] go in at [`BulkLoad::finish`] in one transaction, their entries
+    /// written in key order without reading any (see [`BulkLoad`]).
+    pub fn bulk_load(&self) -> Result<BulkLoad<'_>, Error> {
+        if !self.is_empty()? {
+            return Err(Error::Incompatible(format!(
+                "{} already holds entries: a bulk load is for a new index",
+                self.path.display()
+            )));
+        }
+        Ok(BulkLoad {
+            ex: self,
+            tx: Some(self.db.begin_write()?),
+            runs: Vec::new(),
+            added: Added::default(),
+        })
     }
 
     /// The moves of `pos` in `db`.

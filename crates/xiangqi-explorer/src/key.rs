@@ -11,6 +11,7 @@
 //! over the pieces by square), so that two positions share a key only if both 64-bit hashes
 //! collide.
 
+use xiangqi::zobrist::{piece_key, BLACK_TO_MOVE};
 use xiangqi::{Color, Move, Position, Square};
 
 /// A position's key: 16 bytes, big-endian, so keys sort by their Zobrist half first.
@@ -72,6 +73,66 @@ impl Keyed {
     }
 }
 
+/// A game's positions keyed one after another, as [`Keyed::of`] keys each: the mirror's
+/// Zobrist key is kept up to date move by move (as the position keeps its own) instead of
+/// building the mirrored position at every ply, and the canonical orientation's verification
+/// hash is read off the position itself.
+#[derive(Clone, Debug)]
+pub struct KeyWalk {
+    pos: Position,
+    mirror_key: u64,
+}
+
+impl KeyWalk {
+    pub fn new(start: &Position) -> KeyWalk {
+        KeyWalk {
+            pos: start.clone(),
+            mirror_key: start.flip_horizontal().key(),
+        }
+    }
+
+    /// The position reached.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The key of the position reached: equal to `Keyed::of(self.position())`.
+    pub fn keyed(&self) -> Keyed {
+        let (a, b) = (self.pos.key(), self.mirror_key);
+        // A board equal to its mirror has equal keys; the boards are compared only then.
+        let symmetric = a == b && self.pos.board().flip_horizontal() == *self.pos.board();
+        let mirrored = !symmetric && b < a;
+        let (zobrist, check) = if mirrored {
+            (b, verification_of_mirror(&self.pos))
+        } else {
+            (a, verification(&self.pos))
+        };
+        let mut key = [0u8; 16];
+        key[..8].copy_from_slice(&zobrist.to_be_bytes());
+        key[8..].copy_from_slice(&check.to_be_bytes());
+        Keyed {
+            key: PositionKey(key),
+            mirrored,
+            symmetric,
+        }
+    }
+
+    /// Plays `m`, which must be legal (or at least have a piece on its from-square).
+    pub fn play(&mut self, m: Move) {
+        let (from, to) = (m.from(), m.to());
+        let piece = self
+            .pos
+            .piece_at(from)
+            .expect("KeyWalk::play: no piece on the from-square");
+        let (mf, mt) = (from.flip_horizontal(), to.flip_horizontal());
+        if let Some(c) = self.pos.piece_at(to) {
+            self.mirror_key ^= piece_key(c, mt);
+        }
+        self.mirror_key ^= piece_key(piece, mf) ^ piece_key(piece, mt) ^ BLACK_TO_MOVE;
+        self.pos.play_unchecked(m);
+    }
+}
+
 /// 64-bit FNV-1a of `bytes`, continuing from `h` (start from `FNV_OFFSET`).
 pub(crate) fn fnv1a64(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
@@ -85,9 +146,19 @@ pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// FNV-1a over (square, piece) of every occupied square, then the side to move.
 fn verification(pos: &Position) -> u64 {
+    verification_by(pos, |sq| pos.piece_at(sq))
+}
+
+/// [`verification`] of the mirror of `pos`, read off `pos` (the mirror's square `sq` holds
+/// what `pos` has on `sq`'s mirror).
+fn verification_of_mirror(pos: &Position) -> u64 {
+    verification_by(pos, |sq| pos.piece_at(sq.flip_horizontal()))
+}
+
+fn verification_by(pos: &Position, piece_at: impl Fn(Square) -> Option<xiangqi::Piece>) -> u64 {
     let mut h = FNV_OFFSET;
     for sq in Square::all() {
-        if let Some(p) = pos.piece_at(sq) {
+        if let Some(p) = piece_at(sq) {
             h = fnv1a64(
                 h,
                 &[
@@ -171,5 +242,43 @@ mod tests {
         let mut c = Position::new();
         play(&mut c, "h2e2");
         assert_ne!(Keyed::of(&a).key, Keyed::of(&c).key);
+    }
+
+    #[test]
+    fn a_walk_keys_every_position_as_keyed_of_does() {
+        // Random legal games (a fixed LCG), symmetric positions, captures and mirrored starts
+        // among them.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % n
+        };
+        let (mut checked, mut symmetric, mut mirrored) = (0, 0, 0);
+        for game in 0..300 {
+            let start = if game % 3 == 2 {
+                let mut p = Position::new();
+                play(&mut p, "b2e2");
+                p
+            } else {
+                Position::new()
+            };
+            let mut walk = KeyWalk::new(&start);
+            for _ in 0..120 {
+                let pos = walk.position().clone();
+                let k = walk.keyed();
+                assert_eq!(k, Keyed::of(&pos), "{pos:?}");
+                checked += 1;
+                symmetric += usize::from(k.symmetric);
+                mirrored += usize::from(k.mirrored);
+                let legal: Vec<Move> = pos.legal_moves().into_iter().copied().collect();
+                if legal.is_empty() {
+                    break;
+                }
+                walk.play(legal[next(legal.len())]);
+            }
+        }
+        assert!(checked > 20_000 && symmetric >= 200 && mirrored > 5_000);
     }
 }

@@ -7,7 +7,8 @@
 //! account's games, by the colour it had). A position and its left-right mirror share an
 //! entry (`key`); only the main line of a game counts, up to a ply limit, and a game seen
 //! twice counts once. Adding games never rebuilds: each batch is merged into the entries in
-//! one transaction.
+//! one transaction (a new index may instead be filled by one sorted bulk load,
+//! `Explorer::bulk_load`).
 //!
 //! The engine's opening book (`book`) is a file of its own made from an index (`xiangqi
 //! explorer book`); reading and probing it need neither redb nor the records crate (build
@@ -31,8 +32,8 @@ mod index;
 
 #[cfg(feature = "index")]
 pub use index::{
-    key_games, Added, Answer, Db, Error, Explorer, GameMeta, KeyedBatch, MoveAnswer, NewGame,
-    Options, Speed, Target, RATING_BANDS,
+    key_games, Added, Answer, BulkLoad, Db, Error, Explorer, GameMeta, KeyedBatch, MoveAnswer,
+    NewGame, Options, Speed, Target, RATING_BANDS,
 };
 pub use key::{Keyed, PositionKey};
 pub use openings::{opening_of, opening_of_line, Opening};

@@ -174,15 +174,22 @@ fn expected(c: &Count, p: &Position, o: &BuildOptions) -> BTreeSet<(String, u16,
 
 fn check(o: BuildOptions, games_n: usize, seed: u64, name: &str) {
     let games = games(games_n, seed);
+    check_db(o, &games, &games, &Db::Masters, name);
+}
+
+/// The book of `db` in an index of `all` against the count of `counted` (the games `db`
+/// holds).
+fn check_db(o: BuildOptions, all: &[NewGame], counted: &[NewGame], db: &Db, name: &str) {
     let ex = Explorer::open(&temp(name), Options::default()).unwrap();
-    ex.add(&games).unwrap();
-    let built = book::build(&ex, &Db::Masters, &o, &mut |_, _| {}).unwrap();
+    ex.add(all).unwrap();
+    let games = counted;
+    let built = book::build(&ex, db, &o, &mut |_, _| {}).unwrap();
     let bytes = book::encode(built.entries.clone(), built.header).unwrap();
     let book = Book::from_bytes(bytes, name).unwrap();
     assert_eq!(book.header().max_ply, o.max_ply);
     assert_eq!(book.header().min_games, o.min_games);
 
-    let c = count(&games);
+    let c = count(games);
     // Breadth first from the start along moves played at least min_games times.
     let mut seen = BTreeSet::from([canonical(&Position::new()).0]);
     let mut queue = VecDeque::from([(Position::new(), 0u16)]);
@@ -269,6 +276,50 @@ fn other_weights_limits_and_thresholds() {
         11,
         "games",
     );
+}
+
+/// A player's book (`Db::Player`): the games an account played with that colour on the site,
+/// as if they were the only ones: another account's games, the same account's games with
+/// the other colour and the masters' are not in it.
+#[test]
+fn a_player_book_holds_that_players_games_of_that_colour_only() {
+    let mut all = games(1500, 0xbeef);
+    let names = ["Ann", "bo", "cy"];
+    for (i, g) in all.iter_mut().enumerate() {
+        // Every 7th game stays a masters game; the others are site games of two accounts (a
+        // mirrored copy keeps its original's seats, so mirrors count for the same player).
+        if i % 7 == 6 {
+            continue;
+        }
+        let k = if i % 5 == 4 { i - 1 } else { i };
+        g.target = Target::Site {
+            speed: xiangqi_explorer::Speed::Blitz,
+            accounts: [Some(names[k % 3].into()), Some(names[(k + 1) % 3].into())],
+        };
+    }
+    let is_anns_red = |i: usize, g: &NewGame| {
+        matches!(&g.target, Target::Site { accounts, .. } if accounts[0].as_deref() == Some("Ann"))
+            && i % 7 != 6
+    };
+    let counted: Vec<NewGame> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| is_anns_red(*i, g))
+        .map(|(_, g)| g.clone())
+        .collect();
+    assert!(counted.len() > 300 && counted.len() < all.len() / 2);
+    let o = BuildOptions {
+        min_games: 2,
+        ..BuildOptions::default()
+    };
+    // The name in any case.
+    for (name, tag) in [("Ann", "player"), ("ann", "player-lower")] {
+        let db = Db::Player {
+            name: name.into(),
+            color: Color::Red,
+        };
+        check_db(o, &all, &counted, &db, tag);
+    }
 }
 
 #[test]

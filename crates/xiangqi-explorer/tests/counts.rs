@@ -414,3 +414,99 @@ fn another_ply_limit_or_a_foreign_file_is_refused() {
     );
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn a_bulk_load_equals_adding_batch_by_batch() {
+    let max_ply = 30;
+    let gs = games(1500, 0x0bad_cafe_f00d_d00d);
+    let options = Options {
+        max_ply: max_ply as u16,
+    };
+    let plain = temp("bulk-plain");
+    let a = Explorer::open(&plain, options).unwrap();
+    let mut sum_a = xiangqi_explorer::Added::default();
+    for chunk in gs.chunks(200) {
+        sum_a += a.add(chunk).unwrap();
+    }
+    let bulk = temp("bulk-bulk");
+    let b = Explorer::open(&bulk, options).unwrap();
+    assert!(b.is_empty().unwrap());
+    let mut load = b.bulk_load().unwrap();
+    // Duplicates across batches (the copies of earlier games) are found as in `add`.
+    for chunk in gs.chunks(200) {
+        load.add(chunk).unwrap();
+    }
+    let runs = |dir: &std::path::Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().contains(".run-")
+            })
+            .count()
+    };
+    assert!(
+        runs(bulk.parent().unwrap()) > 1,
+        "the batches are kept as runs"
+    );
+    let sum_b = load.finish().unwrap();
+    assert_eq!(runs(bulk.parent().unwrap()), 0, "the runs are removed");
+    assert_eq!(
+        (sum_b.games, sum_b.duplicates, sum_b.unfinished, sum_b.cut),
+        (sum_a.games, sum_a.duplicates, sum_a.unfinished, sum_a.cut)
+    );
+    assert!(sum_b.duplicates > 100 && sum_b.games > 900, "{sum_b:?}");
+    assert_eq!(a.counts().unwrap(), b.counts().unwrap());
+    // The same answers as the ordinary build, and as the independent count, in every
+    // database and filter (top and recent games included: `Answer` holds them).
+    let mut oracle = Oracle::default();
+    oracle.add(&gs, max_ply);
+    let ps = positions(&gs, max_ply);
+    assert!(check_all(&b, &oracle, &ps) > 5000);
+    let mut dbs = vec![Db::Masters];
+    for speed in Speed::ALL {
+        for band in 0..RATING_BANDS.len() as u8 {
+            dbs.push(Db::Site {
+                speeds: vec![speed],
+                bands: vec![band],
+            });
+        }
+    }
+    for n in NAMES {
+        for color in [Color::Red, Color::Black] {
+            dbs.push(Db::Player {
+                name: n.into(),
+                color,
+            });
+        }
+    }
+    for p in &ps {
+        for db in &dbs {
+            assert_eq!(a.lookup(db, p).unwrap(), b.lookup(db, p).unwrap(), "{db:?}");
+        }
+    }
+    for id in 1..=a.counts().unwrap().0 + 1 {
+        assert_eq!(a.game(id).unwrap(), b.game(id).unwrap());
+    }
+    // The bulk-loaded index takes more games as any index does, and refuses another bulk load.
+    assert!(b.bulk_load().is_err());
+    let more = games(300, 77);
+    assert_eq!(a.add(&more).unwrap(), b.add(&more).unwrap());
+    for p in positions(&more, max_ply) {
+        assert_eq!(
+            a.lookup(&Db::Masters, &p).unwrap(),
+            b.lookup(&Db::Masters, &p).unwrap()
+        );
+    }
+    // A bulk load dropped before `finish` leaves the index empty and no runs behind.
+    let dropped = temp("bulk-dropped");
+    let c = Explorer::open(&dropped, options).unwrap();
+    let mut load = c.bulk_load().unwrap();
+    load.add(&gs[..300]).unwrap();
+    drop(load);
+    assert_eq!(c.counts().unwrap(), (0, 0));
+    assert_eq!(runs(dropped.parent().unwrap()), 0);
+    let _ = std::fs::remove_dir_all(plain.parent().unwrap());
+    let _ = std::fs::remove_dir_all(bulk.parent().unwrap());
+    let _ = std::fs::remove_dir_all(dropped.parent().unwrap());
+}

@@ -9,13 +9,14 @@ export const BASE = process.env.XIANGQI_URL || 'http://127.0.0.1:8080';
 export const SHOTS = process.env.SCREENSHOT_DIR || path.resolve('screenshots');
 
 // `locale`: the browser's language (navigator.languages and Accept-Language), e.g. 'zh-TW'.
-export async function launch({ locale } = {}) {
+export async function launch({ locale, headers } = {}) {
   const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xiangqi-chromium-'));
   // A persistent context is how playwright takes an (empty, fresh) --user-data-dir.
   const context = await chromium.launchPersistentContext(userDir, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     ...(locale ? { locale } : {}),
+    ...(headers ? { extraHTTPHeaders: headers } : {}),
     viewport: { width: 1280, height: 860 },
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

@@ -114,6 +114,8 @@ pub struct Config {
     pub explorer: Option<PathBuf>,
     /// `--book FILE`: the engine's opening book for the play levels (`xiangqi explorer book`).
     pub book: Option<PathBuf>,
+    /// `--no-book`: the play levels use no book (else, without `--book`, the named openings').
+    pub no_book: bool,
     /// `--tb DIRS`: endgame tablebase folders (`xiangqi tb generate`), `:`-separated.
     pub tb: Option<String>,
 }
@@ -169,9 +171,13 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     pub explorer: Option<PathBuf>,
     /// The computer plays its opening moves from this book (`xiangqi explorer book`) at every
-    /// level; analysis and reviews never use it
+    /// level; analysis and reviews never use it [default: the named openings' lines, which
+    /// ship with the program]
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
+    /// The computer plays no book moves (not even the named openings')
+    #[arg(long, conflicts_with = "book")]
+    pub no_book: bool,
     /// Serve the endgame tablebases in DIR (`xiangqi tb generate -o DIR`; several folders
     /// separated by `:`, `;` on Windows) at /api/tablebase and in the analysis panel; the
     /// engine's full-strength searches (analysis, reviews, level 20) probe them
@@ -214,6 +220,7 @@ impl ServeArgs {
             database: self.database,
             explorer: self.explorer,
             book: self.book,
+            no_book: self.no_book,
             tb: self.tb,
         }
     }
@@ -249,7 +256,9 @@ pub fn serve(c: Config) -> Result<(), String> {
             Some(p) => Some(Arc::new(
                 xiangqi_engine::Book::load(p).map_err(|e| format!("--book: {e}"))?,
             )),
-            None => None,
+            None if c.no_book => None,
+            // The book that ships: the named openings' lines.
+            None => Some(Arc::new(xiangqi_explorer::book::openings_book())),
         };
         let tablebase = match &c.tb {
             Some(dirs) => Some(Arc::new(
@@ -288,7 +297,11 @@ pub fn serve(c: Config) -> Result<(), String> {
         if let Some(b) = book {
             let _ = writeln!(
                 std::io::stdout(),
-                "xiangqi: the computer's opening book holds {} moves",
+                "xiangqi: the computer's opening book ({}) holds {} moves",
+                c.book.as_ref().map_or_else(
+                    || "the named openings' lines; --no-book for none".to_owned(),
+                    |p| p.display().to_string()
+                ),
                 b.len()
             );
             app.engines.set_book(Some(b));
@@ -315,6 +328,15 @@ pub fn serve(c: Config) -> Result<(), String> {
         let resumed = app.hub.resume_all().await.map_err(|e| e.to_string())?;
         if resumed > 0 {
             println!("xiangqi: {resumed} live games resumed");
+        }
+        // The games that ended as the node last stopped go to the explorer again (counted
+        // once): one stored as the process died may not have reached it.
+        match app.hub.tell_ended_again().await {
+            Ok(0) => {}
+            Ok(n) => println!(
+                "xiangqi: {n} games that ended before the restart told to the explorer again"
+            ),
+            Err(e) => eprintln!("xiangqi serve: the games ended before the restart: {e}"),
         }
         let mut routes = router(app);
         if c.rate_limits {

@@ -539,6 +539,33 @@ async fn a_block_hides_lines_and_challenges_and_chat_can_be_off() {
     assert_eq!(st, 400, "{v}");
     let (_, me, _) = call(&s, &di, "GET", "/api/account", None).await;
     assert_eq!(me["chat"], false);
+    // The app's language, kept with the account: none until chosen; a code not one of the
+    // four is refused by its field; choosing it keeps the chat preference.
+    assert!(me.get("lang").is_none(), "{me}");
+    for (lang, status) in [("zh-TW", 400), ("vi", 200), ("", 400), ("zh-Hant", 200)] {
+        let (st, v, _) = call(
+            &s,
+            &di,
+            "POST",
+            "/api/account/preferences",
+            Some(json!({"lang": lang})),
+        )
+        .await;
+        assert_eq!(st, status, "{lang}: {v}");
+        if status == 400 {
+            assert_eq!(v["field"], "lang", "{v}");
+            assert!(
+                v["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("en, zh-Hans, zh-Hant or vi"),
+                "{v}"
+            );
+        }
+    }
+    let (_, me, _) = call(&s, &di, "GET", "/api/account", None).await;
+    assert_eq!(me["lang"], "zh-Hant");
+    assert_eq!(me["chat"], false);
     assert!(history(&s, &g, &di).await.is_empty());
     let mut off = Stream::open(&s, &g, &di).await;
     assert_eq!(say(&s, &g, &ed, "spectator", "unseen").await.0, 200);

@@ -10,7 +10,7 @@ use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
-use xiangqi::{Move, Position};
+use xiangqi::{Color, Move, Position};
 use xiangqi_explorer::{Explorer, GameMeta, NewGame, Options, Outcome, Speed, Target};
 use xiangqi_server::{router, App, Store};
 
@@ -315,6 +315,57 @@ async fn post(
     )
 }
 
+/// A live game with a `limit`+`increment` clock, `moves` played and then `resigner`
+/// resigning; answers its id.
+async fn resigned_game(
+    r: &axum::Router,
+    limit: u64,
+    increment: u64,
+    moves: &[&str],
+    resigner: Color,
+) -> String {
+    let (st, c) = post(
+        r,
+        "/api/challenge/open",
+        None,
+        serde_json::json!({"clock": {"limit": limit, "increment": increment}}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{c}");
+    let id = c["id"].as_str().unwrap().to_owned();
+    let token = |side: Color| {
+        c[if side == Color::Red {
+            "tokenRed"
+        } else {
+            "tokenBlack"
+        }]
+        .as_str()
+        .unwrap()
+        .to_owned()
+    };
+    let mut side = Color::Red;
+    for m in moves {
+        let (st, v) = post(
+            r,
+            &format!("/api/board/game/{id}/move/{m}"),
+            Some(&token(side)),
+            Value::Null,
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        side = !side;
+    }
+    let (st, v) = post(
+        r,
+        &format!("/api/board/game/{id}/resign"),
+        Some(&token(resigner)),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    id
+}
+
 /// A live game that ends is added to the site database, with its result and speed; one that
 /// is aborted is not.
 #[tokio::test]
@@ -334,37 +385,7 @@ async fn an_ended_site_game_goes_into_the_site_database() {
     ));
     let r = router(Arc::new(app));
     // A blitz game (3+2): two moves, then Red resigns.
-    let (st, c) = post(
-        &r,
-        "/api/challenge/open",
-        None,
-        serde_json::json!({"clock": {"limit": 180, "increment": 2}}),
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK, "{c}");
-    let (id, red, black) = (
-        c["id"].as_str().unwrap(),
-        c["tokenRed"].as_str().unwrap(),
-        c["tokenBlack"].as_str().unwrap(),
-    );
-    for (m, t) in [("h2e2", red), ("h9g7", black)] {
-        let (st, v) = post(
-            &r,
-            &format!("/api/board/game/{id}/move/{m}"),
-            Some(t),
-            Value::Null,
-        )
-        .await;
-        assert_eq!(st, StatusCode::OK, "{v}");
-    }
-    let (st, v) = post(
-        &r,
-        &format!("/api/board/game/{id}/resign"),
-        Some(red),
-        Value::Null,
-    )
-    .await;
-    assert_eq!(st, StatusCode::OK, "{v}");
+    let id = resigned_game(&r, 180, 2, &["h2e2", "h9g7"], Color::Red).await;
     // An aborted game adds nothing.
     let (_, c2) = post(&r, "/api/challenge/open", None, Value::Null).await;
     let (st, _) = post(
@@ -392,5 +413,74 @@ async fn an_ended_site_game_goes_into_the_site_database() {
     assert_eq!(counts(&v), (0, 0, 0));
     let (_, v) = get(&r, "/api/explorer/site").await;
     assert_eq!(counts(&v), (0, 0, 1), "the aborted game is not there: {v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game stored as ended while the node died before the explorer added it (here: a run with
+/// no explorer listening) is added when the node starts again (the games ended since shortly
+/// before its last heartbeat are told again), once: a third start adds nothing more.
+#[tokio::test]
+async fn a_game_ended_as_the_node_stopped_reaches_the_explorer_after_the_restart() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-explorer-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ex_path = dir.join(xiangqi_explorer::FILE_NAME);
+    // The first run: the game ends, is stored, and the explorer never hears of it.
+    {
+        let app = Arc::new(App::new(Store::open(&dir).expect("store")));
+        assert_eq!(app.hub.resume_all().await.unwrap(), 0);
+        let r = router(app.clone());
+        resigned_game(&r, 600, 5, &["h2e2", "h9g7", "h0g2"], Color::Black).await;
+        // A beat after the end, as a node that ran on a little would leave.
+        tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    }
+    let start = |told_again: usize| {
+        let dir = dir.clone();
+        let ex_path = ex_path.clone();
+        async move {
+            // (The previous run's listener lets the file go once its hub is gone.)
+            let mut tries = 0;
+            let ex = loop {
+                match Explorer::open(&ex_path, Options::default()) {
+                    Ok(ex) => break Arc::new(ex),
+                    Err(e) if tries < 200 => {
+                        tries += 1;
+                        let _ = e;
+                        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                    }
+                    Err(e) => panic!("{e}"),
+                }
+            };
+            let mut app = App::new(Store::open(&dir).expect("store"));
+            app.explorer = Some(ex.clone());
+            tokio::spawn(xiangqi_server::api::explorer::index_ended(
+                ex,
+                app.hub.ended_games(),
+            ));
+            let app = Arc::new(app);
+            app.hub.resume_all().await.unwrap();
+            assert_eq!(app.hub.tell_ended_again().await.unwrap(), told_again);
+            router(app)
+        }
+    };
+    let r = start(1).await;
+    let mut v = Value::Null;
+    for _ in 0..200 {
+        v = get(&r, "/api/explorer/site?play=h2e2").await.1;
+        if v["red"] == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(counts(&v), (1, 0, 0), "{v}");
+    assert_eq!(v["moves"][0]["uci"], "h9g7");
+    let (_, v) = get(&r, "/api/explorer/site?play=h2e2&speeds=rapid").await;
+    assert_eq!(counts(&v), (1, 0, 0), "10+5 is rapid: {v}");
+    drop(r);
+    // Started again at once: the game is told again and counted once.
+    let r = start(1).await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, v) = get(&r, "/api/explorer/site").await;
+    assert_eq!(counts(&v), (1, 0, 0), "the game counted once: {v}");
     let _ = std::fs::remove_dir_all(&dir);
 }

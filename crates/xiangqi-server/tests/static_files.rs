@@ -75,7 +75,12 @@ async fn page_files_are_compressed_with_brotli_or_gzip() {
 
         let g = get(&app, path, &[("accept-encoding", "gzip")]).await;
         assert_eq!(header(&g, "content-encoding"), Some("gzip"), "{path}");
-        assert!(header(&g, "vary").is_some_and(|v| v.contains("accept-encoding")));
+        // (The pages also vary by Accept-Language: one Vary header each.)
+        assert!(g
+            .headers
+            .get_all("vary")
+            .iter()
+            .any(|v| v.to_str().unwrap().contains("accept-encoding")));
         let mut out = String::new();
         flate2::read::GzDecoder::new(&g.body[..])
             .read_to_string(&mut out)
@@ -99,10 +104,87 @@ async fn page_files_are_compressed_with_brotli_or_gzip() {
             "{path}: brotli at least halves it"
         );
     }
+    // A coding refused with q=0 is not used; identity when nothing else is taken.
+    for (ae, want) in [
+        ("br;q=0, gzip", Some("gzip")),
+        ("BR;q=0.5", Some("br")),
+        ("gzip;q=0, br;q=0", None),
+        ("zstd", None),
+    ] {
+        let g = get(&app, "/app.js", &[("accept-encoding", ae)]).await;
+        assert_eq!(header(&g, "content-encoding"), want, "{ae}");
+    }
     // The API's streams and JSON are not touched by the page's compression.
     let g = get(&app, "/api/health", &[("accept-encoding", "br")]).await;
     assert_eq!(g.status, StatusCode::OK);
     assert_eq!(header(&g, "content-encoding"), None);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The pages start in the language the browser asks for (`Accept-Language`): `<html lang>`
+/// and `data-accept-lang` set, a copy (and an ETag) a language, `Vary: Accept-Language`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_start_in_the_language_the_browser_asks_for() {
+    let dir = temp_dir("lang");
+    let app = router(Arc::new(App::new(Store::open(&dir).unwrap())));
+    let root = |g: &Got| {
+        let s = String::from_utf8(g.body.clone()).unwrap();
+        let start = s.find("<html").unwrap();
+        s[start..start + s[start..].find('>').unwrap() + 1].to_string()
+    };
+    for path in ["/", "/live/AbCd1234", "/account", "/@/ann", "/leaderboard"] {
+        let mut tags = Vec::new();
+        for (accept, want) in [
+            (None, r#"<html lang="en">"#),
+            (Some("fr-FR, de;q=0.9"), r#"<html lang="en">"#),
+            (
+                Some("vi-VN,vi;q=0.9,en;q=0.8"),
+                r#"<html lang="vi" data-accept-lang="vi">"#,
+            ),
+            (
+                Some("fr, zh-TW;q=0.8, en;q=0.5"),
+                r#"<html lang="zh-Hant" data-accept-lang="zh-Hant">"#,
+            ),
+            (
+                Some("zh-CN"),
+                r#"<html lang="zh-Hans" data-accept-lang="zh-Hans">"#,
+            ),
+            (Some("en-GB"), r#"<html lang="en" data-accept-lang="en">"#),
+        ] {
+            let headers: Vec<(&str, &str)> =
+                accept.map(|a| ("accept-language", a)).into_iter().collect();
+            let g = get(&app, path, &headers).await;
+            assert_eq!(g.status, StatusCode::OK, "{path}");
+            assert_eq!(root(&g), want, "{path} for {accept:?}");
+            let vary: Vec<&str> = g
+                .headers
+                .get_all("vary")
+                .iter()
+                .map(|v| v.to_str().unwrap())
+                .collect();
+            assert!(
+                vary.iter()
+                    .any(|v| v.to_ascii_lowercase().contains("accept-language")),
+                "{path}: {vary:?}"
+            );
+            let etag = header(&g, "etag").unwrap().to_string();
+            // Revalidation is by the copy: the Vietnamese tag is not the English page's.
+            let mut again = headers.clone();
+            again.push(("if-none-match", &etag));
+            assert_eq!(
+                get(&app, path, &again).await.status,
+                StatusCode::NOT_MODIFIED
+            );
+            tags.push(etag);
+        }
+        tags.sort();
+        tags.dedup();
+        assert_eq!(
+            tags.len(),
+            5,
+            "{path}: the English page (asked for or not) and 4 copies"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -51,7 +51,7 @@ impl Db {
     async fn postgres(name: &str) -> Option<Db> {
         let admin = pg::url()?;
         let name = test_name(name);
-        pg::exec(&admin, &format!("CREATE DATABASE {name}")).await;
+        pg::create_database(&admin, &name).await;
         Some(Db::Postgres {
             url: pg::with_db(&admin, &name),
             admin,
@@ -613,6 +613,16 @@ async fn live_games_round_trip(db: &Db) {
     assert_eq!(unfinished.len(), 1);
     assert_eq!(unfinished[0].0.id, "Lgame0000002");
     assert_eq!(unfinished[0].1, ["h2e2", "h9g7"]);
+    // The games ended since a time (an aborted one never): the flagged game, ended at 9.
+    let ended = s.ended_live_since(9).await.unwrap();
+    assert_eq!(
+        ended
+            .iter()
+            .map(|(r, m)| (r.id.as_str(), m.clone()))
+            .collect::<Vec<_>>(),
+        [("Lgame0000001", vec!["h2e2".to_owned()])]
+    );
+    assert!(s.ended_live_since(10).await.unwrap().is_empty());
     assert!(s.load_live("Lnothere0000").await.unwrap().is_none());
     // A write to a live game that is not there.
     assert!(s
@@ -1220,4 +1230,18 @@ async fn chat_lines_blocks_and_preferences_round_trip(db: &Db) {
         assert_eq!(s.chat_on(ann).await.unwrap(), on);
     }
     assert!(s.chat_on(bo).await.unwrap());
+
+    // The app's language: none until chosen; chosen again, the last one; one account's.
+    assert_eq!(s.lang_of(ann).await.unwrap(), None);
+    for lang in ["vi", "zh-Hant"] {
+        s.write(Write::Chat(ChatWrite::SetLang {
+            user_id: ann,
+            lang: lang.into(),
+        }))
+        .await
+        .unwrap();
+        assert_eq!(s.lang_of(ann).await.unwrap().as_deref(), Some(lang));
+    }
+    assert!(!s.chat_on(ann).await.unwrap(), "the chat preference kept");
+    assert_eq!(s.lang_of(bo).await.unwrap(), None);
 }

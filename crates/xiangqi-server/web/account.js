@@ -5,7 +5,7 @@
 // The other pages use `whoami` and `csrfHeaders` to act for the logged-in account.
 // The chosen theme (settings.js: light or dark) applies here too.
 import { settings, saveSettings } from '/settings.js';
-import { loadLang, t as tr, translatePage, langButton } from '/i18n.js';
+import { loadLang, t as tr, translatePage, langButton, normLang } from '/i18n.js';
 import { messageText } from '/messages.js';
 
 const $ = (id) => document.getElementById(id);
@@ -40,6 +40,38 @@ export async function whoami(fresh) {
     hint(!!ME.value);
   } catch { ME = { value: null }; }
   return ME.value;
+}
+const ADOPTED = new WeakSet();
+// The account's language (`lang` of GET /api/account), once it chose one, is the pages':
+// logging in on any browser brings it. Answers whether the page's language changed (the
+// caller loads it and draws the page again).
+export function adoptAccountLang(me) {
+  // Once for each answer of the server (a page's first, a log-in's): a language chosen on
+  // this page since is not undone by a later drawing.
+  if (!me || ADOPTED.has(me)) return false;
+  ADOPTED.add(me);
+  const l = normLang(me.lang);
+  if (!l || l === settings.lang) return false;
+  settings.lang = l;
+  if (l !== 'en') settings.otherLang = l;
+  saveSettings();
+  return true;
+}
+// The page's language kept with the logged-in account (POST /api/account/preferences), for
+// its other browsers; nothing for a guest. A failure leaves the choice in this browser only.
+export async function rememberLang() {
+  const me = await whoami();
+  if (!me || me.lang === settings.lang) return;
+  const before = me.lang;
+  me.lang = settings.lang;
+  try {
+    const res = await fetch('/api/account/preferences', {
+      method: 'POST', cache: 'no-store',
+      headers: { ...(await csrfHeaders()), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ lang: settings.lang }),
+    });
+    if (!res.ok) me.lang = before;
+  } catch { me.lang = before; /* offline: kept here only */ }
 }
 // The header a change made with the session cookie needs.
 export async function csrfHeaders() {
@@ -294,6 +326,8 @@ async function render() {
   langButton($('btn-lang'), settings);
   document.title = t('title');
   const me = await whoami();
+  if (adoptAccountLang(me)) { await loadLang(settings.lang); return render(); }
+  if (me && !me.lang) rememberLang();
   $('nav-account').textContent = me ? me.name : t('login');
   const body = $('page-body');
   body.textContent = '';
@@ -310,6 +344,7 @@ if ($('account-page')) {
     settings.lang = settings.lang === 'en' ? settings.otherLang : 'en';
     await loadLang(settings.lang);
     saveSettings();
+    rememberLang();
     render();
   });
   loadLang(settings.lang).then(render).finally(() => { document.documentElement.dataset.ready = '1'; });

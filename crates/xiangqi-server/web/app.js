@@ -19,7 +19,7 @@ import {
 } from '/movelist.js';
 import { settings, saveSettings, setupSettingsDialog } from '/settings.js';
 import { moveShown, droppedMove } from '/motion.js';
-import { whoami, csrfHeaders } from '/account.js';
+import { whoami, csrfHeaders, adoptAccountLang, rememberLang } from '/account.js';
 import { keyboardBoard, announce } from '/keyboard.js';
 import { setupExplorer, openingAt, openingName } from '/explorer.js';
 import { setupTablebase } from '/tablebase.js';
@@ -1148,7 +1148,11 @@ function wire() {
   $('imp-file').addEventListener('change', () => { S.importFrom = 'file'; });
   $('imp-text').addEventListener('input', () => { S.importFrom = 'text'; });
   $('btn-editor').addEventListener('click', () => openEditor());
-  setupSettingsDialog(async () => { await loadLang(settings.lang); applyLanguage(); renderAll(); });
+  setupSettingsDialog(async () => {
+    const before = document.documentElement.lang;
+    await loadLang(settings.lang); applyLanguage(); renderAll();
+    if (settings.lang !== before) rememberLang();
+  });
   EXPLORER = setupExplorer({
     t, settings, saveSettings, api,
     fen: () => (S.game && !S.editor && !S.preview ? fenAt(S.view) : null),
@@ -1166,7 +1170,7 @@ function wire() {
   $('btn-lang').addEventListener('click', async () => {
     settings.lang = settings.lang === 'en' ? settings.otherLang : 'en';
     await loadLang(settings.lang);
-    saveSettings(); applyLanguage(); renderAll();
+    saveSettings(); applyLanguage(); renderAll(); rememberLang();
   });
   document.querySelectorAll('dialog .close').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
   $('new-level').addEventListener('input', () => { $('new-level-out').textContent = $('new-level').value; });
@@ -1264,6 +1268,10 @@ function wire() {
 // The header's account link: the username when logged in; the rated choices need one.
 async function showAccount() {
   const me = await whoami();
+  // The account's language, chosen on another browser, is this page's too; an account with
+  // none yet keeps this page's.
+  if (adoptAccountLang(me)) { await loadLang(settings.lang); applyLanguage(); renderAll(); }
+  else if (me && !me.lang) rememberLang();
   $('nav-account').textContent = me ? me.name : t('login');
   for (const id of ['friend-rated', 'lobby-rated']) {
     $(id).disabled = !me;

@@ -19,10 +19,17 @@ function stored() {
   } catch { return {}; }
 }
 
+// The language of a first visit: the one the server read from the browser's Accept-Language
+// (`<html data-accept-lang>`), else the browser's own list.
+function firstLang() {
+  const root = typeof document === 'undefined' ? null : document.documentElement;
+  return normLang(root && root.dataset.acceptLang) || browserLang();
+}
+
 // The settings object the whole app shares (read and changed in place).
 export const settings = Object.assign(
   {
-    lang: browserLang(), notation: 'wxf', pieces: 'chinese',
+    lang: firstLang(), notation: 'wxf', pieces: 'chinese',
     hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
     notify: false, moveSpeed: 'normal', explorer: false, coords: 'outside',
   },
@@ -33,7 +40,7 @@ export const settings = Object.assign(
 // older store's 'zh' is Simplified Chinese. `otherLang`: the last language other than English
 // (the header's quick switch goes between it and English).
 settings.lang = normLang(settings.lang) || 'en';
-settings.otherLang = normLang(settings.otherLang) || (settings.lang !== 'en' ? settings.lang : (browserLang() !== 'en' ? browserLang() : 'zh-Hans'));
+settings.otherLang = normLang(settings.otherLang) || (settings.lang !== 'en' ? settings.lang : (firstLang() !== 'en' ? firstLang() : 'zh-Hans'));
 if (!['wxf', 'chinese', 'iccs', 'vi'].includes(settings.notation)) settings.notation = 'wxf';
 if (!THEMES.includes(settings.theme)) settings.theme = 'auto';
 if (!BOARDS.includes(settings.board)) settings.board = 'wood';

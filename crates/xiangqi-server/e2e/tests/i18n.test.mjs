@@ -5,74 +5,15 @@
 // has ended (the server's account of its end in the same language), a player's live game going
 // on with its chat and the abort's question, the account page, a profile and the leaderboard.
 // Then the header's switch and the settings' language menu change the language, and the
-// choice is remembered over a reload.
+// choice is remembered over a reload; the server's reading of Accept-Language starts the
+// pages, and an account's choice follows it to another browser; the server's refusals are in
+// the language too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   launch, shot, BASE, api, expectText, expectCount, expectAttribute, eventually,
 } from '../lib.mjs';
-import { parseFtl } from '../../web/i18n.js';
-import { openingName } from '../../web/openings.js';
-
-const WEB = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../web');
-
-// The words (three or more Latin letters) of a catalogue's messages: a word of the page that
-// is neither in the chosen language's catalogue nor allowed is English left behind.
-function words(lang) {
-  const src = fs.readFileSync(path.join(WEB, `locales/${lang}.ftl`), 'utf8');
-  const text = [...parseFtl(src).values()].flat(Infinity).map((p) => (typeof p === 'string' ? p : '')).join(' ');
-  // The openings' names as the pages write them in this language (web/openings.js) are words
-  // of the language too (Vietnamese reads the Chinese names in Hán-Việt).
-  const tsv = fs.readFileSync(path.join(WEB, '../../xiangqi-explorer/openings.tsv'), 'utf8');
-  const names = tsv.split('\n').filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split('\t'))
-    .map(([eco, name, nameZh]) => openingName({ eco, name, nameZh }, lang)).join(' ');
-  return new Set(((text + ' ' + (lang === 'en' ? '' : names)).match(/[A-Za-z]{3,}/g) || []).map((w) => w.toLowerCase()));
-}
-// Names, brands and keys the pages may show in any language: the test's players, notation
-// and format names, keyboard keys in titles, the engine's; "English" is the header's switch
-// (each language is named in itself).
-const ALLOWED = new Set(['english', 'ann', 'bob', 'i18nuser', 'home', 'end', 'iccs', 'wxf', 'fen', 'pgn', 'png', 'xqf', 'svg', 'pikafish']);
-
-// What the page shows that is not in `lang`'s words: visible text nodes, and the aria-label,
-// title and placeholder of visible elements.
-async function leftovers(page, lang) {
-  const known = words(lang);
-  const found = await page.evaluate(() => {
-    const out = [];
-    const visible = (el) => el && el.checkVisibility && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
-    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const p = n.parentElement;
-      // (translate="no" marks what is not text of a language: a record's syntax; a link to a
-      // player's profile is a name, whatever the other tests named their players.)
-      if (!p || ['SCRIPT', 'STYLE', 'OPTION'].includes(p.tagName) || !visible(p) || p.closest('[translate="no"], a[href^="/@/"]')) continue;
-      if (p.closest('select') && !p.closest('option:checked')) continue;
-      if (n.textContent.trim()) out.push(['text', n.textContent.trim(), p.id || p.className || p.tagName]);
-    }
-    // A select shows its chosen option only.
-    for (const s of document.querySelectorAll('select')) {
-      if (visible(s) && s.selectedOptions[0]) out.push(['option', s.selectedOptions[0].textContent.trim(), s.id]);
-    }
-    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
-      if ((!visible(el) && el.tagName !== 'svg') || el.closest('[translate="no"]')) continue;
-      for (const a of ['aria-label', 'title', 'placeholder']) {
-        const v = el.getAttribute(a);
-        if (v && v.trim()) out.push([a, v.trim(), el.id || el.tagName]);
-      }
-    }
-    out.push(['title', document.title, 'document']);
-    return out;
-  });
-  const bad = [];
-  for (const [kind, text, where] of found) {
-    const english = (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !known.has(w.toLowerCase()) && !ALLOWED.has(w.toLowerCase()));
-    if (english.length) bad.push(`${kind} of ${where}: "${text.slice(0, 80)}" (${english.join(', ')})`);
-  }
-  return bad;
-}
+import { words, ALLOWED, leftovers } from '../i18n-check.mjs';
 
 async function clean(page, lang, what) {
   const bad = await leftovers(page, lang);
@@ -232,5 +173,162 @@ test('the language is switched from the header and the settings, and remembered'
     await shot(page, 'i18n-zh-Hant-notation');
   } finally {
     await cleanup();
+  }
+});
+
+test('the server reads Accept-Language, and an account takes its language to another browser', { timeout: 90000 }, async () => {
+  // The browser's own list (navigator.languages) says English, its requests ask for
+  // Traditional Chinese: the page starts in the server's reading of the header. (No
+  // `locale` here: Chromium's locale would replace the header.)
+  const a = await launch({ headers: { 'Accept-Language': 'fr-CA, zh-TW;q=0.8, en;q=0.5' } });
+  const name = `ann${Date.now() % 100000}`;
+  try {
+    const page = await a.context.newPage();
+    await page.goto(BASE + '/account');
+    await expectAttribute(page, 'html', 'lang', 'zh-Hant');
+    await expectAttribute(page, 'html', 'data-accept-lang', 'zh-Hant');
+    assert.deepEqual(await page.evaluate(() => navigator.languages), ['en-US', 'en']);
+    // The server's refusal of a short password, in Traditional Chinese.
+    await page.fill('[data-testid="register-username"]', name);
+    await page.fill('[data-testid="register-password"]', 'short');
+    await page.click('[data-testid="register-submit"]');
+    await expectText(page, '[data-testid="page-msg"]', '密碼至少要有 8 個字元');
+    await page.fill('[data-testid="register-password"]', 'a good password');
+    await page.click('[data-testid="register-submit"]');
+    await expectText(page, '#nav-account', name);
+    // The new account keeps the page's language; the header's switch to English, kept too.
+    const lang = () => page.evaluate(async () => (await (await fetch('/api/account', { cache: 'no-store' })).json()).lang);
+    await eventually(async () => assert.equal(await lang(), 'zh-Hant'));
+    await page.click('#btn-lang');
+    await expectAttribute(page, 'html', 'lang', 'en');
+    await eventually(async () => assert.equal(await lang(), 'en'));
+    // Then Vietnamese, from the game page's settings.
+    const g = await api('POST', '/api/games', { mode: 'two-player' });
+    await page.goto(`${BASE}/?game=${g.data.id}`);
+    await page.click('#btn-settings');
+    await page.selectOption('#set-lang', 'vi');
+    await page.click('#dlg-settings button[value=ok]');
+    await expectText(page, '#btn-settings', 'Cài đặt');
+    await eventually(async () => assert.equal(await lang(), 'vi'));
+  } finally {
+    await a.cleanup();
+  }
+  // Another browser, asking for Simplified Chinese: the account's Vietnamese once logged in,
+  // on the account page and then on the game page.
+  const b = await launch({ locale: 'zh-CN' });
+  try {
+    const page = await b.context.newPage();
+    await page.goto(BASE + '/account');
+    await expectAttribute(page, 'html', 'lang', 'zh-Hans');
+    await expectText(page, '[data-testid="login-submit"]', '登录');
+    await page.fill('[data-testid="login-username"]', name);
+    await page.fill('[data-testid="login-password"]', 'wrong password');
+    await page.click('[data-testid="login-submit"]');
+    await expectText(page, '[data-testid="page-msg"]', '用户名或密码错误');
+    await page.fill('[data-testid="login-password"]', 'a good password');
+    await page.click('[data-testid="login-submit"]');
+    await expectAttribute(page, 'html', 'lang', 'vi');
+    await expectText(page, '#nav-account', name);
+    await page.goto(`${BASE}/?game=${(await api('POST', '/api/games', { mode: 'two-player' })).data.id}`);
+    await expectAttribute(page, 'html', 'lang', 'vi');
+    await expectText(page, '#btn-settings', 'Cài đặt');
+    const left = await leftovers(page, 'vi');
+    assert.deepEqual(left, [], 'the game page in the account\'s Vietnamese');
+  } finally {
+    await b.cleanup();
+  }
+});
+
+test("a player's own pages in each language: a correspondence game, the hidden tab's title and notification, Your games, the account", { timeout: 240000 }, async () => {
+  for (const [locale, lang] of LANGS) {
+    const a = await launch({ locale }), b = await launch({ locale });
+    try {
+      await a.context.grantPermissions(['notifications'], { origin: BASE });
+      // Notifications shown are recorded (headless Chromium shows none).
+      await a.context.addInitScript(() => {
+        window.__notes = [];
+        const N = window.Notification;
+        if (!N) return;
+        class Recorded extends N {
+          constructor(title, opts) { super(title, opts); window.__notes.push([title, opts && opts.body]); }
+        }
+        Object.defineProperty(Recorded, 'permission', { get: () => N.permission });
+        Recorded.requestPermission = N.requestPermission.bind(N);
+        window.Notification = Recorded;
+      });
+      const ann = await a.context.newPage(), bob = await b.context.newPage();
+      const errors = [];
+      for (const p of [ann, bob]) p.on('pageerror', (e) => errors.push(e.message));
+      for (const p of [ann, bob]) {
+        await p.goto(BASE + '/');
+        await p.waitForSelector('#dlg-new[open]');
+        await p.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+      }
+      // Notifications on, in the settings.
+      await ann.click('#btn-settings');
+      await ann.check('#set-notify');
+      await ann.click('#dlg-settings button[value=ok]');
+      // A correspondence seek (3 days a move) made by Ann and taken by Bob.
+      await ann.click('#btn-lobby');
+      await ann.waitForSelector('#dlg-lobby[open]');
+      await ann.selectOption('#lobby-tc', 'd3');
+      await ann.selectOption('#lobby-side', 'red');
+      await ann.fill('#lobby-name', 'Ann');
+      await ann.click('[data-testid="create-seek"]');
+      await bob.click('#btn-lobby');
+      await bob.waitForSelector('#dlg-lobby[open]');
+      await bob.waitForSelector('#lobby-seeks tr[data-testid="seek"]');
+      await clean(bob, lang, 'the lobby with a correspondence seek');
+      await bob.fill('#lobby-name', 'Bob');
+      await bob.click('[data-testid="seek-join"]');
+      await ann.waitForURL(/\/live\/[0-9A-Za-z]{8}#seat=/);
+      await bob.waitForURL(/\/live\/[0-9A-Za-z]{8}#seat=/);
+      await ann.waitForSelector('[data-testid="deadline-red"]');
+      await clean(ann, lang, 'a correspondence game with its deadlines');
+      // Ann moves, her tab goes to the background, Bob answers: her tab's title and a
+      // notification say so, in her language.
+      await ann.click('rect.hit[data-sq="h2"]');
+      await ann.click('rect.hit[data-sq="e2"]');
+      await bob.waitForSelector('[data-testid="deadline-black"]');
+      await ann.evaluate(() => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      await bob.click('rect.hit[data-sq="h9"]');
+      await bob.click('rect.hit[data-sq="g7"]');
+      await eventually(async () => assert.match(await ann.title(), /^● /));
+      await clean(ann, lang, "the hidden tab's title");
+      const notes = await ann.evaluate(() => window.__notes);
+      assert.equal(notes.length, 1, JSON.stringify(notes));
+      const known = words(lang);
+      const english = notes.flat().join(' ').match(/[A-Za-z]{3,}/g)?.filter((w) => !known.has(w.toLowerCase()) && !ALLOWED.has(w.toLowerCase())) || [];
+      assert.deepEqual(english, [], `${lang}: the notification ${JSON.stringify(notes)}`);
+      await ann.evaluate(() => {
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      // Her games, filled: this one, her turn, with the time left.
+      await ann.goto(BASE + '/');
+      await ann.waitForSelector('#dlg-new[open]');
+      await ann.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
+      await ann.click('#btn-lobby');
+      await ann.waitForSelector('#my-games tr[data-testid="my-game"][data-turn="mine"]');
+      await clean(ann, lang, 'Your games, filled');
+      await shot(ann, `i18n-${lang}-your-games`);
+      // The account page, logged in (password, tokens, chat, blocks).
+      await ann.goto(BASE + '/account');
+      await ann.fill('[data-testid="register-username"]', `ann${Date.now() % 100000}`);
+      await ann.fill('[data-testid="register-password"]', 'a good password');
+      await ann.click('[data-testid="register-submit"]');
+      await ann.waitForSelector('[data-testid="account-name"]');
+      await expectAttribute(ann, 'html', 'lang', lang);
+      await clean(ann, lang, 'the account page, logged in');
+      await shot(ann, `i18n-${lang}-account`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await a.cleanup(); await b.cleanup();
+    }
   }
 });

@@ -1,4 +1,4 @@
-// Phones: every page (and the game page's dialogs) at 360×640 and 390×844 — nothing scrolls sideways, every visible button
+// Phones: every page (and the game page's dialogs, its review and explorer) at 360×640 and 390×844 — nothing scrolls sideways, every visible button
 // (and link-button and select) is at least 44 px high, the navigation folds into a menu whose
 // entries share one font size, and the board takes the full width.
 import { test } from 'node:test';
@@ -86,6 +86,17 @@ test('every page fits a phone: no sideways scroll, 44 px controls, a folding men
         await page.keyboard.press('Escape');
         await eventually(async () => assert.equal(await page.isVisible(dlg), false));
       }
+      // The game's review (a small depth): its graph and its list of moves, and the opening
+      // explorer's panel.
+      await page.selectOption('#rv-depth', '6');
+      await page.click('#btn-review');
+      await page.waitForSelector('#rv-graph path.rv-line', { timeout: 60000 });
+      await check(page, w, 'the review');
+      await shot(page, `phone-${w}-review`);
+      await page.click('#btn-explorer');
+      await page.waitForSelector('[data-testid="explorer-panel"]:not(.hidden)');
+      await check(page, w, 'the explorer');
+      await page.click('#btn-explorer');
       // The live page of a player.
       await page.goto(BASE + ch.urlRed);
       await page.waitForSelector('[data-testid="clock-red"]');

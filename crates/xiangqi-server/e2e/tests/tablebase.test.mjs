@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { launch, shot, eventually } from '../lib.mjs';
+import { leftovers } from '../i18n-check.mjs';
 
 const BIN = process.env.XIANGQI_BIN;
 
@@ -106,6 +107,23 @@ test('the tablebase panel shows every move\'s result and plays a move', { skip: 
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(wide <= 0, `the page scrolls sideways by ${wide}px at 360px`);
     await shot(page, 'tablebase-360');
+
+    // The panel in each language (the browser's): nothing of it left in English.
+    for (const locale of ['zh-CN', 'zh-TW', 'vi-VN']) {
+      const l = await launch({ locale });
+      try {
+        const p = await l.context.newPage();
+        await p.goto(`${base}/?game=${g.id}`);
+        await ready(p);
+        await p.waitForSelector('[data-testid="tablebase-panel"]:not(.hidden) [data-testid="tablebase-move"]');
+        const lang = await p.evaluate(() => document.documentElement.lang);
+        assert.notEqual(lang, 'en', locale);
+        assert.deepEqual(await leftovers(p, lang), [], `${lang}: English left on the page with the tablebase panel`);
+        if (lang === 'vi') await shot(p, 'tablebase-vi');
+      } finally {
+        await l.cleanup();
+      }
+    }
 
     // The start position has no table: the panel is hidden.
     const res2 = await fetch(base + '/api/games', { method: 'POST', body: JSON.stringify({ mode: 'analysis' }) });

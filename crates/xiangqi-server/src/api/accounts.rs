@@ -15,6 +15,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::error::ApiError;
+use super::lang::Lang;
 use super::online::Ok_;
 use super::request::{
     missing, Credentials, JsonOrForm, PasswordChange, PreferenceFields, TokenFields,
@@ -403,6 +404,10 @@ pub struct Me {
     pub title: Option<&'static str>,
     /// Takes challenges from bots (`POST /api/account/preferences`, `bots`).
     pub bots: bool,
+    /// The language the account chose for the app (`POST /api/account/preferences`,
+    /// `lang`); absent until one is chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<Lang>,
 }
 
 /// `GET /api/account`: who is logged in.
@@ -428,9 +433,17 @@ pub async fn me(State(app): AppState, v: Viewer) -> ApiResult<Response> {
         .bot_challenges_on(u.id)
         .await
         .map_err(AccountError::from)?;
+    // A stored code this server does not know (written by a later version) counts as none.
+    let lang = app
+        .store
+        .lang_of(u.id)
+        .await
+        .map_err(AccountError::from)?
+        .and_then(|c| Lang::ALL.into_iter().find(|l| l.code() == c));
     let mut res = Json(Me {
         title: u.bot.then_some("BOT"),
         bots,
+        lang,
         name: u.name,
         csrf: u.csrf,
         ratings: all_ratings(&ratings),
@@ -592,7 +605,8 @@ pub async fn revoke_token(
     Ok(Json(Ok_ { ok: true }))
 }
 
-/// `POST /api/account/preferences`: the account's preferences (now: `chat`, on or off).
+/// `POST /api/account/preferences`: the account's preferences: `chat` on or off, `bots`
+/// (take bots' challenges) and `lang`, the app's language.
 #[utoipa::path(
     post,
     path = "/api/account/preferences",
@@ -601,7 +615,7 @@ pub async fn revoke_token(
     request_body(content((PreferenceFields = "application/json"), (PreferenceFields = "application/x-www-form-urlencoded"))),
     responses(
         (status = 200, description = "Stored", body = Ok_),
-        (status = 400, description = "Malformed input: an unknown field, a value that is not a boolean", body = super::error::ErrorBody),
+        (status = 400, description = "Malformed input: an unknown field, a value that is not a boolean, a language that is not en, zh-Hans, zh-Hant or vi", body = super::error::ErrorBody),
         (status = 401, description = "Not logged in (or a revoked API token)", body = super::error::ErrorBody),
         (status = 403, description = "Without the session's CSRF token, or from another site", body = super::error::ErrorBody),
         (status = 413, description = "The request body is too large", body = super::error::ErrorBody),
@@ -620,6 +634,15 @@ pub async fn preferences(
             .write(crate::store::Write::Chat(ChatWrite::SetChat {
                 user_id: u.id,
                 on,
+            }))
+            .await
+            .map_err(AccountError::from)?;
+    }
+    if let Some(lang) = f.lang {
+        app.store
+            .write(crate::store::Write::Chat(ChatWrite::SetLang {
+                user_id: u.id,
+                lang: lang.code().to_owned(),
             }))
             .await
             .map_err(AccountError::from)?;

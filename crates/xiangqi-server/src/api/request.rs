@@ -1099,6 +1099,10 @@ pub struct PreferenceFields {
     /// reason `noBot`).
     #[serde(default, deserialize_with = "flag")]
     pub bots: Option<bool>,
+    /// The app's language for this account: `en`, `zh-Hans`, `zh-Hant` or `vi`. The pages
+    /// switch to it when the account logs in, on any browser.
+    #[serde(default)]
+    pub lang: Option<super::lang::Lang>,
 }
 
 /// A username and a password (both required; `null` counts as missing).

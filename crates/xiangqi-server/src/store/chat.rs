@@ -46,6 +46,8 @@ pub enum ChatWrite {
     SetChat { user_id: i64, on: bool },
     /// Account `user_id`'s preference to take challenges from bots.
     SetBotChallenges { user_id: i64, on: bool },
+    /// Account `user_id`'s language for the app (a code of `api::lang::Lang`).
+    SetLang { user_id: i64, lang: String },
 }
 
 pub(super) fn apply(c: &Connection, w: &ChatWrite) -> rusqlite::Result<i64> {
@@ -77,6 +79,11 @@ pub(super) fn apply(c: &Connection, w: &ChatWrite) -> rusqlite::Result<i64> {
         ChatWrite::SetBotChallenges { user_id, on } => {
             c.prepare_cached(sql::PREF_BOT_CHALLENGES_PUT.sqlite)?
                 .execute(params![user_id, i64::from(*on)])?;
+            Ok(*user_id)
+        }
+        ChatWrite::SetLang { user_id, lang } => {
+            c.prepare_cached(sql::PREF_LANG_PUT.sqlite)?
+                .execute(params![user_id, lang])?;
             Ok(*user_id)
         }
     }
@@ -131,6 +138,17 @@ pub(super) fn chat_on(c: &Connection, user_id: i64) -> rusqlite::Result<bool> {
     )
     .optional()?
     .is_none_or(|v| v != 0))
+}
+
+/// Account `user_id`'s language for the app, if it chose one.
+pub(super) fn lang_of(c: &Connection, user_id: i64) -> rusqlite::Result<Option<String>> {
+    Ok(c.query_row(
+        "SELECT lang FROM user_prefs WHERE user_id = ?1",
+        [user_id],
+        |r| r.get::<_, Option<String>>(0),
+    )
+    .optional()?
+    .flatten())
 }
 
 /// Whether account `user_id` takes challenges from bots (the default).

@@ -281,16 +281,37 @@ pub(super) fn load(c: &Connection, id: &str) -> rusqlite::Result<Option<(LiveRow
 
 /// Every live game that has not ended, with its moves (to resume after a restart).
 pub(super) fn unfinished(c: &Connection) -> rusqlite::Result<Vec<(LiveRow, Vec<String>)>> {
-    let mut st = c.prepare(&format!(
-        "SELECT {COLUMNS} FROM live_games WHERE status IN ('created', 'started')"
-    ))?;
-    let rows = st.query_map([], row_of)?.collect::<Result<Vec<_>, _>>()?;
+    games_where(c, "status IN ('created', 'started')", [])
+}
+
+/// The live games that `cond` (what follows WHERE, with `params`) selects, with their moves.
+fn games_where(
+    c: &Connection,
+    cond: &str,
+    params: impl rusqlite::Params,
+) -> rusqlite::Result<Vec<(LiveRow, Vec<String>)>> {
+    let mut st = c.prepare(&format!("SELECT {COLUMNS} FROM live_games WHERE {cond}"))?;
+    let rows = st
+        .query_map(params, row_of)?
+        .collect::<Result<Vec<_>, _>>()?;
     rows.into_iter()
         .map(|row| {
             let moves = moves_of(c, &row.id)?;
             Ok((row, moves))
         })
         .collect()
+}
+
+/// The live games that ended (not aborted) at `since` (wall ms) or later, with their moves.
+pub(super) fn ended_since(
+    c: &Connection,
+    since: i64,
+) -> rusqlite::Result<Vec<(LiveRow, Vec<String>)>> {
+    games_where(
+        c,
+        "status NOT IN ('created', 'started', 'aborted') AND updated >= ?1 ORDER BY updated",
+        [since],
+    )
 }
 
 #[cfg(test)]

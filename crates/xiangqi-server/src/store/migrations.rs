@@ -61,6 +61,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../../migrations/sqlite/0008_bots.sql"),
         postgres: include_str!("../../migrations/postgres/0008_bots.sql"),
     },
+    Migration {
+        version: 9,
+        name: "language",
+        sqlite: include_str!("../../migrations/sqlite/0009_language.sql"),
+        postgres: include_str!("../../migrations/postgres/0009_language.sql"),
+    },
 ];
 
 #[cfg(test)]

@@ -133,6 +133,18 @@ impl Store {
         }
     }
 
+    /// The live games that ended (not aborted) at `since` (wall ms) or later, by when, with
+    /// their moves.
+    pub async fn ended_live_since(
+        &self,
+        since: i64,
+    ) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.ended_live_since(since).await,
+            Store::Postgres(s) => s.ended_live_since(since).await,
+        }
+    }
+
     /// The last heartbeat of `node` (ms since the Unix epoch), if it ever beat.
     pub async fn last_beat(&self, node: &str) -> Result<Option<i64>, StoreError> {
         match self {
@@ -490,6 +502,14 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.read(move |c| chat::blocking(c, user_id)).await,
             Store::Postgres(s) => s.blocking(user_id).await,
+        }
+    }
+
+    /// Account `user_id`'s language for the app, if it chose one.
+    pub async fn lang_of(&self, user_id: i64) -> Result<Option<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read(move |c| chat::lang_of(c, user_id)).await,
+            Store::Postgres(s) => s.lang_of(user_id).await,
         }
     }
 

@@ -379,16 +379,37 @@ impl PgStore {
         Ok(Some((row, moves)))
     }
 
+    /// The live games that ended (not aborted) at `since` or later, by when, with their moves.
+    pub async fn ended_live_since(
+        &self,
+        since: i64,
+    ) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
+        self.live_games_where(
+            "status NOT IN ('created', 'started', 'aborted') AND updated >= $1 ORDER BY updated",
+            &[&since],
+        )
+        .await
+    }
+
     /// Every live game that has not ended, with its moves.
     pub async fn unfinished_live(&self) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
+        self.live_games_where("status IN ('created', 'started')", &[])
+            .await
+    }
+
+    /// The live games that `cond` (what follows WHERE, with `params`) selects, each with its
+    /// moves, read in one snapshot.
+    async fn live_games_where(
+        &self,
+        cond: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
         let mut c = self.pool.get().await.map_err(pool_error)?;
         let tx = snapshot(&mut c).await?;
         let rows = tx
             .query(
-                &format!(
-                    "SELECT {LIVE_COLUMNS} FROM live_games WHERE status IN ('created', 'started')"
-                ),
-                &[],
+                &format!("SELECT {LIVE_COLUMNS} FROM live_games WHERE {cond}"),
+                params,
             )
             .await
             .map_err(read_error)?

@@ -220,6 +220,11 @@ statements! {
         "INSERT INTO user_prefs (user_id, chat, bot_challenges) VALUES ($1, 1, $2) \
          ON CONFLICT (user_id) DO UPDATE SET bot_challenges = excluded.bot_challenges"
     );
+    /// Account $1's language $2 (`en`, `zh-Hans`, `zh-Hant`, `vi`).
+    PREF_LANG_PUT = one!(
+        "INSERT INTO user_prefs (user_id, chat, lang) VALUES ($1, 1, $2) \
+         ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang"
+    );
     /// Account $1's new password hash $2.
     USER_SET_PASSWORD = one!("UPDATE users SET password_hash = $2 WHERE id = $1");
     /// Ends every session of account $1.

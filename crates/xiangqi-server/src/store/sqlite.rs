@@ -240,6 +240,14 @@ impl SqliteStore {
         self.read(live::unfinished).await
     }
 
+    /// The live games that ended (not aborted) at `since` or later, by when.
+    pub async fn ended_live_since(
+        &self,
+        since: i64,
+    ) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
+        self.read(move |c| live::ended_since(c, since)).await
+    }
+
     /// The last heartbeat of `node`, if it ever beat.
     pub async fn last_beat(&self, node: &str) -> Result<Option<i64>, StoreError> {
         let node = node.to_owned();

@@ -44,6 +44,10 @@ pub(super) async fn apply(tx: &Transaction<'_>, w: &ChatWrite) -> Result<i64, St
             .await?;
             Ok(*user_id)
         }
+        ChatWrite::SetLang { user_id, lang } => {
+            exec(tx, sql::PREF_LANG_PUT, &[user_id, lang]).await?;
+            Ok(*user_id)
+        }
     }
 }
 
@@ -97,6 +101,20 @@ impl PgStore {
             )
             .await?;
             Ok(v.is_none_or(|v| v != 0))
+        })
+        .await
+    }
+
+    pub async fn lang_of(&self, user_id: i64) -> Result<Option<String>, StoreError> {
+        self.reading(async |tx| {
+            let v = super::accounts::one(
+                tx,
+                "SELECT lang FROM user_prefs WHERE user_id = $1",
+                &[&user_id],
+                |r| get::<Option<String>>(r, 0),
+            )
+            .await?;
+            Ok(v.flatten())
         })
         .await
     }
