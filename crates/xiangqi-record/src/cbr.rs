@@ -26,7 +26,8 @@ use xiangqi::{Board, Color, Piece, Role, Square};
 
 use crate::model::{GameRecord, GameResult};
 use crate::rawtree::{
-    le32, place, start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot,
+    le32, place, start_position, to_lines, tree_reader_entry_points, ErrorKind, Format, RawTree,
+    ReadError, Slot,
 };
 
 /// The error type of this reader.
@@ -40,30 +41,10 @@ pub fn looks_like(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// Reads a `.cbr` file. Any illegal move (main line or variation) is an error.
-pub fn read(bytes: &[u8]) -> Result<GameRecord, CbrError> {
-    read_game(bytes, 0, Format::Cbr, None, false)
-}
-
-/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
-/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
-/// record. An illegal main-line move is still the error.
-pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<CbrError>), CbrError> {
-    let mut dropped = Vec::new();
-    let rec = read_game(bytes, 0, Format::Cbr, Some(&mut dropped), false)?;
-    Ok((rec, dropped))
-}
-
-/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
-/// it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): an illegal move, a
-/// square off the board, a record or comment cut short. The game is kept with every move
-/// before the fault (and the variations read before it), and the fault is returned among the
-/// warnings as [`ErrorKind::Kept`], naming its byte. A bad header is still the error.
-pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<CbrError>), CbrError> {
-    let mut dropped = Vec::new();
-    let rec = read_game(bytes, 0, Format::Cbr, Some(&mut dropped), true)?;
-    Ok((rec, dropped))
-}
+tree_reader_entry_points!(
+    "a `.cbr` file", |b, d, s| read_game(b, 0, Format::Cbr, d, s),
+    "The faults: an illegal move, a square off the board, a record or comment cut short; the variations read before the fault are kept too. A bad header is still the error."
+);
 
 struct Layout {
     strings: &'static [(&'static str, usize, usize)],

@@ -29,7 +29,9 @@
 use xiangqi::{Board, Color, Square};
 
 use crate::model::{GameRecord, GameResult};
-use crate::rawtree::{start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot};
+use crate::rawtree::{
+    start_position, to_lines, tree_reader_entry_points, ErrorKind, Format, RawTree, ReadError, Slot,
+};
 
 /// The error type of this reader.
 pub type CheError = ReadError;
@@ -100,29 +102,7 @@ pub fn looks_like(bytes: &[u8]) -> bool {
         && square(kind, n[7].0, n[8].0).is_some()
 }
 
-/// Reads a CHE record. Any illegal move is an error.
-pub fn read(bytes: &[u8]) -> Result<GameRecord, CheError> {
-    read_impl(bytes, None, false)
-}
-
-/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
-/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
-/// record. An illegal main-line move is still the error.
-pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<CheError>), CheError> {
-    let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped), false)?;
-    Ok((rec, dropped))
-}
-
-/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
-/// it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): the game is kept with
-/// every move before it, and the fault is returned among the warnings as
-/// [`crate::rawtree::ErrorKind::Kept`], naming its byte.
-pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError> {
-    let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped), true)?;
-    Ok((rec, dropped))
-}
+tree_reader_entry_points!("a QQ CHE record", read_impl);
 
 const FIELD_NAMES: [&str; 4] = ["from-rank", "from-file", "to-rank", "to-file"];
 

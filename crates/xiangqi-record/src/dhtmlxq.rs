@@ -23,7 +23,8 @@ use xiangqi::{Board, Color, Piece, Position, Square};
 
 use crate::model::{GameRecord, GameResult};
 use crate::rawtree::{
-    gbk, place, start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot, SIDE_ROLES,
+    decode_text, place, start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot,
+    SIDE_ROLES,
 };
 
 /// The error type of this reader.
@@ -94,14 +95,8 @@ fn read_bytes(
     dropped: Option<&mut Vec<ReadError>>,
     salvage: bool,
 ) -> Result<GameRecord, DhtmlXqError> {
-    let (body, shift) = match bytes.strip_prefix(b"\xef\xbb\xbf") {
-        Some(rest) => (rest, 3),
-        None => (bytes, 0),
-    };
-    match std::str::from_utf8(body) {
-        Ok(s) => read_text(s, shift, dropped, salvage),
-        Err(_) => read_text(&gbk(body), shift, dropped, salvage),
-    }
+    let (text, shift) = decode_text(bytes);
+    read_text(&text, shift, dropped, salvage)
 }
 
 /// Reads a DhtmlXQ record from text (strict, as [`read`]).

@@ -18,7 +18,9 @@
 use xiangqi::{Board, Color, Square};
 
 use crate::model::{GameRecord, GameResult};
-use crate::rawtree::{start_position, to_lines, Format, RawTree, ReadError, Slot};
+use crate::rawtree::{
+    start_position, to_lines, tree_reader_entry_points, Format, RawTree, ReadError, Slot,
+};
 
 /// The error type of this reader.
 pub type MxqError = ReadError;
@@ -90,28 +92,7 @@ pub fn looks_like(bytes: &[u8]) -> bool {
     }
 }
 
-/// Reads an MXQ file. Any illegal move is an error.
-pub fn read(bytes: &[u8]) -> Result<GameRecord, MxqError> {
-    read_impl(bytes, None, false)
-}
-
-/// Like [`read`]; an MXQ game has no variations, so nothing is ever dropped (an illegal move
-/// is the error, as in [`read`]).
-pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<MxqError>), MxqError> {
-    let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped), false)?;
-    Ok((rec, dropped))
-}
-
-/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
-/// it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): the game is kept with
-/// every move before it, and the fault is returned among the warnings as
-/// [`crate::rawtree::ErrorKind::Kept`], naming its byte.
-pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError> {
-    let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped), true)?;
-    Ok((rec, dropped))
-}
+tree_reader_entry_points!("an MXQ file (one game, no variations)", read_impl);
 
 /// The result and the players' names an event string holds (`Red-胜-Black`).
 fn result_in(event: &str) -> Option<(GameResult, &str, &str)> {

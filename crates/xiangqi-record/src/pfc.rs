@@ -29,7 +29,10 @@
 use xiangqi::{Board, Color, Fen, Square};
 
 use crate::model::{GameRecord, GameResult};
-use crate::rawtree::{gbk, start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot};
+use crate::rawtree::{
+    decode_text, start_position, to_lines, tree_reader_entry_points, ErrorKind, Format, RawTree,
+    ReadError, Slot,
+};
 use crate::xml::{parse_xml, Element};
 
 /// The error type of this reader.
@@ -104,43 +107,18 @@ pub fn looks_like(bytes: &[u8]) -> bool {
     root_at(&String::from_utf8_lossy(head)).is_some()
 }
 
-/// Reads a PFC document (UTF-8 with or without BOM, else GBK). Any illegal move is an error.
-pub fn read(bytes: &[u8]) -> Result<GameRecord, PfcError> {
-    read_bytes(bytes, None, false)
-}
-
-/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
-/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
-/// record. An illegal main-line move is still the error.
-pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<PfcError>), PfcError> {
-    let mut dropped = Vec::new();
-    let rec = read_bytes(bytes, Some(&mut dropped), false)?;
-    Ok((rec, dropped))
-}
-
-/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
-/// it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): the game is kept with
-/// every move before it, and the fault is returned among the warnings as
-/// [`crate::rawtree::ErrorKind::Kept`], naming its byte.
-pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError> {
-    let mut dropped = Vec::new();
-    let rec = read_bytes(bytes, Some(&mut dropped), true)?;
-    Ok((rec, dropped))
-}
+tree_reader_entry_points!(
+    "a PengFei PFC document (UTF-8 with or without BOM, else GBK)",
+    read_bytes
+);
 
 fn read_bytes(
     bytes: &[u8],
     dropped: Option<&mut Vec<ReadError>>,
     salvage: bool,
 ) -> Result<GameRecord, PfcError> {
-    let (body, shift) = match bytes.strip_prefix(b"\xef\xbb\xbf") {
-        Some(rest) => (rest, 3),
-        None => (bytes, 0),
-    };
-    match std::str::from_utf8(body) {
-        Ok(s) => read_text(s, shift, dropped, salvage),
-        Err(_) => read_text(&gbk(body), shift, dropped, salvage),
-    }
+    let (text, shift) = decode_text(bytes);
+    read_text(&text, shift, dropped, salvage)
 }
 
 /// The part of `text` that is the XML document: from its start, or from inside the HTML

@@ -635,3 +635,56 @@ pub fn count_variations(line: &[MoveNode]) -> usize {
         })
         .sum()
 }
+
+/// A text format's bytes as text, and the length of the UTF-8 byte-order mark skipped (0 or 3,
+/// for error offsets in the file): UTF-8 when the bytes are UTF-8, else GBK (how Chinese
+/// Windows programs write).
+pub(crate) fn decode_text(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, usize) {
+    let (body, shift) = match bytes.strip_prefix(b"\xef\xbb\xbf") {
+        Some(rest) => (rest, 3),
+        None => (bytes, 0),
+    };
+    match std::str::from_utf8(body) {
+        Ok(s) => (std::borrow::Cow::Borrowed(s), shift),
+        Err(_) => (std::borrow::Cow::Owned(gbk(body)), shift),
+    }
+}
+
+/// The three entry points every tree reader offers — `read` (any fault is the error),
+/// `read_lenient` (an illegal move inside a variation drops that branch, with a warning) and
+/// `read_salvaging` (a fault on the main line also ends the game there) — around one
+/// function `imp(bytes, dropped, salvage)` that does the reading. `$what` names the file in
+/// the docs; an optional last literal adds to `read_salvaging`'s doc.
+macro_rules! tree_reader_entry_points {
+    ($what:literal, $imp:expr $(, $salvage_doc:literal)?) => {
+        #[doc = concat!("Reads ", $what, ". Any illegal move (main line or variation) is an error.")]
+        pub fn read(bytes: &[u8]) -> Result<GameRecord, ReadError> {
+            $imp(bytes, None, false)
+        }
+
+        #[doc = concat!(
+            "Like [`read`], but an illegal move inside a variation only drops that branch from ",
+            "the move on (see [`crate::rawtree`]); the errors for what was left out are returned ",
+            "beside the record. An illegal main-line move is still the error."
+        )]
+        pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError> {
+            let mut dropped = Vec::new();
+            let rec = $imp(bytes, Some(&mut dropped), false)?;
+            Ok((rec, dropped))
+        }
+
+        #[doc = concat!(
+            "Like [`read_lenient`], and a fault on the main line ends the game there instead of ",
+            "failing it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): the ",
+            "game is kept with every move before it, and the fault is returned among the ",
+            "warnings as [`crate::rawtree::ErrorKind::Kept`], naming its byte.",
+            $(" ", $salvage_doc)?
+        )]
+        pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError> {
+            let mut dropped = Vec::new();
+            let rec = $imp(bytes, Some(&mut dropped), true)?;
+            Ok((rec, dropped))
+        }
+    };
+}
+pub(crate) use tree_reader_entry_points;

@@ -28,8 +28,8 @@ use xiangqi::{Board, Color, Piece, Square};
 
 use crate::model::{GameRecord, GameResult, MoveNode};
 use crate::rawtree::{
-    gbk, le32, nonempty, place, start_position, to_lines, ErrorKind, Format, RawTree, ReadError,
-    Slot, SIDE_ROLES,
+    gbk, le32, nonempty, place, start_position, to_lines, tree_reader_entry_points, ErrorKind,
+    Format, RawTree, ReadError, Slot, SIDE_ROLES,
 };
 
 /// The error type of this reader.
@@ -167,31 +167,10 @@ pub fn read_header(bytes: &[u8]) -> Result<XqfHeader, XqfError> {
     })
 }
 
-/// Reads an XQF file: tags, set-up position, comments and the whole variation tree. Any
-/// illegal move (main line or variation) is an error.
-pub fn read(bytes: &[u8]) -> Result<GameRecord, XqfError> {
-    read_impl(bytes, None, false)
-}
-
-/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
-/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
-/// record. An illegal main-line move is still the error.
-pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<XqfError>), XqfError> {
-    let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped), false)?;
-    Ok((rec, dropped))
-}
-
-/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
-/// it (`xiangqi convert --lenient`): an illegal move, a square off the board, a record or
-/// comment cut short. The game is kept with every move before the fault (and the variations
-/// read before it); the fault is returned among the warnings as [`ErrorKind::Kept`], naming its
-/// byte. A bad header (the start position) is still the error.
-pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<XqfError>), XqfError> {
-    let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped), true)?;
-    Ok((rec, dropped))
-}
+tree_reader_entry_points!(
+    "an XQF file: tags, set-up position, comments and the whole variation tree", read_impl,
+    "The faults: an illegal move, a square off the board, a record or comment cut short; the variations read before the fault are kept too. A bad header (the start position) is still the error."
+);
 
 fn read_impl(
     bytes: &[u8],

@@ -26,7 +26,8 @@ use xiangqi::{Board, Color, Fen, Square};
 
 use crate::model::{GameRecord, GameResult};
 use crate::rawtree::{
-    le32, nonempty, start_position, to_lines, ErrorKind, Format, RawTree, ReadError, Slot,
+    le32, nonempty, start_position, to_lines, tree_reader_entry_points, ErrorKind, Format, RawTree,
+    ReadError, Slot,
 };
 
 /// The error type of this reader.
@@ -42,29 +43,7 @@ pub fn looks_like(bytes: &[u8]) -> bool {
     bytes.starts_with(&MAGIC)
 }
 
-/// Reads an XQR file. Any illegal move is an error.
-pub fn read(bytes: &[u8]) -> Result<GameRecord, XqrError> {
-    read_impl(bytes, None, false)
-}
-
-/// Like [`read`], but an illegal move inside a variation only drops that branch from the move
-/// on (see [`crate::rawtree`]); the errors for what was left out are returned beside the
-/// record. An illegal main-line move is still the error.
-pub fn read_lenient(bytes: &[u8]) -> Result<(GameRecord, Vec<XqrError>), XqrError> {
-    let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped), false)?;
-    Ok((rec, dropped))
-}
-
-/// Like [`read_lenient`], and a fault on the main line ends the game there instead of failing
-/// it (`xiangqi convert --lenient`, [`crate::detect::Mode::Salvage`]): the game is kept with
-/// every move before it, and the fault is returned among the warnings as
-/// [`crate::rawtree::ErrorKind::Kept`], naming its byte.
-pub fn read_salvaging(bytes: &[u8]) -> Result<(GameRecord, Vec<ReadError>), ReadError> {
-    let mut dropped = Vec::new();
-    let rec = read_impl(bytes, Some(&mut dropped), true)?;
-    Ok((rec, dropped))
-}
+tree_reader_entry_points!("an XQR file", read_impl);
 
 fn square(b: u8, at: usize, what: &'static str) -> Result<Square, ReadError> {
     let (row, col) = (b >> 4, b & 0x0f);
