@@ -23,7 +23,8 @@
 //! them in CBF is not documented, so a `Move` after one marked `end="1"` is reported as an
 //! error rather than guessed at.
 //!
-//! The XML is read by the crate's own small XML reader (module `xml`, shared with the PengFei reader).
+//! The XML is read by the crate's own small XML reader (module `xml`, shared with the PengFei
+//! reader).
 
 use xiangqi::{Board, Color, Fen, Square};
 

@@ -48,12 +48,50 @@ pub async fn exec(url: &str, sql: &str) {
         .await
         .unwrap_or_else(|e| panic!("cannot connect to {url}: {e}"));
     let task = tokio::spawn(conn);
-    client
-        .batch_execute(sql)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let r = client.batch_execute(sql).await;
     drop(client);
     let _ = task.await;
+    r.unwrap_or_else(|e| panic!("{sql}: {}", explain(&e)));
+}
+
+/// A PostgreSQL error with the server's words: its SQLSTATE, message and detail
+/// (tokio-postgres's own `Display` says only "db error").
+pub fn explain(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!(
+            "{} ({}){}",
+            db.message(),
+            db.code().code(),
+            db.detail().map(|d| format!(": {d}")).unwrap_or_default()
+        ),
+        None => format!("{e:?}"),
+    }
+}
+
+/// Creates database `name` from `template0`. Concurrent tests create databases at once, and
+/// PostgreSQL refuses a `CREATE DATABASE` while another session is on its template (SQLSTATE
+/// 55006, "being accessed by other users"): `template0` takes no connections, and a refusal of
+/// that kind is tried again for up to ten seconds. A database already there is kept.
+pub async fn create_database(admin: &str, name: &str) {
+    let sql = format!("CREATE DATABASE {name} TEMPLATE template0");
+    for attempt in 0.. {
+        let (client, conn) = tokio_postgres::connect(admin, tokio_postgres::NoTls)
+            .await
+            .unwrap_or_else(|e| panic!("cannot connect to {admin}: {}", explain(&e)));
+        let task = tokio::spawn(conn);
+        let r = client.batch_execute(&sql).await;
+        drop(client);
+        let _ = task.await;
+        let Err(e) = r else { return };
+        let state = e.as_db_error().map(|db| db.code().code().to_owned());
+        match state.as_deref() {
+            Some("42P04") => return,
+            Some("55006") | Some("40001") | Some("40P01") if attempt < 100 => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await
+            }
+            _ => panic!("{sql}: {} (attempt {})", explain(&e), attempt + 1),
+        }
+    }
 }
 
 /// One number SQL answers from the database at `url`.
@@ -65,7 +103,7 @@ pub async fn count(url: &str, sql: &str) -> i64 {
     let n: i64 = client
         .query_one(sql, &[])
         .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .unwrap_or_else(|e| panic!("{sql}: {}", explain(&e)))
         .get(0);
     drop(client);
     let _ = task.await;
@@ -119,14 +157,7 @@ pub fn db_name(s: &str) -> String {
 
 /// The URL of database `name` on the test server, made if it is not there yet.
 pub async fn database(admin: &str, name: &str) -> String {
-    let have = count(
-        admin,
-        &format!("SELECT count(*) FROM pg_database WHERE datname = '{name}'"),
-    )
-    .await;
-    if have == 0 {
-        exec(admin, &format!("CREATE DATABASE {name}")).await;
-    }
+    create_database(admin, name).await;
     with_db(admin, name)
 }
 
