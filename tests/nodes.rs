@@ -14,6 +14,7 @@
 //! with a message, and fail under `CI=true`. The database is a SQLite folder both nodes
 //! share, or PostgreSQL when `XIANGQI_TEST_POSTGRES` holds a URL.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -204,10 +205,16 @@ fn psql(url: &str, sql: &str) {
 impl Node {
     /// A node of the Redis at `redis`, or a single server without one.
     fn start(data: &Path, db: &Database, redis: Option<&str>) -> Node {
+        Node::start_with(data, db, redis, &[])
+    }
+
+    /// The same with more arguments for `xiangqi serve`.
+    fn start_with(data: &Path, db: &Database, redis: Option<&str>, more: &[&OsStr]) -> Node {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_xiangqi"));
         cmd.args(["serve", "--port", "0", "--no-rate-limits"])
             .arg("--data")
-            .arg(data);
+            .arg(data)
+            .args(more);
         if let Some(r) = redis {
             cmd.args(["--redis", r]);
         }
@@ -866,6 +873,89 @@ fn chat_lines_relay_between_nodes_in_one_order() {
     );
     assert_eq!(st, 422, "{v}");
     assert_eq!(v["field"], "text");
+    drop(a);
+    drop(b);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Each node keeps its own opening explorer (`--explorer DIR`), and each one's site database
+/// gets the games that end on the other node too (it follows the shared store), each once.
+#[test]
+fn every_nodes_explorer_holds_the_games_ended_on_any_node() {
+    let Some(bin) = redis_server() else { return };
+    let redis = Redis::start(&bin, free_port());
+    let data = scratch("explorer");
+    let db = Database::new("explorer");
+    let dirs = ["explorer-a", "explorer-b"].map(|d| data.join(d));
+    for d in &dirs {
+        std::fs::create_dir_all(d).unwrap();
+        xiangqi_explorer::Explorer::open(
+            &d.join(xiangqi_explorer::FILE_NAME),
+            xiangqi_explorer::Options::default(),
+        )
+        .unwrap();
+    }
+    let node = |d: &Path| {
+        Node::start_with(
+            &data,
+            &db,
+            Some(&redis.url()),
+            &[OsStr::new("--explorer"), d.as_os_str()],
+        )
+    };
+    let (a, b) = (node(&dirs[0]), node(&dirs[1]));
+    // A game made and ended on A (Black resigns after h2e2 h9g7), one on B (Red resigns
+    // after c3c4).
+    let resign = |port: u16, g: &Game, token: &str| {
+        let (st, v) = post(
+            port,
+            &format!("/api/board/game/{}/resign", g.id),
+            Some(token),
+            None,
+        );
+        assert_eq!(st, 200, "{v}");
+    };
+    let g = open_game(a.port, 300);
+    play(a.port, &g.id, &g.red, "h2e2", 0);
+    play(a.port, &g.id, &g.black, "h9g7", 0);
+    resign(a.port, &g, &g.black);
+    let g = open_game(b.port, 300);
+    play(b.port, &g.id, &g.red, "c3c4", 0);
+    resign(b.port, &g, &g.red);
+    for port in [a.port, b.port] {
+        let t = Instant::now();
+        let v = loop {
+            let (st, body) = request(port, "GET", "/api/explorer/site", None, None);
+            assert_eq!(st, 200, "{body}");
+            let v: Value = serde_json::from_str(&body).unwrap();
+            if (v["red"] == 1 && v["black"] == 1) || t.elapsed() > Duration::from_secs(20) {
+                break v;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
+        assert_eq!(
+            (&v["red"], &v["draws"], &v["black"]),
+            (&json!(1), &json!(0), &json!(1)),
+            "node on {port}: {v}"
+        );
+        let moves: Vec<&str> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["uci"].as_str().unwrap())
+            .collect();
+        assert_eq!(moves.len(), 2, "{v}");
+        // (A position and its mirror share an entry: a move may show as its mirror image.)
+        let has = |m: &str, mirror: &str| moves.contains(&m) || moves.contains(&mirror);
+        assert!(has("h2e2", "b2e2") && has("c3c4", "g3g4"), "{v}");
+    }
+    // Read again and again (the overlap), still each game once.
+    std::thread::sleep(Duration::from_secs(5));
+    for port in [a.port, b.port] {
+        let (_, body) = request(port, "GET", "/api/explorer/site", None, None);
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!((&v["red"], &v["black"]), (&json!(1), &json!(1)), "{v}");
+    }
     drop(a);
     drop(b);
     let _ = std::fs::remove_dir_all(&data);

@@ -799,7 +799,18 @@ impl Explorer {
     /// then their moves are keyed on up to two threads ([`key_games`]) and the batch's summed
     /// counts are merged into the stored entries in key order.
     pub fn add(&self, games: &[NewGame]) -> Result<Added, Error> {
+        self.add_marked(games, None)
+    }
+
+    /// Like [`add`](Explorer::add), and sets the mark `name` to `value` in the same
+    /// transaction (see [`mark`](Explorer::mark)): a reader that records how far it has read
+    /// its source with the games it added never loses a game to a crash between the two.
+    pub fn add_marked(&self, games: &[NewGame], mark: Option<(&str, u64)>) -> Result<Added, Error> {
         let tx = self.db.begin_write()?;
+        if let Some((name, value)) = mark {
+            tx.open_table(META)?
+                .insert(format!("mark:{name}").as_str(), value)?;
+        }
         let (fresh, mut added) = register(&tx, games)?;
         let batch = key_games(&fresh, self.options.max_ply);
         added.cut = batch.cut;
@@ -819,6 +830,17 @@ impl Explorer {
         }
         tx.commit()?;
         Ok(added)
+    }
+
+    /// The value of mark `name`, set by [`add_marked`](Explorer::add_marked), if it was ever
+    /// set: e.g. how far the server's site database has read the games ended in its store.
+    pub fn mark(&self, name: &str) -> Result<Option<u64>, Error> {
+        let tx = self.db.begin_read()?;
+        let meta = tx.open_table(META)?;
+        let v = meta
+            .get(format!("mark:{name}").as_str())?
+            .map(|v| v.value());
+        Ok(v)
     }
 
     /// Whether the index holds no entries (a build from nothing may then use [`BulkLoad`]).

@@ -347,12 +347,24 @@ fn adding_in_batches_and_reopening_equals_one_build() {
     let total = a.add(&gs).unwrap();
     let parts = temp("parts");
     let mut sum = xiangqi_explorer::Added::default();
-    for chunk in gs.chunks(250) {
-        // Reopened for every batch: adding never rebuilds, and what is there stays.
+    for (k, chunk) in gs.chunks(250).enumerate() {
+        // Reopened for every batch: adding never rebuilds, and what is there stays; the mark
+        // set with each batch is the last one's.
         let b = Explorer::open_existing(&parts)
             .unwrap_or_else(|_| Explorer::open(&parts, Options { max_ply: 24 }).unwrap());
-        sum += b.add(chunk).unwrap();
+        assert_eq!(b.mark("read").unwrap(), (k > 0).then_some(k as u64 * 10));
+        sum += b
+            .add_marked(chunk, Some(("read", (k as u64 + 1) * 10)))
+            .unwrap();
     }
+    assert_eq!(
+        Explorer::open_existing(&parts)
+            .unwrap()
+            .mark("read")
+            .unwrap(),
+        Some(40)
+    );
+    assert_eq!(a.mark("read").unwrap(), None);
     assert_eq!(
         (sum.games, sum.duplicates, sum.unfinished),
         (total.games, total.duplicates, total.unfinished)

@@ -51,7 +51,8 @@ pub use store::Store;
 pub use api::{BODY_LIMIT, IMPORT_LIMIT};
 
 impl Config {
-    /// The opening explorer's index to serve, and to add this node's ended games to:
+    /// The opening explorer's index to serve, and to add the ended games to (this node's at
+    /// once, every node's as it follows the store: `api::explorer::follow_site`):
     /// `--explorer DIR`'s (which must hold one); else, on a single node, `DATA/explorer`'s
     /// (made when missing; served without when it cannot be opened, say held by another
     /// server); else none (nodes sharing live games over Redis each take an `--explorer`).
@@ -166,8 +167,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "URL", value_parser = parse_database_url)]
     pub database: Option<String>,
     /// Serve the opening explorer built in DIR (`xiangqi explorer build -o DIR`) at
-    /// /api/explorer, and add the games that end here to it [default: DATA/explorer, made
-    /// when missing; none with --redis]
+    /// /api/explorer, and add to it the games that end here or on any node sharing the store
+    /// [default: DATA/explorer, made when missing; none with --redis]
     #[arg(long, value_name = "DIR")]
     pub explorer: Option<PathBuf>,
     /// The computer plays its opening moves from this book (`xiangqi explorer book`) at every
@@ -329,14 +330,10 @@ pub fn serve(c: Config) -> Result<(), String> {
         if resumed > 0 {
             println!("xiangqi: {resumed} live games resumed");
         }
-        // The games that ended as the node last stopped go to the explorer again (counted
-        // once): one stored as the process died may not have reached it.
-        match app.hub.tell_ended_again().await {
-            Ok(0) => {}
-            Ok(n) => println!(
-                "xiangqi: {n} games that ended before the restart told to the explorer again"
-            ),
-            Err(e) => eprintln!("xiangqi serve: the games ended before the restart: {e}"),
+        // The explorer follows the store's ended games too: every node's (with several
+        // nodes), and any that ended as this node last stopped before reaching it.
+        if let Some(ex) = app.explorer.clone() {
+            tokio::spawn(api::explorer::follow_site(ex, app.hub.clone()));
         }
         let mut routes = router(app);
         if c.rate_limits {

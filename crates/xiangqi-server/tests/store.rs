@@ -613,16 +613,26 @@ async fn live_games_round_trip(db: &Db) {
     assert_eq!(unfinished.len(), 1);
     assert_eq!(unfinished[0].0.id, "Lgame0000002");
     assert_eq!(unfinished[0].1, ["h2e2", "h9g7"]);
-    // The games ended since a time (an aborted one never): the flagged game, ended at 9.
-    let ended = s.ended_live_since(9).await.unwrap();
-    assert_eq!(
-        ended
-            .iter()
-            .map(|(r, m)| (r.id.as_str(), m.clone()))
-            .collect::<Vec<_>>(),
-        [("Lgame0000001", vec!["h2e2".to_owned()])]
-    );
-    assert!(s.ended_live_since(10).await.unwrap().is_empty());
+    // The games ended after a point of the order (updated, id) (an aborted one never): the
+    // flagged game, ended at 9, after (8, anything) and (9, an id before its own), not after
+    // (9, its id); a limit of 0 gives none.
+    for (updated, id) in [(8, "Zzz"), (9, ""), (9, "Lgame0000000")] {
+        let ended = s.ended_live_after(updated, id, 10).await.unwrap();
+        assert_eq!(
+            ended
+                .iter()
+                .map(|(r, m)| (r.id.as_str(), m.clone()))
+                .collect::<Vec<_>>(),
+            [("Lgame0000001", vec!["h2e2".to_owned()])],
+            "after ({updated}, {id})"
+        );
+    }
+    assert!(s
+        .ended_live_after(9, "Lgame0000001", 10)
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(s.ended_live_after(0, "", 0).await.unwrap().is_empty());
     assert!(s.load_live("Lnothere0000").await.unwrap().is_none());
     // A write to a live game that is not there.
     assert!(s

@@ -376,3 +376,86 @@ pub async fn index_ended(ex: Arc<Explorer>, mut rx: tokio::sync::mpsc::Unbounded
         }
     }
 }
+
+/// How often [`follow_site`] reads the store for games that ended.
+pub const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How far before the newest game it has added each read of [`follow_once`] starts: the nodes'
+/// clocks may differ by this much, and a write stamped earlier may be committed later.
+pub const FOLLOW_OVERLAP_MS: i64 = 10_000;
+
+/// The explorer's mark ([`Explorer::mark`]) of how far the site database has read the store:
+/// the newest end (wall ms) among the games added.
+pub const FOLLOW_MARK: &str = "site-followed";
+
+/// The games one [`follow_once`] read at most keeps in memory at a time.
+const FOLLOW_PAGE: u32 = 500;
+
+/// Keeps `ex`'s site database equal to the store's ended games, whichever node ended them:
+/// [`follow_once`] every [`FOLLOW_EVERY`], for as long as the server runs. With several nodes
+/// (sharing the store and Redis) every node's explorer so holds every node's games; on a single
+/// node it adds what [`index_ended`] missed (a game stored as ended just as the process died)
+/// and, for an explorer new to a server that has games, the whole past.
+pub async fn follow_site(ex: Arc<Explorer>, hub: Arc<crate::online::hub::Hub>) {
+    let mut told = std::collections::HashMap::new();
+    loop {
+        if let Err(e) = follow_once(&ex, &hub, &mut told).await {
+            eprintln!("xiangqi serve: the explorer's site database could not read the store: {e}");
+        }
+        tokio::time::sleep(FOLLOW_EVERY).await;
+    }
+}
+
+/// Adds to `ex`'s site database the games stored as ended from [`FOLLOW_OVERLAP_MS`] before its
+/// mark on, a page at a time, each page in one transaction with the mark moved to the newest
+/// end in it, so a crash loses nothing (the next read starts before the mark again). `told`
+/// holds the ids read within the overlap, so they are not read into a batch again (the
+/// explorer would count them once anyway: its duplicate check). Answers what was added.
+pub async fn follow_once(
+    ex: &Arc<Explorer>,
+    hub: &crate::online::hub::Hub,
+    told: &mut std::collections::HashMap<String, i64>,
+) -> Result<xiangqi_explorer::Added, String> {
+    let e2 = ex.clone();
+    let mut mark = off_thread(move || e2.mark(FOLLOW_MARK)).await?.unwrap_or(0) as i64;
+    let mut after = (mark - FOLLOW_OVERLAP_MS, String::new());
+    let mut sum = xiangqi_explorer::Added::default();
+    loop {
+        let page = hub
+            .ended_after(after.0, &after.1, FOLLOW_PAGE)
+            .await
+            .map_err(|e| e.to_string())?;
+        let full = page.len() == FOLLOW_PAGE as usize;
+        if let Some(last) = page.last() {
+            after = (last.at, last.id.clone());
+        }
+        let games: Vec<NewGame> = page
+            .iter()
+            .filter(|e| !told.contains_key(&e.id))
+            .map(site_game)
+            .collect();
+        if !games.is_empty() {
+            mark = page.iter().map(|e| e.at).fold(mark, i64::max);
+            let (e2, m) = (ex.clone(), mark.max(0) as u64);
+            sum += off_thread(move || e2.add_marked(&games, Some((FOLLOW_MARK, m)))).await?;
+        }
+        for e in &page {
+            told.insert(e.id.clone(), e.at);
+        }
+        if !full {
+            break;
+        }
+    }
+    told.retain(|_, at| *at >= mark - FOLLOW_OVERLAP_MS);
+    Ok(sum)
+}
+
+/// Runs `f` (the explorer's file work) off the async threads.
+async fn off_thread<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, xiangqi_explorer::Error> + Send + 'static,
+) -> Result<T, String> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())
+}

@@ -302,17 +302,25 @@ fn games_where(
         .collect()
 }
 
-/// The live games that ended (not aborted) at `since` (wall ms) or later, with their moves.
-pub(super) fn ended_since(
+/// The live games that ended (not aborted) after `(updated, id)` in that order, at most
+/// `limit`, with their moves.
+pub(super) fn ended_after(
     c: &Connection,
-    since: i64,
+    updated: i64,
+    id: &str,
+    limit: u32,
 ) -> rusqlite::Result<Vec<(LiveRow, Vec<String>)>> {
     games_where(
         c,
-        "status NOT IN ('created', 'started', 'aborted') AND updated >= ?1 ORDER BY updated",
-        [since],
+        &format!("{ENDED_AFTER} LIMIT ?3"),
+        params![updated, id, limit],
     )
 }
+
+/// The condition and order of [`ended_after`] (`?1` updated, `?2` id): the ended games after
+/// a point of the order (updated, id), which the index `live_games_updated` walks.
+pub(crate) const ENDED_AFTER: &str = "status NOT IN ('created', 'started', 'aborted') \
+     AND (updated > ?1 OR (updated = ?1 AND id > ?2)) ORDER BY updated, id";
 
 #[cfg(test)]
 mod tests {

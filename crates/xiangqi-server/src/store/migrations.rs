@@ -67,6 +67,12 @@ pub const MIGRATIONS: &[Migration] = &[
         sqlite: include_str!("../../migrations/sqlite/0009_language.sql"),
         postgres: include_str!("../../migrations/postgres/0009_language.sql"),
     },
+    Migration {
+        version: 10,
+        name: "ended order",
+        sqlite: include_str!("../../migrations/sqlite/0010_ended_order.sql"),
+        postgres: include_str!("../../migrations/postgres/0010_ended_order.sql"),
+    },
 ];
 
 #[cfg(test)]

@@ -133,15 +133,19 @@ impl Store {
         }
     }
 
-    /// The live games that ended (not aborted) at `since` (wall ms) or later, by when, with
-    /// their moves.
-    pub async fn ended_live_since(
+    /// The live games that ended (not aborted) after `(updated, id)` in the order of their
+    /// last write's time (wall ms) and then their ids, at most `limit`, with their moves: a
+    /// page of a walk through every ended game (start at `(since, "")`, go on from the last
+    /// one's `(updated, id)`).
+    pub async fn ended_live_after(
         &self,
-        since: i64,
+        updated: i64,
+        id: &str,
+        limit: u32,
     ) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
         match self {
-            Store::Sqlite(s) => s.ended_live_since(since).await,
-            Store::Postgres(s) => s.ended_live_since(since).await,
+            Store::Sqlite(s) => s.ended_live_after(updated, id, limit).await,
+            Store::Postgres(s) => s.ended_live_after(updated, id, limit).await,
         }
     }
 

@@ -379,16 +379,22 @@ impl PgStore {
         Ok(Some((row, moves)))
     }
 
-    /// The live games that ended (not aborted) at `since` or later, by when, with their moves.
-    pub async fn ended_live_since(
+    /// The live games that ended (not aborted) after `(updated, id)` in that order, at most
+    /// `limit`, with their moves.
+    pub async fn ended_live_after(
         &self,
-        since: i64,
+        updated: i64,
+        id: &str,
+        limit: u32,
     ) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
-        self.live_games_where(
-            "status NOT IN ('created', 'started', 'aborted') AND updated >= $1 ORDER BY updated",
-            &[&since],
-        )
-        .await
+        let cond = format!(
+            "{} LIMIT $3",
+            super::live::ENDED_AFTER
+                .replace("?1", "$1")
+                .replace("?2", "$2")
+        );
+        self.live_games_where(&cond, &[&updated, &id, &i64::from(limit)])
+            .await
     }
 
     /// Every live game that has not ended, with its moves.

@@ -241,11 +241,15 @@ impl SqliteStore {
     }
 
     /// The live games that ended (not aborted) at `since` or later, by when.
-    pub async fn ended_live_since(
+    pub async fn ended_live_after(
         &self,
-        since: i64,
+        updated: i64,
+        id: &str,
+        limit: u32,
     ) -> Result<Vec<(LiveRow, Vec<String>)>, StoreError> {
-        self.read(move |c| live::ended_since(c, since)).await
+        let id = id.to_owned();
+        self.read(move |c| live::ended_after(c, updated, &id, limit))
+            .await
     }
 
     /// The last heartbeat of `node`, if it ever beat.

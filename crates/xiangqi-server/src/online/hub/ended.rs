@@ -4,9 +4,11 @@
 use tokio::sync::mpsc;
 use xiangqi::{Color, Move, Position};
 
+use super::codec::restore;
 use super::{lock, wall_ms, Hub, RoomState};
 use crate::online::live::{LiveGame, Status};
 use crate::rating::Speed;
+use crate::store::accounts::SeatsRow;
 use crate::store::StoreError;
 
 /// A game that has just ended, stored.
@@ -43,51 +45,43 @@ impl Hub {
         }
         let guard = lock(&self.ended);
         let Some(tx) = guard.as_ref() else { return };
-        let _ = tx.send(ended_of(id, st, next, wall_ms()));
+        let _ = tx.send(ended_of(id, st.seats.as_ref(), next, wall_ms()));
     }
 
-    /// Tells the listener again of the games that ended since shortly before this node's
-    /// last heartbeat before its restart (`resume_all` reads it): one that ended as the node
-    /// stopped may have been stored without reaching the listener. The listener's adds are
-    /// idempotent (the explorer counts a game once), so a game told twice counts once.
-    /// Answers how many were told; none on a first start, with several nodes, or without a
-    /// listener.
-    pub async fn tell_ended_again(&self) -> Result<usize, StoreError> {
-        let Some(last) = *lock(&self.last_run) else {
-            return Ok(0);
-        };
-        if self.cluster.is_some() || lock(&self.ended).is_none() {
-            return Ok(0);
-        }
-        let rows = self.store.ended_live_since(last - RETELL_MS).await?;
-        let mut n = 0;
+    /// The games stored as ended (not aborted) after `(updated, id)` in the order of when
+    /// they were last written (wall ms) and their ids, at most `limit`, as [`Ended`] values
+    /// (`at` is when the end was written). Read from the store alone, so on any node, whoever
+    /// played them: a node's opening explorer follows the games that end on other nodes
+    /// with it.
+    pub async fn ended_after(
+        &self,
+        updated: i64,
+        id: &str,
+        limit: u32,
+    ) -> Result<Vec<Ended>, StoreError> {
+        let rows = self.store.ended_live_after(updated, id, limit).await?;
+        let mut out = Vec::with_capacity(rows.len());
         for (row, moves) in rows {
             let seats = self.store.live_seats(&row.id).await?;
-            let room = self.room_of(&row, &moves, seats, 0)?;
-            let st = room.state.lock().await;
-            if st.live.status() == Status::Aborted || !st.live.is_over() {
+            let live = restore(
+                &row,
+                &moves,
+                self.now(),
+                0,
+                (self.day_ms(), self.epoch_wall()),
+            )?;
+            if live.status() == Status::Aborted || !live.is_over() {
                 continue;
             }
-            let e = ended_of(&row.id, &st, &st.live, row.updated);
-            drop(st);
-            let guard = lock(&self.ended);
-            let Some(tx) = guard.as_ref() else { break };
-            if tx.send(e).is_ok() {
-                n += 1;
-            }
+            out.push(ended_of(&row.id, seats.as_ref(), &live, row.updated));
         }
-        Ok(n)
+        Ok(out)
     }
 }
 
-/// How long before the last heartbeat games are told again: the listener adds what came in
-/// meanwhile at once, so a game ended this long before the stop was added (or its add failed
-/// and was logged).
-const RETELL_MS: i64 = 60_000;
-
-/// The game `next` (room `id`, seats in `st`) as it ended at `at` (wall ms).
-fn ended_of(id: &str, st: &RoomState, next: &LiveGame, at: i64) -> Ended {
-    let seat = |i: usize| st.seats.as_ref().and_then(|s| s.users[i].as_ref());
+/// The game `next` (room `id`, its seats) as it ended at `at` (wall ms).
+fn ended_of(id: &str, seats: Option<&SeatsRow>, next: &LiveGame, at: i64) -> Ended {
+    let seat = |i: usize| seats.and_then(|s| s.users[i].as_ref());
     let tc = next.clock.as_ref().map(|c| c.time_control());
     Ended {
         id: id.to_owned(),
