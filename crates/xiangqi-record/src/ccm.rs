@@ -35,6 +35,26 @@ fn squares_on_board(bytes: &[u8]) -> bool {
         .all(|r| r[3] <= 8 && r[4] <= 8 && r[5] <= 9 && r[6] <= 9 && (r[3], r[5]) != (r[4], r[6]))
 }
 
+/// A CCM file damaged after its start, which [`looks_like`] does not take: the first byte 1,
+/// the first [`crate::rawtree::DAMAGED_MIN_MOVES`] records whole with every square on the
+/// board, and then a record off the board or cut short. Answers the damaged move's number,
+/// its byte and whether it is cut short (else off the board), for a message and for
+/// `Mode::Salvage`, which keeps the moves before it.
+pub fn damaged(bytes: &[u8]) -> Option<(usize, usize, bool)> {
+    let good = crate::rawtree::DAMAGED_MIN_MOVES * RECORD;
+    if looks_like(bytes) || bytes.len() < good || bytes[0] != 1 || bytes.len() > 7 * 4096 {
+        return None;
+    }
+    if !squares_on_board(&bytes[..good]) {
+        return None;
+    }
+    let k = bytes
+        .chunks(RECORD)
+        .position(|r| r.len() < RECORD || !squares_on_board(r))?;
+    let at = k * RECORD;
+    Some((k + 1, at, bytes.len() - at < RECORD))
+}
+
 /// Cheap check: whole 7-byte records, the first byte 1, every square on the board.
 pub fn looks_like(bytes: &[u8]) -> bool {
     !bytes.is_empty()

@@ -37,16 +37,39 @@ fn coords(r: &[u8]) -> (u16, u16, u16, u16) {
     (word(r, 2), word(r, 3), word(r, 4), word(r, 5))
 }
 
+/// Whether a whole record's squares are on the board and different.
+fn on_board(r: &[u8]) -> bool {
+    let (fc, fr, tc, tr) = coords(r);
+    fc <= 8 && tc <= 8 && fr <= 9 && tr <= 9 && (fc, fr) != (tc, tr)
+}
+
 /// Cheap check: a header and at least one whole 32-byte record, every record's squares on
 /// the board and different.
 pub fn looks_like(bytes: &[u8]) -> bool {
     bytes.len() >= HEADER + RECORD
         && (bytes.len() - HEADER).is_multiple_of(RECORD)
         && (bytes.len() - HEADER) / RECORD <= MAX_MOVES
-        && bytes[HEADER..].chunks_exact(RECORD).all(|r| {
-            let (fc, fr, tc, tr) = coords(r);
-            fc <= 8 && tc <= 8 && fr <= 9 && tr <= 9 && (fc, fr) != (tc, tr)
-        })
+        && bytes[HEADER..].chunks_exact(RECORD).all(on_board)
+}
+
+/// A CHN file damaged after its start, which [`looks_like`] does not take: a header and the
+/// first [`crate::rawtree::DAMAGED_MIN_MOVES`] records whole with their squares on the board,
+/// then a record off the board or cut short. Answers the damaged move's number, its byte and
+/// whether it is cut short (else off the board), for a message and for `Mode::Salvage`,
+/// which keeps the moves before it.
+pub fn damaged(bytes: &[u8]) -> Option<(usize, usize, bool)> {
+    let good = HEADER + crate::rawtree::DAMAGED_MIN_MOVES * RECORD;
+    if looks_like(bytes) || bytes.len() < good || bytes.len() > HEADER + MAX_MOVES * RECORD {
+        return None;
+    }
+    if !bytes[HEADER..good].chunks_exact(RECORD).all(on_board) {
+        return None;
+    }
+    let k = bytes[HEADER..]
+        .chunks(RECORD)
+        .position(|r| r.len() < RECORD || !on_board(r))?;
+    let at = HEADER + k * RECORD;
+    Some((k + 1, at, bytes.len() - at < RECORD))
 }
 
 tree_reader_entry_points!("an Ourgame CHN file (one game, no variations)", read_impl);

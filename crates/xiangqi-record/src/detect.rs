@@ -266,6 +266,25 @@ pub fn looks_like(bytes: &[u8]) -> Option<String> {
              \"CCBridgeLibrary\\0\")"
         ));
     }
+    // CCM and CHN have no signature: sound first moves, then a damaged record.
+    type Damaged = fn(&[u8]) -> Option<(usize, usize, bool)>;
+    let unsigned: [(&str, Damaged); 2] = [
+        (
+            "a 中国游戏中心 (China Game Center) .ccm record",
+            crate::ccm::damaged,
+        ),
+        ("an 联众 (Ourgame) .chn record", crate::chn::damaged),
+    ];
+    for (what, damaged) in unsigned {
+        if let Some((k, at, cut)) = damaged(bytes) {
+            let fault = if cut { "cut short" } else { "off the board" };
+            return Some(format!(
+                "{what} damaged at move {k} (byte {at}: the move record is {fault}); \
+                 `xiangqi convert --lenient` keeps the {} moves before it",
+                k - 1
+            ));
+        }
+    }
     let known: [(&[u8], &str); 9] = [
         (b"PK\x03\x04", "a ZIP archive"),
         (b"\x1f\x8b", "a gzip-compressed file"),
@@ -384,10 +403,18 @@ pub fn read_any_mode_progress(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ReadAll, RecordError> {
     let strict = mode == Mode::Strict;
-    let format = detect(bytes).ok_or_else(|| match looks_like(bytes) {
-        Some(s) => RecordError::LooksLike(s),
-        None => RecordError::UnknownFormat(describe_head(bytes)),
-    })?;
+    let format = match detect(bytes) {
+        Some(f) => f,
+        // Kept up to the damage when salvaging (see `looks_like`).
+        None if mode == Mode::Salvage && crate::ccm::damaged(bytes).is_some() => RecordFormat::Ccm,
+        None if mode == Mode::Salvage && crate::chn::damaged(bytes).is_some() => RecordFormat::Chn,
+        None => {
+            return Err(match looks_like(bytes) {
+                Some(s) => RecordError::LooksLike(s),
+                None => RecordError::UnknownFormat(describe_head(bytes)),
+            })
+        }
+    };
     let mut warnings = Vec::new();
     // A single-game binary reader, strict or lenient; its drops become warnings of game 1.
     let mut single = |strict_read: fn(&[u8]) -> Result<GameRecord, ReadError>,

@@ -12,6 +12,12 @@ use xiangqi::{Board, Color, Move, Piece, Position, PositionError, Role, Setup, S
 
 use crate::model::MoveNode;
 
+/// How many whole, sound move records a CCM or CHN file (formats with no signature) must
+/// start with before a damaged one for it to be taken as such a file, damaged: a chance
+/// byte pattern passes one record's check about once in 500,000, so three are never passed
+/// by chance.
+pub const DAMAGED_MIN_MOVES: usize = 3;
+
 /// Variations nested deeper than this are refused (converting them recurses once per level).
 pub const MAX_VARIATION_DEPTH: usize = 400;
 

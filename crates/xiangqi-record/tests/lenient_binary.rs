@@ -332,6 +332,59 @@ fn other_binary_formats_keep_the_moves_before_an_illegal_one() {
     assert_eq!(bare(&g.moves), ml[..ml.len() - 1]);
 }
 
+/// A CCM or CHN file (no signature) damaged after sound first moves: recognised as damaged
+/// (the message names the format, the move and the byte), and kept up to the damage with
+/// `Mode::Salvage`; an unsound start is not taken for either.
+#[test]
+fn damaged_ccm_and_chn_are_named_and_salvaged_through_read_any() {
+    use xiangqi_record::detect::{read_any, read_any_mode, Mode, RecordError};
+    for (name, header, record, what) in [
+        ("made-up-turned.ccm", 0, 7, "ccm"),
+        ("made-up-ourgame.chn", 188, 32, "chn"),
+    ] {
+        let f = data(name);
+        let n = f[header..].len() / record;
+        assert!(n > 5, "{name}: {n} moves");
+        let ml = bare(&read_any(&f).unwrap().games[0].as_ref().unwrap().moves);
+        // Move 5's from-column off the board; then the file cut inside move 5.
+        let at = header + 4 * record;
+        let off = if what == "ccm" { 3 } else { 4 };
+        let mut bad = f.clone();
+        bad[at + off] = 60;
+        let cut = f[..at + 3].to_vec();
+        for (damaged, fault) in [(bad, "off the board"), (cut, "cut short")] {
+            let e = read_any(&damaged).unwrap_err();
+            let msg = e.to_string();
+            assert!(matches!(e, RecordError::LooksLike(_)), "{name}: {msg}");
+            assert!(
+                msg.contains(&format!(".{what} record damaged at move 5 (byte {at}"))
+                    && msg.contains(fault)
+                    && msg.contains("keeps the 4 moves before it"),
+                "{name}: {msg}"
+            );
+            let all = read_any_mode(&damaged, Mode::Salvage).unwrap();
+            let g = all.games[0].as_ref().unwrap();
+            assert_eq!(bare(&g.moves), ml[..4], "{name} {fault}");
+            assert_eq!(all.warnings.len(), 1, "{name}: {:?}", all.warnings);
+            // (The warning names the record's first byte, or for a square the square's.)
+            let w = all.warnings[0].to_string();
+            assert!(
+                w.contains(&format!("at byte {at} "))
+                    || w.contains(&format!("at byte {} ", at + off)),
+                "{name}: {w}"
+            );
+        }
+        // Damage inside the first three moves: not taken for the format.
+        let mut early = f.clone();
+        early[header + record + off] = 60;
+        assert!(
+            !matches!(read_any(&early), Err(RecordError::LooksLike(_))),
+            "{name}"
+        );
+        assert!(read_any_mode(&early, Mode::Salvage).is_err(), "{name}");
+    }
+}
+
 #[test]
 fn xqr_cut_inside_its_move_tree_keeps_the_moves_before() {
     // The moves start after the type-9 field; the CRC field (6 bytes) ends the file. A cut

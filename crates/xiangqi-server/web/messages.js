@@ -60,6 +60,7 @@ const PATTERNS = [
   [/^not a record format this program reads: it is binary data of no known record format \(it starts with the bytes (.*)\)$/, 'err-binary', '.'],
   [/^not a record format this program reads: the input is empty$/, 'err-input-empty', ''],
   [/^this looks like an XQF file whose header is damaged \(byte (\d+): /, 'err-looks-xqf-damaged', '.'],
+  [/^this looks like an? [^.]*\.(ccm|chn) record damaged at move (\d+) \(byte (\d+): /, 'err-looks-move-damaged', '...'],
   [/^this looks like a CCBridge file \(\.cbr or \.cbl\) whose 16-byte signature is damaged \(byte (\d+): /, 'err-looks-cbr-damaged', '.'],
   [/^this looks like an? (ZIP|gzip|7-Zip|RAR)[- ](?:archive|compressed file), not a game record: unpack it/, 'err-looks-archive', '.'],
   [/^this looks like an? (PDF|Microsoft Office|PNG|JPEG|GIF) (?:document|image)(?: \(\.doc, \.xls\))?, not a game record/, 'err-looks-document', '.'],

@@ -151,6 +151,8 @@ const IMPORT_REFUSALS = [
   'this looks like an SGF (Smart Game Format) file of Chinese chess (GM[7]): SGF is a format this program does not read',
   'this looks like an SGF (Smart Game Format) file: SGF is a format this program does not read',
   'this looks like an XQF file whose header is damaged (byte 203: the file ends there, inside the 1024-byte header; XQF version byte 10)',
+  'this looks like a 中国游戏中心 (China Game Center) .ccm record damaged at move 5 (byte 28: the move record is off the board); `xiangqi convert --lenient` keeps the 4 moves before it',
+  'this looks like an 联众 (Ourgame) .chn record damaged at move 5 (byte 316: the move record is cut short); `xiangqi convert --lenient` keeps the 4 moves before it',
   'this looks like a CCBridge file (.cbr or .cbl) whose 16-byte signature is damaged (byte 3: 0x41; a record starts with "CCBridge Record\\0", a library with "CCBridgeLibrary\\0")',
   'XQF at byte 2 (0x2): the header is damaged: version byte 40 is none XQStudio writes (10-18, XQF 1.0-1.8); read as XQF 1.1 or later, the file fails: data ends',
 ];
@@ -163,7 +165,8 @@ test("the import's refusals of files that are not records are shown in the playe
   const src = fs.readdirSync(path.join(HERE, '../../../xiangqi-record/src'))
     .map((f) => fs.readFileSync(path.join(HERE, '../../../xiangqi-record/src', f), 'utf8')).join('\n');
   for (const frag of ['unpack it and read the record files inside', 'only game record files are read',
-    'SGF is a format this program does not read', 'whose header is damaged', 'signature is damaged', 'is none XQStudio writes']) {
+    'SGF is a format this program does not read', 'whose header is damaged', 'signature is damaged', 'is none XQStudio writes',
+    '.ccm record"', '.chn record"', 'damaged at move {k} (byte {at}: the move record is', 'keeps the {} moves before it']) {
     assert.ok(src.includes(frag), `the record reader no longer writes '${frag}'`);
   }
   for (const [lang] of LANGS.slice(1)) {

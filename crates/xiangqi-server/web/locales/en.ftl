@@ -442,6 +442,7 @@ err-not-record = not a record format this program reads: it starts with "{ $a1 }
 err-binary = not a record format this program reads: it is binary data of no known record format (it starts with the bytes { $a1 })
 err-looks-xqf-damaged = this looks like an XQF file whose header is damaged (byte { $a1 })
 err-looks-cbr-damaged = this looks like a CCBridge file (.cbr or .cbl) whose signature is damaged (byte { $a1 })
+err-looks-move-damaged = this looks like a .{ $a1 } record damaged at move { $a2 } (byte { $a3 }): xiangqi convert --lenient keeps the moves before it
 err-looks-archive = this looks like a { $a1 } archive, not a game record: unpack it and read the record files inside
 err-looks-document = this looks like a { $a1 } file, not a game record: only game record files are read
 err-looks-sgf = this looks like an SGF (Smart Game Format) file: SGF is a format this program does not read

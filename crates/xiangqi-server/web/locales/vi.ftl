@@ -428,6 +428,7 @@ err-not-record = không phải định dạng biên bản mà chương trình đ
 err-binary = không phải định dạng biên bản mà chương trình đọc được: dữ liệu nhị phân không rõ định dạng (bắt đầu bằng các byte { $a1 })
 err-looks-xqf-damaged = tệp này có vẻ là tệp XQF bị hỏng phần đầu (byte { $a1 })
 err-looks-cbr-damaged = tệp này có vẻ là tệp CCBridge (.cbr hoặc .cbl) bị hỏng chữ ký (byte { $a1 })
+err-looks-move-damaged = tệp này có vẻ là biên bản .{ $a1 } bị hỏng ở nước { $a2 } (byte { $a3 }): xiangqi convert --lenient giữ lại các nước trước đó
 err-looks-archive = tệp này có vẻ là tệp nén { $a1 }, không phải biên bản ván cờ: hãy giải nén rồi đọc các tệp biên bản bên trong
 err-looks-document = tệp này có vẻ là tệp { $a1 }, không phải biên bản ván cờ: chỉ đọc được tệp biên bản
 err-looks-sgf = tệp này có vẻ là tệp SGF (Smart Game Format): chương trình không đọc định dạng SGF

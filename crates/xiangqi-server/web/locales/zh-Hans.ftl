@@ -433,6 +433,7 @@ err-not-record = 不是本程序能读的棋谱格式：开头是“{ $a1 }”
 err-binary = 不是本程序能读的棋谱格式：这是未知格式的二进制数据（开头字节 { $a1 }）
 err-looks-xqf-damaged = 这看起来是文件头已损坏的 XQF 文件（第 { $a1 } 字节）
 err-looks-cbr-damaged = 这看起来是签名已损坏的象棋桥文件（.cbr 或 .cbl，第 { $a1 } 字节）
+err-looks-move-damaged = 这看起来是第 { $a2 } 步（第 { $a3 } 字节）已损坏的 .{ $a1 } 棋谱：用 xiangqi convert --lenient 可保留此前的着法
 err-looks-archive = 这看起来是 { $a1 } 压缩文件，不是棋谱：请先解压，再读取其中的棋谱文件
 err-looks-document = 这看起来是 { $a1 } 文件，不是棋谱：只能读取棋谱文件
 err-looks-sgf = 这看起来是 SGF（Smart Game Format）文件：本程序不读取 SGF 格式

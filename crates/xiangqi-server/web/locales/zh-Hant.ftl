@@ -433,6 +433,7 @@ err-not-record = 不是本程式能讀的棋譜格式：開頭是“{ $a1 }”
 err-binary = 不是本程式能讀的棋譜格式：這是未知格式的二進位制資料（開頭位元組 { $a1 }）
 err-looks-xqf-damaged = 這看起來是檔頭已損壞的 XQF 檔案（第 { $a1 } 位元組）
 err-looks-cbr-damaged = 這看起來是簽名已損壞的象棋橋檔案（.cbr 或 .cbl，第 { $a1 } 位元組）
+err-looks-move-damaged = 這看起來是第 { $a2 } 步（第 { $a3 } 位元組）已損壞的 .{ $a1 } 棋譜：用 xiangqi convert --lenient 可保留此前的著法
 err-looks-archive = 這看起來是 { $a1 } 壓縮檔，不是棋譜：請先解壓縮，再讀取其中的棋譜檔案
 err-looks-document = 這看起來是 { $a1 } 檔案，不是棋譜：只能讀取棋譜檔案
 err-looks-sgf = 這看起來是 SGF（Smart Game Format）檔案：本程式不讀取 SGF 格式
