@@ -140,11 +140,14 @@ fn read_impl(
     }
     let count = count as usize;
     let nums = numbers(bytes, 2 + 10 * count);
+    let mut tree = RawTree::salvaging(salvage);
     // The last move's last number (always 0) may be missing.
+    let mut whole = count;
+    let mut cut = None;
     if nums.len() + 1 < 2 + 10 * count {
         let have = nums.len().saturating_sub(2) / 10;
         let at = nums.last().map_or(0, |&(_, o)| o);
-        return Err(ReadError::invalid(
+        cut = Some(ReadError::invalid(
             F,
             at,
             format!(
@@ -153,12 +156,13 @@ fn read_impl(
                 have + 1
             ),
         ));
+        // (Strictly too the whole moves are read first: a fault in them comes first.)
+        whole = have;
     }
 
-    let mut tree = RawTree::salvaging(salvage);
     // Raw index of each move read (for kind 0's "the move this one follows").
     let mut index: Vec<usize> = Vec::with_capacity(count);
-    for j in 0..count {
+    for j in 0..whole {
         let base = 2 + 10 * j;
         let field = |k: usize| nums[base + k];
         let square_at = |s: usize| {
@@ -180,12 +184,12 @@ fn read_impl(
                 )
             })
         };
-        let (from, to) = (square_at(0)?, square_at(1)?);
         let at = field(0).1;
+        // Where the move goes: after the move it names (kind 0), else after the last one.
         let parent = if kind == 0 {
             let (p, p_at) = field(7);
             if p < 0 || p as usize > j {
-                return Err(ReadError::invalid(
+                let e = ReadError::invalid(
                     F,
                     p_at,
                     format!(
@@ -193,13 +197,31 @@ fn read_impl(
                          start, 1 to {j} the moves before)",
                         j + 1
                     ),
-                ));
+                );
+                // (The move's place is not known: as if after the last move read.)
+                let left = format!("moves {} to {count} were left out", j + 1);
+                tree.stop(Slot::ChildOf(index.last().copied()), e, left)?;
+                cut = None;
+                break;
             }
             (p > 0).then(|| index[p as usize - 1])
         } else {
             index.last().copied()
         };
+        let (from, to) = match square_at(0).and_then(|f| Ok((f, square_at(1)?))) {
+            Ok(x) => x,
+            Err(e) => {
+                let left = format!("moves {} to {count} were left out", j + 1);
+                tree.stop(Slot::ChildOf(parent), e, left)?;
+                cut = None;
+                break;
+            }
+        };
         index.push(tree.add(Slot::ChildOf(parent), (from, to, None, at)));
+    }
+    if let Some(e) = cut {
+        let left = format!("moves {} to {count} were left out", whole + 1);
+        tree.stop(Slot::ChildOf(index.last().copied()), e, left)?;
     }
 
     let start = start_position(F, Board::start(), Color::Red, 1, &tree, 0)?;

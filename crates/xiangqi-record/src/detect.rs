@@ -371,11 +371,12 @@ pub enum Mode {
     Lenient,
     /// As `Lenient`, and a well-formed main-line move that cannot be played (illegal,
     /// ambiguous) ends the game there: every game is kept with every move up to the first
-    /// bad one, one warning per loss. In the binary formats (XQF, CBR, CBL, CCM, CHN, XQR) a
-    /// damaged move record (a square off the board, a record or comment cut short) ends the
-    /// game there too, keeping the moves and variations read before it; in the others (CBF,
-    /// PFC, CHE, MXQ, DhtmlXQ) an illegal main-line move does. The warning of a binary
-    /// format is a [`crate::rawtree::ErrorKind::Kept`] naming the byte.
+    /// bad one, one warning per loss. In the binary formats (XQF, CBR, CBL, CCM, CHN, XQR,
+    /// MXQ) and CHE a damaged move record (a square off the board, a record, string, number
+    /// list or comment cut short) ends the game there too, keeping the moves and variations
+    /// read before it, and a CCM or CHN file damaged after three sound moves is read as such;
+    /// in CBF, PFC and DhtmlXQ an illegal main-line move does. The warning of these formats
+    /// is a [`crate::rawtree::ErrorKind::Kept`] naming the byte.
     Salvage,
 }
 

@@ -48,21 +48,34 @@ const MAX_MOVES: usize = 10_000;
 /// A string of the file and the offset of its length byte.
 type Str<'a> = (&'a [u8], usize);
 
-/// The strings of the file, and whether `Ends` was met. Stops after `Ends`, at the end of the
-/// data, or at a length that runs past it (`Err` with that offset).
-fn strings(bytes: &[u8]) -> Result<(Vec<Str<'_>>, bool), usize> {
+/// How the strings of a file end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ending {
+    /// With the string `Ends` after the header.
+    Ends,
+    /// At the end of the data, with no `Ends`.
+    NoEnd,
+    /// At a length byte (its offset) that runs past the data.
+    Cut(usize),
+}
+
+/// The strings of the file, up to and without `Ends`, and how they end. Stops after `Ends`, at
+/// the end of the data, or at a length that runs past it.
+fn strings(bytes: &[u8]) -> (Vec<Str<'_>>, Ending) {
     let mut out = Vec::new();
     let mut at = 0;
     while at < bytes.len() && out.len() < HEADER_STRINGS + MAX_MOVES + 1 {
         let len = bytes[at] as usize;
-        let s = bytes.get(at + 1..at + 1 + len).ok_or(at)?;
+        let Some(s) = bytes.get(at + 1..at + 1 + len) else {
+            return (out, Ending::Cut(at));
+        };
+        if out.len() >= HEADER_STRINGS && s == b"Ends" {
+            return (out, Ending::Ends);
+        }
         out.push((s, at));
         at += 1 + len;
-        if out.len() > HEADER_STRINGS && s == b"Ends" {
-            return Ok((out, true));
-        }
     }
-    Ok((out, false))
+    (out, Ending::NoEnd)
 }
 
 /// A move string, `7C-4C` (letters in either case): the from- and to-square.
@@ -85,7 +98,7 @@ fn parse_move(s: &[u8]) -> Option<(Square, Square)> {
 pub fn looks_like(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(1 << 16)];
     match strings(head) {
-        Ok((s, true)) => s[HEADER_STRINGS..s.len() - 1]
+        (s, Ending::Ends) => s[HEADER_STRINGS..]
             .iter()
             .all(|(m, _)| parse_move(m).is_some()),
         _ => false,
@@ -115,7 +128,8 @@ fn read_impl(
     dropped: Option<&mut Vec<MxqError>>,
     salvage: bool,
 ) -> Result<GameRecord, MxqError> {
-    let (strs, ended) = strings(bytes).map_err(|at| {
+    let (strs, ending) = strings(bytes);
+    let cut = |at: usize| {
         ReadError::invalid(
             F,
             at,
@@ -125,23 +139,12 @@ fn read_impl(
                 bytes.len() - at - 1
             ),
         )
-    })?;
+    };
     if strs.len() < HEADER_STRINGS {
-        return Err(ReadError::truncated(
-            F,
-            bytes.len(),
-            HEADER_NAMES[strs.len()],
-        ));
-    }
-    if !ended {
-        return Err(ReadError::invalid(
-            F,
-            bytes.len(),
-            format!(
-                "the moves do not end with the string \"Ends\" ({} strings of moves read)",
-                strs.len() - HEADER_STRINGS
-            ),
-        ));
+        return Err(match ending {
+            Ending::Cut(at) => cut(at),
+            _ => ReadError::truncated(F, bytes.len(), HEADER_NAMES[strs.len()]),
+        });
     }
 
     // GBK, or Big5 when only Big5 finds the result word in the event.
@@ -163,11 +166,14 @@ fn read_impl(
         (!t.is_empty()).then(|| t.to_owned())
     };
 
+    // The moves, in file order, and then how the strings end: the first fault in the file is
+    // the error (strictly) or where the game ends (salvaging).
     let mut tree = RawTree::salvaging(salvage);
     let mut parent = None;
-    for (k, &(s, at)) in strs[HEADER_STRINGS..strs.len() - 1].iter().enumerate() {
-        let (from, to) = parse_move(s).ok_or_else(|| {
-            ReadError::invalid(
+    let mut stopped = false;
+    for (k, &(s, at)) in strs[HEADER_STRINGS..].iter().enumerate() {
+        let Some((from, to)) = parse_move(s) else {
+            let e = ReadError::invalid(
                 F,
                 at,
                 format!(
@@ -176,9 +182,34 @@ fn read_impl(
                     k + 1,
                     String::from_utf8_lossy(s)
                 ),
-            )
-        })?;
+            );
+            let left = format!("the last {} bytes were left out", bytes.len() - at);
+            tree.stop(Slot::ChildOf(parent), e, left)?;
+            stopped = true;
+            break;
+        };
         parent = Some(tree.add(Slot::ChildOf(parent), (from, to, None, at)));
+    }
+    if !stopped {
+        let fault = match ending {
+            Ending::Ends => None,
+            Ending::Cut(at) => Some((cut(at), at)),
+            Ending::NoEnd => Some((
+                ReadError::invalid(
+                    F,
+                    bytes.len(),
+                    format!(
+                        "the moves do not end with the string \"Ends\" ({} strings of moves read)",
+                        strs.len() - HEADER_STRINGS
+                    ),
+                ),
+                bytes.len(),
+            )),
+        };
+        if let Some((e, at)) = fault {
+            let left = format!("the last {} bytes were left out", bytes.len() - at);
+            tree.stop(Slot::ChildOf(parent), e, left)?;
+        }
     }
     let start = start_position(F, Board::start(), Color::Red, 1, &tree, 0)?;
     let mut moves = to_lines(F, &tree, &start, dropped)?;

@@ -332,6 +332,68 @@ fn other_binary_formats_keep_the_moves_before_an_illegal_one() {
     assert_eq!(bare(&g.moves), ml[..ml.len() - 1]);
 }
 
+/// CHE (text numbers) cut anywhere after its kind and count: the whole moves before the cut
+/// kept, with a warning where the strict reading fails; a square off the board and a move
+/// that follows no earlier move (kind 0) end the game there too.
+#[test]
+fn che_cut_or_damaged_keeps_the_moves_before() {
+    for name in ["made-up-qq-kind0.che", "made-up-qq-kind1.che"] {
+        let f = data(name);
+        let text = String::from_utf8_lossy(&f).into_owned();
+        // After the kind and the count: the first move's first number.
+        let mut starts = Vec::new();
+        let mut prev_space = true;
+        for (i, c) in text.char_indices() {
+            let space = c.is_ascii_whitespace();
+            if prev_space && !space {
+                starts.push(i);
+            }
+            prev_space = space;
+        }
+        cuts_keep_a_prefix(name, &f, starts[2], che::read, che::read_salvaging);
+    }
+    // Kind 1, two moves; the second's from-rank 60: kept as far as the first.
+    let bad = b"1 2 25 32 1 2 7 2 4 0 1 0 10 32 0 60 7 7 6 0 2 0 ";
+    let e = che::read(bad).unwrap_err();
+    let (g, w) = che::read_salvaging(bad).unwrap();
+    assert_eq!(bare(&g.moves), ["h2e2"]);
+    assert_eq!(kept(&w).offset, e.offset);
+    assert!(kept(&w).to_string().contains("off the board"), "{w:?}");
+    // Kind 0: the second move follows move 5, which is not before it.
+    let bad = b"0 2 25 32 1 3 8 3 5 0 1 0 10 32 0 10 8 8 7 5 2 0";
+    let e = che::read(bad).unwrap_err();
+    let (g, w) = che::read_salvaging(bad).unwrap();
+    assert_eq!(bare(&g.moves), ["h2e2"]);
+    assert_eq!(kept(&w).offset, e.offset);
+    assert!(kept(&w).to_string().contains("it follows move 5"), "{w:?}");
+}
+
+/// MXQ (length-prefixed strings) cut anywhere after its twelve header strings, or with a move
+/// string of no known shape: the moves before kept, with a warning where the strict reading
+/// fails.
+#[test]
+fn mxq_cut_or_damaged_keeps_the_moves_before() {
+    let name = "made-up-yitian.mxq";
+    let f = data(name);
+    let mut at = 0;
+    for _ in 0..12 {
+        at += 1 + f[at] as usize;
+    }
+    cuts_keep_a_prefix(name, &f, at, mxq::read, mxq::read_salvaging);
+    // The third move's string made "7C+4C".
+    let ml = bare(&mxq::read(&f).unwrap().moves);
+    let third = at + 2 * 6;
+    assert_eq!(f[third], 5);
+    let mut bad = f.clone();
+    bad[third + 3] = b'+';
+    let e = mxq::read(&bad).unwrap_err();
+    assert_eq!(e.offset, Some(third));
+    let (g, w) = mxq::read_salvaging(&bad).unwrap();
+    assert_eq!(bare(&g.moves), ml[..2]);
+    assert_eq!(kept(&w).offset, Some(third));
+    assert!(kept(&w).to_string().contains("is no move"), "{w:?}");
+}
+
 /// A CCM or CHN file (no signature) damaged after sound first moves: recognised as damaged
 /// (the message names the format, the move and the byte), and kept up to the damage with
 /// `Mode::Salvage`; an unsound start is not taken for either.
