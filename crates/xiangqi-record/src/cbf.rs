@@ -33,7 +33,7 @@ use crate::rawtree::{
     decode_text, start_position, to_lines, tree_reader_entry_points, ErrorKind, Format, RawTree,
     ReadError, Slot,
 };
-use crate::xml::parse_xml;
+use crate::xml::{parse_document, Element, XML_LEFT_OUT};
 
 /// The error type of this reader.
 pub type CbfError = ReadError;
@@ -109,7 +109,27 @@ fn read_text(
     dropped: Option<&mut Vec<ReadError>>,
     salvage: bool,
 ) -> Result<GameRecord, ReadError> {
-    let root = parse_xml(text, shift, F, MAX_DEPTH)?;
+    let (root, xml_fault) = parse_document(text, shift, F, MAX_DEPTH, salvage)?;
+    // A fault met reading what was salvaged comes after the XML's in the file, which the
+    // strict reading meets first: the XML's fault is then the error, as strictly.
+    let fault = xml_fault.clone();
+    read_root(root, xml_fault, dropped, salvage).map_err(|e| fault.unwrap_or(e))
+}
+
+/// The record of a parsed document, `xml_fault` being where a salvaging parse stopped.
+fn read_root(
+    root: Element,
+    xml_fault: Option<ReadError>,
+    dropped: Option<&mut Vec<ReadError>>,
+    salvage: bool,
+) -> Result<GameRecord, ReadError> {
+    // Salvaging, a document that goes wrong before its move list (in the head: the start
+    // position may be what is lost) is still the error.
+    if let Some(e) = &xml_fault {
+        if root.child("MoveList").is_none() {
+            return Err(e.clone());
+        }
+    }
     if root.name != "ChineseChessRecord" {
         return Err(ReadError::at(
             F,
@@ -208,6 +228,9 @@ fn read_text(
         }
     }
 
+    if let Some(e) = xml_fault {
+        tree.stop(Slot::ChildOf(None), e, XML_LEFT_OUT.into())?;
+    }
     let start = start_position(F, board, turn, fullmoves, &tree, board_at)?;
     let moves = to_lines(F, &tree, &start, dropped)?;
     let result = match head

@@ -375,7 +375,8 @@ pub enum Mode {
     /// MXQ) and CHE a damaged move record (a square off the board, a record, string, number
     /// list or comment cut short) ends the game there too, keeping the moves and variations
     /// read before it, and a CCM or CHN file damaged after three sound moves is read as such;
-    /// in CBF, PFC and DhtmlXQ an illegal main-line move does. The warning of these formats
+    /// in CBF and PFC XML that goes wrong after the moves started ends it (what was read
+    /// before kept); in DhtmlXQ an illegal main-line move does. The warning of these formats
     /// is a [`crate::rawtree::ErrorKind::Kept`] naming the byte.
     Salvage,
 }

@@ -33,7 +33,7 @@ use crate::rawtree::{
     decode_text, start_position, to_lines, tree_reader_entry_points, ErrorKind, Format, RawTree,
     ReadError, Slot,
 };
-use crate::xml::{parse_xml, Element};
+use crate::xml::{parse_document, Element, XML_LEFT_OUT};
 
 /// The error type of this reader.
 pub type PfcError = ReadError;
@@ -197,7 +197,20 @@ fn read_text(
     salvage: bool,
 ) -> Result<GameRecord, ReadError> {
     let (start, doc) = document(text)?;
-    let root = parse_xml(doc, shift + start, F, MAX_DEPTH)?;
+    let (root, xml_fault) = parse_document(doc, shift + start, F, MAX_DEPTH, salvage)?;
+    // A fault met reading what was salvaged comes after the XML's in the file, which the
+    // strict reading meets first: the XML's fault is then the error, as strictly.
+    let fault = xml_fault.clone();
+    read_root(root, xml_fault, dropped, salvage).map_err(|e| fault.unwrap_or(e))
+}
+
+/// The record of a parsed document, `xml_fault` being where a salvaging parse stopped.
+fn read_root(
+    root: Element,
+    xml_fault: Option<ReadError>,
+    dropped: Option<&mut Vec<ReadError>>,
+    salvage: bool,
+) -> Result<GameRecord, ReadError> {
     if root.name != "n" {
         return Err(ReadError::at(
             F,
@@ -258,6 +271,9 @@ fn read_text(
         }
     }
 
+    if let Some(e) = xml_fault {
+        tree.stop(Slot::ChildOf(None), e, XML_LEFT_OUT.into())?;
+    }
     let start_pos = start_position(F, board, turn, fullmoves, &tree, root.at)?;
     let moves = to_lines(F, &tree, &start_pos, dropped)?;
     let mut result = GameResult::Unknown;

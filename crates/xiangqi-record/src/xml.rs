@@ -86,6 +86,74 @@ pub(crate) fn parse_xml(
 ) -> Result<Element, ReadError> {
     let mut stack: Vec<Element> = Vec::new();
     let mut root: Option<Element> = None;
+    parse_into(text, shift, f, max_depth, &mut stack, &mut root)?;
+    if let Some(open) = stack.last() {
+        return Err(never_closed(f, open));
+    }
+    root.ok_or_else(|| xml_err(f, shift, "no root element"))
+}
+
+/// Like [`parse_xml`], but a document that goes wrong after its root element started (cut
+/// short, a malformed tag, text or an element after the root) gives what was read before
+/// the fault, every element still open closed there, with the fault beside it. A document
+/// with no root element read is still the error.
+pub(crate) fn parse_xml_salvaging(
+    text: &str,
+    shift: usize,
+    f: Format,
+    max_depth: usize,
+) -> Result<(Element, Option<ReadError>), ReadError> {
+    let mut stack: Vec<Element> = Vec::new();
+    let mut root: Option<Element> = None;
+    let mut fault = parse_into(text, shift, f, max_depth, &mut stack, &mut root).err();
+    if fault.is_none() {
+        fault = stack.last().map(|open| never_closed(f, open));
+    }
+    while let Some(el) = stack.pop() {
+        match stack.last_mut() {
+            Some(parent) => parent.children.push(el),
+            None if root.is_none() => root = Some(el),
+            None => {}
+        }
+    }
+    match root {
+        Some(r) => Ok((r, fault)),
+        None => Err(fault.unwrap_or_else(|| xml_err(f, shift, "no root element"))),
+    }
+}
+
+/// [`parse_xml_salvaging`] when `salvage`, else [`parse_xml`] (with no fault beside it).
+pub(crate) fn parse_document(
+    text: &str,
+    shift: usize,
+    f: Format,
+    max_depth: usize,
+    salvage: bool,
+) -> Result<(Element, Option<ReadError>), ReadError> {
+    if salvage {
+        parse_xml_salvaging(text, shift, f, max_depth)
+    } else {
+        parse_xml(text, shift, f, max_depth).map(|root| (root, None))
+    }
+}
+
+/// What a reader says it left out after a fault of the XML (salvaging).
+pub(crate) const XML_LEFT_OUT: &str = "the rest of the document, from this byte on, was left out";
+
+fn never_closed(f: Format, open: &Element) -> ReadError {
+    xml_err(f, open.at, format!("<{}> is never closed", open.name))
+}
+
+/// The parser: elements read go into `stack` (open) and `root` (closed), so that what was read
+/// before an error is there to salvage.
+fn parse_into(
+    text: &str,
+    shift: usize,
+    f: Format,
+    max_depth: usize,
+    stack: &mut Vec<Element>,
+    root: &mut Option<Element>,
+) -> Result<(), ReadError> {
     let mut i = 0usize;
     let b = text.as_bytes();
     while i < b.len() {
@@ -148,7 +216,7 @@ pub(crate) fn parse_xml(
             }
             let consumed = 2 + name_len + (close[name_len..].len() - after.len()) + 1;
             i += consumed;
-            finish(f, &mut stack, &mut root, el, shift + i)?;
+            finish(f, stack, root, el, shift + i)?;
         } else {
             // Start tag.
             let at = i;
@@ -228,7 +296,7 @@ pub(crate) fn parse_xml(
             }
             i = j;
             if self_closing {
-                finish(f, &mut stack, &mut root, el, shift + i)?;
+                finish(f, stack, root, el, shift + i)?;
             } else {
                 if stack.len() >= max_depth {
                     return Err(xml_err(
@@ -241,14 +309,7 @@ pub(crate) fn parse_xml(
             }
         }
     }
-    if let Some(open) = stack.last() {
-        return Err(xml_err(
-            f,
-            open.at,
-            format!("<{}> is never closed", open.name),
-        ));
-    }
-    root.ok_or_else(|| xml_err(f, shift, "no root element"))
+    Ok(())
 }
 
 fn finish(

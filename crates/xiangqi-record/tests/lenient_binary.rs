@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use xiangqi_record::detect::{read_any_mode, Mode, RecordError};
 use xiangqi_record::rawtree::{ErrorKind, ReadError};
-use xiangqi_record::{cbl, cbr, ccm, che, chn, mxq, pfc, xqf, xqr, GameRecord, MoveNode};
+use xiangqi_record::{cbf, cbl, cbr, ccm, che, chn, mxq, pfc, xqf, xqr, GameRecord, MoveNode};
 
 #[path = "common/readers.rs"]
 mod readers;
@@ -392,6 +392,43 @@ fn mxq_cut_or_damaged_keeps_the_moves_before() {
     assert_eq!(bare(&g.moves), ml[..2]);
     assert_eq!(kept(&w).offset, Some(third));
     assert!(kept(&w).to_string().contains("is no move"), "{w:?}");
+}
+
+/// CBF and PFC (XML) cut anywhere inside the moves: what was read before the cut is kept (every
+/// open element closed there), with a warning at the byte where the strict reading fails; a
+/// CBF cut before its move list (its head, where the start position is) is still the error.
+#[test]
+fn cbf_and_pfc_cut_inside_their_xml_keep_the_moves_before() {
+    let f = shared("other/walker-test.cbf");
+    // (Byte offsets: the file is GBK.)
+    let at = |f: &[u8], what: &[u8]| f.windows(what.len()).position(|w| w == what);
+    let list = at(&f, b"<MoveList>").expect("a move list") + 10;
+    cuts_keep_a_prefix("walker-test.cbf", &f, list, cbf::read, cbf::read_salvaging);
+    let e = cbf::read(&f[..list - 10]).unwrap_err();
+    assert_eq!(cbf::read_salvaging(&f[..list - 10]).unwrap_err(), e);
+    // PFC: a move's alternatives may come before the one marked as the main line, so a cut
+    // among them keeps an alternative as the line's end (the document as cut, read by the
+    // format's rule: the first child unless one is marked); every cut is held to the strict
+    // reading as the fuzz checks hold it, and the whole main line is kept when the cut is
+    // after it.
+    let f = data("made-up-pengfei.pfc");
+    let first = at(&f, b"<n m=").expect("a move");
+    let whole = bare(&pfc::read(&f).unwrap().moves);
+    for len in first..f.len() {
+        readers::check_salvage(&f[..len], pfc::read, pfc::read_salvaging);
+    }
+    let last = f.len() - 1 - f.iter().rev().position(|&b| b == b'<').unwrap();
+    let (g, _) = pfc::read_salvaging(&f[..last]).unwrap();
+    assert_eq!(bare(&g.moves), whole);
+    // The message: the XML's fault, what was kept, what was left out.
+    let (g, w) = pfc::read_salvaging(&f[..f.len() - 20]).unwrap();
+    let msg = kept(&w).to_string();
+    assert!(
+        msg.contains("is never closed")
+            && msg.ends_with("the rest of the document, from this byte on, was left out"),
+        "{msg}"
+    );
+    readers::replay_legally(&g.start, &g.moves);
 }
 
 /// A CCM or CHN file (no signature) damaged after sound first moves: recognised as damaged
