@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tower::ServiceExt;
 use xiangqi_server::{router, App, Store};
 use xiangqi_tb::Tablebase;
@@ -59,6 +59,63 @@ fn uci_list(v: &Value) -> Vec<(String, String, Option<i64>)> {
         .collect()
 }
 
+/// `rules`: the result under the rule on perpetual check, on KRKH (docs/TABLEBASES.md, "Which
+/// endgames change"): a standard draw that Red wins by the rule (the horse can hold it only by
+/// checking forever), and the same from Black's side; unknown material has no `rules`.
+#[tokio::test]
+async fn the_perpetual_check_rule_is_given_beside_the_standard_result() {
+    let dir = std::env::temp_dir().join(format!("xiangqi-tb-rules-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tables = dir.join("tables");
+    xiangqi_tb::build(&["KRKH".to_string()], &tables, 2, &mut |_| {}).unwrap();
+    let r = app(&dir, Some(Tablebase::open(&tables).unwrap())).await;
+    // Red to move, checked by the horse on b1: its only move d0d1, and Black must check again.
+    let (s, v) = probe(&r, "9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        (&v["category"], &v["rules"]),
+        (&json!("draw"), &json!("win-by-rule")),
+        "{v}"
+    );
+    assert!(v["dtm"].is_null());
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1, "{v}");
+    assert_eq!(moves[0]["uci"], "d0d1");
+    assert_eq!(
+        (&moves[0]["category"], &moves[0]["rules"]),
+        (&json!("draw"), &json!("loss-by-rule"))
+    );
+    // Black to move, lost by the rule: its only move that is not lost by mate checks into the
+    // cycle (for Red after it: a win by the rule).
+    let (_, v) = probe(&r, "9/9/4k4/9/9/9/9/3n5/9/R2K5 b - - 0 1").await;
+    assert_eq!(
+        (&v["category"], &v["rules"]),
+        (&json!("draw"), &json!("loss-by-rule")),
+        "{v}"
+    );
+    let d2b1 = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["uci"] == "d2b1")
+        .unwrap();
+    assert_eq!(
+        (&d2b1["category"], &d2b1["rules"]),
+        (&json!("draw"), &json!("win-by-rule"))
+    );
+    // Wins and losses by mate are the same under the rule.
+    for m in v["moves"].as_array().unwrap() {
+        if m["category"] != "draw" {
+            assert_eq!(m["category"], m["rules"], "{m}");
+        }
+    }
+    // Unknown material (no KRKR here): no `rules`.
+    let (_, v) = probe(&r, "9/9/4k4/9/9/9/9/9/1r7/R2K5 w - - 0 1").await;
+    assert_eq!(v["category"], "unknown");
+    assert!(v["rules"].is_null(), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test]
 async fn the_tablebase_answers_in_lichess_shape() {
     let dir = std::env::temp_dir().join(format!("xiangqi-tb-api-{}", std::process::id()));
@@ -74,6 +131,7 @@ async fn the_tablebase_answers_in_lichess_shape() {
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["category"], "win");
     assert_eq!(v["dtm"], 1);
+    assert_eq!(v["rules"], "win", "the rule changes nothing here: {v}");
     assert_eq!(v["set"], "KRK");
     for k in ["dtz", "precise_dtz"] {
         assert!(v[k].is_null(), "{k}: {v}");
@@ -121,6 +179,7 @@ async fn the_tablebase_answers_in_lichess_shape() {
     // A draw: a lone cannon cannot mate (KCK).
     let (_, v) = probe(&r, "3k5/9/9/9/9/9/9/9/C8/4K4 w - - 0 1").await;
     assert_eq!(v["category"], "draw", "{v}");
+    assert_eq!(v["rules"], "draw", "{v}");
     assert_eq!(v["set"], "KCK");
     assert!(v["dtm"].is_null());
     assert!(uci_list(&v).iter().all(|m| m.1 == "draw"), "{v}");

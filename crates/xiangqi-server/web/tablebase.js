@@ -18,10 +18,14 @@ function pieces(fen) {
 }
 
 // The result for the side that played a move, from the value the API gives the position
-// after it (for the opponent): its category and DTM in plies.
+// after it (for the opponent): its category and DTM in plies. A standard draw that the rule
+// on perpetual check decides (`rules`, which this server's games apply) is a win or loss by
+// the rule, with no DTM.
 function moverValue(m) {
   if (m.category === 'loss') return { cat: 'win', dtm: -m.dtm + 1 };
   if (m.category === 'win') return { cat: 'loss', dtm: m.dtm + 1 };
+  if (m.rules === 'loss-by-rule') return { cat: 'win-by-rule', dtm: null };
+  if (m.rules === 'win-by-rule') return { cat: 'loss-by-rule', dtm: null };
   return { cat: m.category, dtm: null };
 }
 
@@ -56,8 +60,10 @@ export function setupTablebase(ctx) {
     $('tb-set').textContent = ans.set;
     const side = fen.split(' ')[1] === 'b' ? t('black') : t('red');
     const res = $('tb-result');
-    res.className = 'tb-result tb-' + ans.category;
-    if (ans.category === 'draw') res.textContent = t('tbDraw');
+    const byRule = ans.category === 'draw' && /-by-rule$/.test(ans.rules || '');
+    res.className = 'tb-result tb-' + (byRule ? ans.rules : ans.category);
+    if (byRule) res.textContent = t(ans.rules === 'win-by-rule' ? 'tbWinsByRule' : 'tbLosesByRule', { side });
+    else if (ans.category === 'draw') res.textContent = t('tbDraw');
     else {
       const dtm = Math.abs(ans.dtm);
       const who = ans.category === 'win' ? t('tbWins', { side }) : t('tbLoses', { side });
@@ -71,13 +77,16 @@ export function setupTablebase(ctx) {
       tr.dataset.category = v.cat;
       tr.tabIndex = 0;
       const name = shownMove({ iccs: m.uci, wxf: m.wxf, chinese: m.chinese }, settings.notation, settings.lang);
-      const word = { win: t('tbResWin'), draw: t('tbResDraw'), loss: t('tbResLoss') }[v.cat] || t('tbResUnknown');
+      const word = {
+        win: t('tbResWin'), 'win-by-rule': t('tbResWinByRule'), draw: t('tbResDraw'),
+        'loss-by-rule': t('tbResLossByRule'), loss: t('tbResLoss'),
+      }[v.cat] || t('tbResUnknown');
       tr.append(
         cell(name, 'ex-mv'),
         cell(word, 'tb-cat tb-' + v.cat),
         cell(v.dtm != null ? mateText(v.cat, v.dtm) : '', 'tb-dtm'),
       );
-      tr.title = v.dtm != null ? t('tbDtm', { n: v.dtm }) : '';
+      tr.title = v.dtm != null ? t('tbDtm', { n: v.dtm }) : (/-by-rule$/.test(v.cat) ? t('tbByRuleHint') : '');
       const play = () => ctx.play(m.uci);
       tr.addEventListener('click', play);
       tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); play(); } });

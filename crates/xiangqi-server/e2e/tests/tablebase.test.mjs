@@ -139,3 +139,48 @@ test('the tablebase panel shows every move\'s result and plays a move', { skip: 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// The rule on perpetual check in the panel (KRKH, generated here with KRK and KHK): a position
+// that is a draw if repetition were a draw, won by Red under the rule this server's games
+// apply, shows it as such, and its only move as a win by the rule; also in Chinese.
+test('the tablebase panel shows the wins and losses by the rule on perpetual check', { skip: !BIN && 'XIANGQI_BIN is not set' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xiangqi-e2e-tb-rule-'));
+  const tables = path.join(dir, 'tables');
+  execFileSync(BIN, ['tb', 'generate', 'KRKH', '-o', tables, '--threads', '2'], { stdio: 'ignore' });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startServer(port, path.join(dir, 'data'), tables);
+  const a = await launch();
+  try {
+    const fen = '9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1';
+    const answer = await (await fetch(`${base}/api/tablebase?fen=${encodeURIComponent(fen)}`)).json();
+    assert.equal(answer.category, 'draw', JSON.stringify(answer));
+    assert.equal(answer.rules, 'win-by-rule', JSON.stringify(answer));
+    const res = await fetch(base + '/api/games', { method: 'POST', body: JSON.stringify({ mode: 'analysis', fen }) });
+    const g = await res.json();
+    const page = await a.context.newPage();
+    await page.goto(`${base}/?game=${g.id}`);
+    await ready(page);
+    await page.waitForSelector('[data-testid="tablebase-panel"]:not(.hidden) [data-testid="tablebase-move"]');
+    const result = await page.textContent('[data-testid="tablebase-result"]');
+    assert.match(result, /Red wins by the rule on perpetual check/);
+    const r = await rows(page);
+    assert.deepEqual(r.map((x) => [x.uci, x.category]), [['d0d1', 'win-by-rule']]);
+    assert.match(r[0].text, /Win by rule/);
+    const l = await launch({ locale: 'zh-CN' });
+    try {
+      const p = await l.context.newPage();
+      await p.goto(`${base}/?game=${g.id}`);
+      await ready(p);
+      await p.waitForSelector('[data-testid="tablebase-panel"]:not(.hidden) [data-testid="tablebase-move"]');
+      assert.match(await p.textContent('[data-testid="tablebase-result"]'), /长将/);
+      assert.deepEqual(await leftovers(p, 'zh-Hans'), [], 'English left on the page with a result by the rule');
+    } finally {
+      await l.cleanup();
+    }
+  } finally {
+    await a.cleanup();
+    server.child.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -4,7 +4,9 @@
 //! (`win`, `draw`, `loss` or `unknown`), `dtm` (plies, negative when losing), the flags
 //! `checkmate`, `stalemate` and `insufficient_material`, and `moves` best first, each
 //! valued for the side to move after it (so a winning move is a `loss`), as lichess does.
-//! The tables hold no DTZ: `dtz` and `precise_dtz` are always `null`.
+//! The tables hold no DTZ: `dtz` and `precise_dtz` are always `null`. Beside lichess's fields,
+//! `rules` gives the result under the rule on perpetual check, which this server's games apply
+//! (`win-by-rule` and `loss-by-rule` where a standard draw is won by it).
 
 use std::sync::Arc;
 
@@ -15,7 +17,7 @@ use utoipa::ToSchema;
 use xiangqi::adjudicate::insufficient_material;
 use xiangqi::notation::Notation;
 use xiangqi::Position;
-use xiangqi_tb::{Material, Tablebase, Value};
+use xiangqi_tb::{Material, RuleValue, Tablebase, TbError, Value};
 
 use super::error::ApiError;
 use super::request::{self as req, Query};
@@ -47,11 +49,19 @@ pub struct TablebaseJson {
     /// Always false (lichess's variant fields).
     pub variant_win: bool,
     pub variant_loss: bool,
+    /// The result under the Asian rule on perpetual check (docs/RULES.md §5), which this
+    /// server's games apply: `win-by-rule` or `loss-by-rule` where the position is a standard
+    /// draw that one side wins by the rule (the other side can hold it only by checking
+    /// forever), else the same as `category`; `null` where the table keeps no such results
+    /// (one made before the rule) or the result is unknown.
+    #[schema(required)]
+    pub rules: Option<&'static str>,
     /// The table's set (`KRKA`, stronger side first), `null` when none was used.
     #[schema(required)]
     pub set: Option<String>,
     /// Every legal move, best for the side to move first: its wins (fastest first), moves
-    /// of unknown value, draws, its losses (slowest first); ties by `uci`.
+    /// of unknown value, draws (those it wins by the rule on perpetual check first, those it
+    /// loses by it last), its losses (slowest first); ties by `uci`.
     pub moves: Vec<TablebaseMove>,
 }
 
@@ -70,6 +80,10 @@ pub struct TablebaseMove {
     /// Plies to mate after the move, signed for the opponent (negative: the mover wins).
     #[schema(required)]
     pub dtm: Option<i32>,
+    /// The value after the move under the rule on perpetual check, for the opponent (as
+    /// the position's `rules`): `loss-by-rule` is a move that wins by the rule.
+    #[schema(required)]
+    pub rules: Option<&'static str>,
     #[schema(required)]
     pub dtz: Option<i32>,
     #[schema(required)]
@@ -108,15 +122,35 @@ fn value(tb: Option<&Tablebase>, pos: &Position) -> Result<Option<Value>, ApiErr
     }
 }
 
+/// The value of `pos` under the rule on perpetual check, if the tables keep it (or it needs
+/// none).
+fn rule_value(tb: Option<&Tablebase>, pos: &Position) -> Result<Option<RuleValue>, ApiError> {
+    let m = Material::of_board(pos.board());
+    if !m.any_attacker() {
+        return Ok(Some(RuleValue::from(xiangqi_tb::bare_value(pos))));
+    }
+    match tb {
+        Some(tb) if tb.covers(pos) => match tb.probe_rules(pos) {
+            Ok(v) => Ok(Some(v)),
+            Err(TbError::NoRuleResults { .. }) => Ok(None),
+            Err(e) => Err(ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the tablebase: {e}"),
+            )),
+        },
+        _ => Ok(None),
+    }
+}
+
 /// The answer for `pos` from `tb` (none: every value `unknown`, but checkmate, stalemate
 /// and bare material, which need no table).
 pub fn answer(tb: Option<&Tablebase>, pos: &Position) -> Result<TablebaseJson, ApiError> {
     let legal = pos.legal_moves();
     let mated = legal.is_empty();
-    let here = if mated {
-        Some(Value::Loss(0))
+    let (here, here_rules) = if mated {
+        (Some(Value::Loss(0)), Some(RuleValue::Loss(0)))
     } else {
-        value(tb, pos)?
+        (value(tb, pos)?, rule_value(tb, pos)?)
     };
     let m = Material::of_board(pos.board());
     let set = (here.is_some() && m.any_attacker()).then(|| m.canonical().to_string());
@@ -125,14 +159,20 @@ pub fn answer(tb: Option<&Tablebase>, pos: &Position) -> Result<TablebaseJson, A
         let mut child = pos.clone();
         let zeroing = child.play_unchecked(mv).is_some();
         let replies = child.has_no_legal_move();
-        let v = if replies {
-            Some(Value::Loss(0))
+        let (v, rules) = if replies {
+            (Some(Value::Loss(0)), Some(RuleValue::Loss(0)))
         } else {
-            value(tb, &child)?
+            (value(tb, &child)?, rule_value(tb, &child)?)
         };
         let wxf = Notation::Wxf.write(pos, mv);
+        // Among the standard draws, a win by the rule first and a loss by it last.
+        let by_rule = match rules {
+            Some(RuleValue::LossByRule) => 1,
+            Some(RuleValue::WinByRule) => -1,
+            _ => 0,
+        };
         moves.push((
-            v.map_or(500, |v| v.parent().rank()),
+            (v.map_or(500, |v| v.parent().rank()), by_rule),
             TablebaseMove {
                 uci: mv.to_string(),
                 san: wxf.clone(),
@@ -140,6 +180,7 @@ pub fn answer(tb: Option<&Tablebase>, pos: &Position) -> Result<TablebaseJson, A
                 chinese: Notation::Chinese.write(pos, mv),
                 category: v.map_or("unknown", Value::category),
                 dtm: v.and_then(signed),
+                rules: rules.map(RuleValue::category),
                 dtz: None,
                 precise_dtz: None,
                 zeroing,
@@ -156,6 +197,7 @@ pub fn answer(tb: Option<&Tablebase>, pos: &Position) -> Result<TablebaseJson, A
     Ok(TablebaseJson {
         category: here.map_or("unknown", Value::category),
         dtm: here.and_then(signed),
+        rules: here_rules.map(RuleValue::category),
         dtz: None,
         precise_dtz: None,
         checkmate: mated && pos.is_check(),

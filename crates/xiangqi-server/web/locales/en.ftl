@@ -297,6 +297,11 @@ tbResWin = Win
 tbResDraw = Draw
 tbResLoss = Loss
 tbResUnknown = Unknown
+tbWinsByRule = { $side } wins by the rule on perpetual check: the other side can hold the draw only by checking forever
+tbLosesByRule = { $side } loses by the rule on perpetual check: only checking forever would hold the draw
+tbResWinByRule = Win by rule
+tbResLossByRule = Loss by rule
+tbByRuleHint = A draw if repetition were a draw; decided by the rule on perpetual check
 tbFailed = The tablebase did not answer
 
 ## account.js: the account, profile and leaderboard pages

@@ -283,6 +283,11 @@ tbResWin = Thắng
 tbResDraw = Hòa
 tbResLoss = Thua
 tbResUnknown = Chưa rõ
+tbWinsByRule = { $side } thắng theo luật chiếu mãi: bên kia chỉ giữ được hòa bằng cách chiếu mãi
+tbLosesByRule = { $side } thua theo luật chiếu mãi: chỉ chiếu mãi mới giữ được hòa
+tbResWinByRule = Thắng theo luật
+tbResLossByRule = Thua theo luật
+tbByRuleHint = Hòa nếu lặp lại được tính hòa; phân định theo luật chiếu mãi
 tbFailed = Cơ sở dữ liệu tàn cuộc không trả lời
 
 ## account.js: the account, profile and leaderboard pages

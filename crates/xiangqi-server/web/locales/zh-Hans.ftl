@@ -288,6 +288,11 @@ tbResWin = 胜
 tbResDraw = 和
 tbResLoss = 负
 tbResUnknown = 未知
+tbWinsByRule = { $side }按长将规则获胜：对方只能靠长将维持和棋
+tbLosesByRule = { $side }按长将规则告负：只有一直长将才能维持和棋
+tbResWinByRule = 按规则胜
+tbResLossByRule = 按规则负
+tbByRuleHint = 若重复局面算和则为和棋；按长将规则判定
 tbFailed = 残局库没有回应
 
 ## account.js: the account, profile and leaderboard pages

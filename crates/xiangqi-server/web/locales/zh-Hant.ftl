@@ -288,6 +288,11 @@ tbResWin = 勝
 tbResDraw = 和
 tbResLoss = 負
 tbResUnknown = 未知
+tbWinsByRule = { $side }按長將規則獲勝：對方只能靠長將維持和棋
+tbLosesByRule = { $side }按長將規則告負：只有一直長將才能維持和棋
+tbResWinByRule = 按規則勝
+tbResLossByRule = 按規則負
+tbByRuleHint = 若重複局面算和則為和棋；按長將規則判定
 tbFailed = 殘局庫沒有回應
 
 ## account.js: the account, profile and leaderboard pages
