@@ -15,7 +15,7 @@ use crate::eval::{evaluate, DRAW};
 use crate::movepick::{self, history_index, is_bad_capture_score, see_ge, Picker};
 use crate::timeman::{Clock, Limits, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
-use xiangqi_tb::{Material, Tablebase, Value};
+use xiangqi_tb::{Material, RuleValue, Tablebase, Value};
 
 pub const MAX_PLY: usize = 120;
 pub const MATE: i32 = 30000;
@@ -1340,6 +1340,8 @@ pub fn root_probe(
     // check, which the rules lose at once: the search chooses among all the moves (their
     // positions are probed, and the repetition rulings come first).
     let both = m.has_attacker(Color::Red) && m.has_attacker(Color::Black);
+    // A standard draw's value under the rule on perpetual check, where the tables keep it.
+    let mut rule = None;
     let kept: Vec<Move> = if both && matches!(best_value, Value::Loss(_)) {
         moves.clone()
     } else if fits(best_value) {
@@ -1350,11 +1352,20 @@ pub fn root_probe(
                 .filter(|(_, v)| v.rank() == best)
                 .map(|&(mv, _)| mv)
                 .collect(),
-            Value::Draw => scored
-                .iter()
-                .filter(|(_, v)| *v == Value::Draw)
-                .map(|&(mv, _)| mv)
-                .collect(),
+            Value::Draw => {
+                let draws: Vec<Move> = scored
+                    .iter()
+                    .filter(|(_, v)| *v == Value::Draw)
+                    .map(|&(mv, _)| mv)
+                    .collect();
+                match by_rule(tb, root, &draws) {
+                    Some((kept, v)) => {
+                        rule = Some(v);
+                        kept
+                    }
+                    None => draws,
+                }
+            }
         }
     } else {
         // The move limit may come first: only drop the moves to table losses.
@@ -1366,10 +1377,16 @@ pub fn root_probe(
     };
     *moves = kept;
     let set = m.canonical();
-    let what = match best_value {
-        Value::Win(d) => format!("win, mate in {d} plies"),
-        Value::Draw => "draw".to_string(),
-        Value::Loss(d) => format!("loss, mated in {d} plies"),
+    let what = match (best_value, rule) {
+        (Value::Win(d), _) => format!("win, mate in {d} plies"),
+        (Value::Draw, Some(RuleValue::WinByRule)) => {
+            "draw, won by the rule on perpetual check".to_string()
+        }
+        (Value::Draw, Some(RuleValue::LossByRule)) => {
+            "draw, lost by the rule on perpetual check".to_string()
+        }
+        (Value::Draw, _) => "draw".to_string(),
+        (Value::Loss(d), _) => format!("loss, mated in {d} plies"),
     };
     Some(RootProbe {
         value,
@@ -1379,6 +1396,33 @@ pub fn root_probe(
             moves.len()
         ),
     })
+}
+
+/// Of a standard draw's drawing `moves`, those the rule on perpetual check says are best
+/// (the tables' rule-aware results, which the rules core's `Game` applies): from a position
+/// won by the rule, the moves to positions the opponent loses by it (the search then finds
+/// the way, quiet moves included: the tables keep no distance for these wins); from one
+/// still drawn, the moves that keep it drawn (not those into a position the opponent wins by
+/// the rule); from one lost by the rule, all of them (the search chooses). With the mover's
+/// value by the rule; `None` when the tables keep no rule-aware results.
+fn by_rule(tb: &Tablebase, root: &Position, moves: &[Move]) -> Option<(Vec<Move>, RuleValue)> {
+    let mut scored = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let mut child = root.clone();
+        child.play_unchecked(mv);
+        scored.push((mv, tb.probe_rules(&child).ok()?.parent()));
+    }
+    let best = scored.iter().map(|(_, v)| v.rank()).max()?;
+    let value = scored.iter().find(|(_, v)| v.rank() == best)?.1;
+    let kept = match value {
+        RuleValue::LossByRule => moves.to_vec(),
+        _ => scored
+            .iter()
+            .filter(|(_, v)| v.rank() == best)
+            .map(|&(mv, _)| mv)
+            .collect(),
+    };
+    Some((kept, value))
 }
 
 fn update_history(h: &mut i32, bonus: i32) {

@@ -255,6 +255,106 @@ fn from_a_draw_only_drawing_moves() {
     assert_eq!(value_of(&pos, best.unwrap()), Value::Draw, "{}", pos.fen());
 }
 
+/// From a standard draw the rule on perpetual check decides (KRKH, generated here into a folder
+/// of its own), the engine keeps the moves the rule-aware results say: from a position won by
+/// the rule, a move to one the opponent loses by it (and says so in its `info string`); from
+/// one still drawn, never a move into one the opponent wins by it. (KRKH has six such drawn
+/// positions among the first found, and no won one with a choice: its wins by the rule are
+/// checks with one reply. In these six the search alone, with the repetition rulings, also
+/// finds the drawing move at depth 6: the test guards the behaviour, it shows no gain.)
+#[test]
+fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
+    use xiangqi_tb::RuleValue;
+    let dir = std::env::temp_dir().join(format!("xiangqi-engine-tb-rule-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    xiangqi_tb::build(&["KRKH".to_string()], &dir, 2, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    let rules_after = |pos: &Position| -> Vec<(Move, RuleValue)> {
+        tb.probe_moves_rules(pos)
+            .unwrap()
+            .into_iter()
+            .map(|(m, v)| (m, v.parent()))
+            .collect()
+    };
+    // Positions (either side to move) that are standard draws with several drawing moves and
+    // a choice under the rule: a win by the rule with another drawing move that is not one,
+    // or a draw with a drawing move into the opponent's win by the rule.
+    let (mut won, mut trap) = (Vec::new(), Vec::new());
+    let palace =
+        |top: bool| (3..6).flat_map(move |f| (0..3).map(move |r| (f, if top { 9 - r } else { r })));
+    'scan: for (kf, kr) in palace(false) {
+        for (bf, br) in palace(true) {
+            for (rf, rr) in (0..9).flat_map(|f| (0..10).map(move |r| (f, r))) {
+                for (nf, nr) in (0..9).flat_map(|f| (0..10).map(move |r| (f, r))) {
+                    for turn in [Color::Red, Color::Black] {
+                        let fen = fen_of(
+                            &[('K', kf, kr), ('k', bf, br), ('R', rf, rr), ('n', nf, nr)],
+                            turn,
+                        );
+                        let Ok(p) = Position::from_fen(&fen) else {
+                            continue;
+                        };
+                        if tb.probe(&p).ok() != Some(Value::Draw) {
+                            continue;
+                        }
+                        let v = tb.probe_rules(&p).unwrap();
+                        let draws: Vec<(Move, RuleValue)> = rules_after(&p)
+                            .into_iter()
+                            .filter(|(_, v)| v.standard() == Value::Draw)
+                            .collect();
+                        let has = |x: RuleValue| draws.iter().any(|(_, v)| *v == x);
+                        if won.len() < 6 && v == RuleValue::WinByRule && has(RuleValue::Draw) {
+                            won.push(p.clone());
+                        }
+                        if trap.len() < 6
+                            && v == RuleValue::Draw
+                            && has(RuleValue::LossByRule)
+                            && has(RuleValue::Draw)
+                        {
+                            trap.push(p.clone());
+                        }
+                        if won.len() == 6 && trap.len() == 6 {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut checked = 0;
+    let cases = won
+        .into_iter()
+        .map(|p| (p, RuleValue::WinByRule))
+        .chain(trap.into_iter().map(|p| (p, RuleValue::Draw)));
+    for (pos, want) in cases {
+        let mut e = Engine::new();
+        e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
+        e.set_position_text(Some(&pos.fen()), &[]).unwrap();
+        let (best, events) = e.search(Limits::depth(6));
+        let best = best.unwrap();
+        let got = rules_after(&pos)
+            .into_iter()
+            .find(|(m, _)| *m == best)
+            .unwrap()
+            .1;
+        assert_eq!(got, want, "{}: {best}", pos.fen());
+        if want == RuleValue::WinByRule {
+            assert!(
+                events.iter().any(|e| matches!(e, Event::Message(m)
+                    if m.contains("won by the rule on perpetual check"))),
+                "{}: no message",
+                pos.fen()
+            );
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 6,
+        "only {checked} KRKH positions with a choice under the rule"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Plays a game from `start` between `red` and `black` (each a search per move) until
 /// the rules end it or `max` plies; returns the game.
 fn play(start: &Position, red: &mut Engine, black: &mut Engine, depth: i32, max: usize) -> Game {
