@@ -33,7 +33,7 @@ use crate::rawtree::{
     decode_text, start_position, to_lines, tree_reader_entry_points, ErrorKind, Format, RawTree,
     ReadError, Slot,
 };
-use crate::xml::{parse_document, Element, XML_LEFT_OUT};
+use crate::xml::{read_document, Element, XML_LEFT_OUT};
 
 /// The error type of this reader.
 pub type CbfError = ReadError;
@@ -109,11 +109,9 @@ fn read_text(
     dropped: Option<&mut Vec<ReadError>>,
     salvage: bool,
 ) -> Result<GameRecord, ReadError> {
-    let (root, xml_fault) = parse_document(text, shift, F, MAX_DEPTH, salvage)?;
-    // A fault met reading what was salvaged comes after the XML's in the file, which the
-    // strict reading meets first: the XML's fault is then the error, as strictly.
-    let fault = xml_fault.clone();
-    read_root(root, xml_fault, dropped, salvage).map_err(|e| fault.unwrap_or(e))
+    read_document(text, shift, F, MAX_DEPTH, salvage, |root, xml_fault| {
+        read_root(root, xml_fault, dropped, salvage)
+    })
 }
 
 /// The record of a parsed document, `xml_fault` being where a salvaging parse stopped.

@@ -137,6 +137,23 @@ pub(crate) fn parse_document(
     }
 }
 
+/// Parses `text` as [`parse_document`] does and reads the record of its root with `read`
+/// (given the root and where a salvaging parse stopped). A fault `read` meets in what was
+/// salvaged comes after the XML's in the file, which the strict reading meets first: the
+/// XML's fault is then the error, as strictly.
+pub(crate) fn read_document<T>(
+    text: &str,
+    shift: usize,
+    f: Format,
+    max_depth: usize,
+    salvage: bool,
+    read: impl FnOnce(Element, Option<ReadError>) -> Result<T, ReadError>,
+) -> Result<T, ReadError> {
+    let (root, fault) = parse_document(text, shift, f, max_depth, salvage)?;
+    let first = fault.clone();
+    read(root, fault).map_err(|e| first.unwrap_or(e))
+}
+
 /// What a reader says it left out after a fault of the XML (salvaging).
 pub(crate) const XML_LEFT_OUT: &str = "the rest of the document, from this byte on, was left out";
 
