@@ -229,8 +229,9 @@ fn caps(
 
 /// The bytes a generation of `size` indices holds with this method (values and counters).
 pub fn memory_estimate(size: u64) -> u64 {
-    // Two bytes an index, and while the perpetual-check rule is solved three bits.
-    2 * size + 3 * size.div_ceil(64) * 8
+    // Two bytes an index, and while the perpetual-check rule is solved five bitsets (the
+    // arena, the three fixed points and a copy).
+    2 * size + 5 * size.div_ceil(64) * 8
 }
 
 /// Runs `work(chunk)` for every chunk of `0..size` on `threads` threads, stopping at the
