@@ -11,7 +11,7 @@
 //!
 //! Then the perpetual-check rule: on the drawn positions, with each kept move's "gives
 //! check" bit, an infinite game is solved for each side by a nested fixed point
-//! ([`rule_game`]): the drawn positions a side wins by the rule (the other side can avoid
+//! (`rule_game`): the drawn positions a side wins by the rule (the other side can avoid
 //! mate only by checking on every move forever) are marked [`WIN_BY_RULE`] or
 //! [`LOSS_BY_RULE`] for the side to move (docs/TABLEBASES.md, "Rules the tables assume").
 

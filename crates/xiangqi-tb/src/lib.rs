@@ -518,7 +518,7 @@ pub struct Built {
 /// How a set's table is generated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
-    /// Value iteration over a move graph kept in memory ([`generate`]): about 8 bytes an
+    /// Value iteration over a move graph kept in memory ([`generate()`]): about 8 bytes an
     /// index and 4 a move.
     Graph,
     /// Retrograde analysis with an unmove generator and no graph ([`generate_lean`]):

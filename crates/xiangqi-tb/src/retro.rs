@@ -5,7 +5,7 @@
 //! does (illegal indices, positions without a legal move lost in 0, captures valued from the
 //! smaller sets' tables) but keeps of the moves inside the set only their number. The
 //! counter byte holds that number for a position that can still lose; for one a capture
-//! saves, it holds the fastest capture win ([`WIN_BASE`] + (DTM − 1) / 2) or [`NO_LOSS`] (a
+//! saves, it holds the fastest capture win (`WIN_BASE` + (DTM − 1) / 2) or `NO_LOSS` (a
 //! capture draws). Round `n` then scans for the positions decided in round `n − 1` (byte
 //! `n`) and walks their predecessors ([`predecessors`]): in an odd round every undecided
 //! predecessor of a position lost in `n − 1` is won in `n` (and so is every undecided
@@ -266,7 +266,7 @@ where
 }
 
 /// Generates the table of `material` (canonical) by retrograde analysis without a move
-/// graph, on `threads` threads; the same table as [`crate::generate`]'s. `tables` has the
+/// graph, on `threads` threads; the same table as [`crate::generate()`]'s. `tables` has the
 /// tables of its [`dependencies`].
 pub fn generate_lean(
     material: Material,
