@@ -176,14 +176,19 @@ pub enum Command {
     Explorer(ExplorerArgs),
     /// Generate and probe endgame tablebases (docs/TABLEBASES.md)
     #[command(
-        override_usage = "xiangqi tb generate SETS... -o DIR [--threads N] | xiangqi tb probe FEN --tb DIR",
+        override_usage = "xiangqi tb generate SETS... -o DIR [--threads N] [--method graph|lean|auto] [--memory MB] | xiangqi tb probe FEN --tb DIR",
         long_about = "Endgame tablebases: for every position of a small piece set, whether the side \
                       to move wins, draws or loses and in how many plies mate comes (DTM). \
                       `generate` writes DIR/SET.xqtb for each set named (e.g. KRKAA: the \
                       stronger side first, WXF letters K A E H R C P or FEN letters B N) and for \
                       the smaller sets its captures lead to, skipping sets already there; \
-                      `probe` prints a position's result and every legal move's.",
+                      `probe` prints a position's result and every legal move's. Two methods \
+                      make the same files: `graph` keeps the set's moves in memory (about 8 \
+                      bytes a position and 4 a move), `lean` works backwards with two bytes a \
+                      position (slower); `auto` takes the graph while its estimated memory \
+                      fits `--memory`.",
         after_help = "Examples:\n  xiangqi tb generate KRKAA KHKA -o tables --threads 2\n  \
+                      xiangqi tb generate KRPKAAEE -o tables --threads 1 --method lean\n  \
                       xiangqi tb probe '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1' --tb tables"
     )]
     Tb(TbArgs),
@@ -493,6 +498,13 @@ pub struct TbGenerateArgs {
     /// Threads
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
+    /// How to generate: `graph` (the moves kept in memory), `lean` (no move graph, two bytes
+    /// a position, slower) or `auto` (the graph while it fits `--memory`)
+    #[arg(long, value_name = "METHOD", default_value = "auto", value_parser = ["graph", "lean", "auto"])]
+    pub method: String,
+    /// The memory budget of `--method auto`, in MB (the graph's estimate is compared)
+    #[arg(long, value_name = "MB", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory: u64,
 }
 
 #[derive(Args, Debug)]

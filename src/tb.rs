@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use xiangqi_tb::{build, RuleValue, Tablebase, TbError, Value};
+use xiangqi_tb::{build_with, BuildOptions, Method, RuleValue, Tablebase, TbError, Value};
 
 use crate::cli::{TbCommand, TbGenerateArgs, TbProbeArgs};
 use crate::Fail;
@@ -16,19 +16,28 @@ pub fn cmd_tb(cmd: &TbCommand) -> Result<(), Fail> {
 
 fn generate(a: &TbGenerateArgs) -> Result<(), Fail> {
     let mut progress = |line: &str| eprintln!("{line}");
-    let built = build(&a.sets, &a.output, a.threads as usize, &mut progress)
+    let opts = BuildOptions {
+        threads: a.threads as usize,
+        method: match a.method.as_str() {
+            "graph" => Method::Graph,
+            "lean" => Method::Lean,
+            _ => Method::Auto,
+        },
+        memory: a.memory << 20,
+    };
+    let built = build_with(&a.sets, &a.output, &opts, &mut progress)
         .map_err(|e| Fail::input(format!("tb generate: {e}")))?;
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "set positions won drawn lost illegal max-dtm seconds bytes won-by-rule lost-by-rule"
+        "set positions won drawn lost illegal max-dtm seconds bytes won-by-rule lost-by-rule method memory-mb"
     )
     .ok();
     for b in built {
         match b.stats {
             Some(s) => writeln!(
                 out,
-                "{} {} {} {} {} {} {} {:.1} {} {} {}",
+                "{} {} {} {} {} {} {} {:.1} {} {} {} {} {}",
                 b.material,
                 s.positions,
                 s.wins,
@@ -39,7 +48,9 @@ fn generate(a: &TbGenerateArgs) -> Result<(), Fail> {
                 s.millis as f64 / 1000.0,
                 b.bytes,
                 s.rule_wins,
-                s.rule_losses
+                s.rule_losses,
+                if s.lean { "lean" } else { "graph" },
+                s.memory >> 20
             ),
             None => writeln!(out, "{} (already there) {} bytes", b.material, b.bytes),
         }

@@ -140,7 +140,22 @@ fn probe_shows_the_perpetual_check_rule() {
     let o = xiangqi(&["tb", "generate", "KRKH", "-o", d]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    assert!(out.contains(" 315 1291\n"), "{out}");
+    assert!(out.contains(" 315 1291 graph "), "{out}");
+    // The lean method makes the same files (its summary says so).
+    let lean = dir.join("lean");
+    let l = lean.to_str().unwrap();
+    let o = xiangqi(&["tb", "generate", "KRKH", "-o", l, "--method", "lean"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains(" 315 1291 lean "), "{out}");
+    assert!(text(&o.stderr).contains("KRKH: the lean method"));
+    for set in ["KRK", "KHK", "KRKH"] {
+        let f = format!("{set}.xqtb");
+        assert!(
+            std::fs::read(dir.join(&f)).unwrap() == std::fs::read(lean.join(&f)).unwrap(),
+            "{f}"
+        );
+    }
     let o = xiangqi(&[
         "tb",
         "probe",

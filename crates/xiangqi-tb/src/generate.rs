@@ -11,7 +11,7 @@
 //!
 //! Then the perpetual-check rule: on the drawn positions, with each kept move's "gives
 //! check" bit, an infinite game is solved for each side by a nested fixed point
-//! ([`rule_game`]): the drawn positions a side wins by the rule (the other side can avoid
+//! (`rule_game`): the drawn positions a side wins by the rule (the other side can avoid
 //! mate only by checking on every move forever) are marked [`WIN_BY_RULE`] or
 //! [`LOSS_BY_RULE`] for the side to move (docs/TABLEBASES.md, "Rules the tables assume").
 
@@ -59,8 +59,11 @@ pub struct Stats {
     pub rounds: u32,
     /// Moves inside the set kept between rounds.
     pub edges: u64,
-    /// Bytes the generation held (values, graph and capture results).
+    /// Bytes the generation held (values, graph and capture results; the lean method's
+    /// values and counters).
     pub memory: u64,
+    /// Whether the lean method made it ([`crate::retro`]), else the graph generator.
+    pub lean: bool,
     /// Wall-clock milliseconds.
     pub millis: u64,
 }
@@ -111,6 +114,28 @@ pub fn dependencies(m: &Material) -> Vec<Material> {
     let mut out = Vec::new();
     walk(&m.canonical(), &mut out);
     out
+}
+
+/// The bytes the graph generator would hold for a set: 8 an index and 4 a move inside the
+/// set, the moves estimated from up to 4,096 positions spread over the indices.
+pub fn memory_estimate(indexer: &Indexer) -> u64 {
+    let size = indexer.size();
+    let step = (size / 4096).max(1);
+    let (mut seen, mut quiet) = (0u64, 0u64);
+    let mut moves = xiangqi::MoveList::new();
+    let mut idx = step / 2;
+    while idx < size {
+        seen += 1;
+        if let Some(pos) = indexer.position(idx) {
+            pos.legal_moves_into(&mut moves);
+            quiet += moves
+                .iter()
+                .filter(|m| pos.piece_at(m.to()).is_none())
+                .count() as u64;
+        }
+        idx += step;
+    }
+    size * 8 + (size as u128 * quiet as u128 / seen.max(1) as u128) as u64 * 4
 }
 
 /// Generates the table of `material` (canonical) on `threads` threads. `tables` has the
@@ -260,7 +285,30 @@ pub fn generate(
         memory,
         ..Stats::default()
     };
-    for &b in &values {
+    count(&values, &mut st);
+    st.millis = started.elapsed().as_millis() as u64;
+    progress(&format!(
+        "{name}: {} won, {} drawn ({} won and {} lost by rule), {} lost, {} illegal, longest {} plies, {:.1} s",
+        st.wins,
+        st.draws,
+        st.rule_wins,
+        st.rule_losses,
+        st.losses,
+        st.illegal,
+        st.max_dtm,
+        st.millis as f64 / 1000.0
+    ));
+    Ok(Generated {
+        material,
+        values,
+        stats: st,
+    })
+}
+
+/// Counts a table's won, drawn, lost and illegal positions, those won and lost by the
+/// perpetual-check rule and the longest DTM into `st`.
+pub(crate) fn count(values: &[u8], st: &mut Stats) {
+    for &b in values {
         match b {
             WIN_BY_RULE => st.rule_wins += 1,
             LOSS_BY_RULE => st.rule_losses += 1,
@@ -279,23 +327,6 @@ pub fn generate(
             }
         }
     }
-    st.millis = started.elapsed().as_millis() as u64;
-    progress(&format!(
-        "{name}: {} won, {} drawn ({} won and {} lost by rule), {} lost, {} illegal, longest {} plies, {:.1} s",
-        st.wins,
-        st.draws,
-        st.rule_wins,
-        st.rule_losses,
-        st.losses,
-        st.illegal,
-        st.max_dtm,
-        st.millis as f64 / 1000.0
-    ));
-    Ok(Generated {
-        material,
-        values,
-        stats: st,
-    })
 }
 
 /// Pass 1 over the positions `start..start + CHUNK`.

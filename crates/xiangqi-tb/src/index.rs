@@ -130,7 +130,12 @@ impl Indexer {
 
     /// The index of a position of this material with Red's general on file d or e.
     pub fn index_unmirrored(&self, pos: &Position) -> u64 {
-        let b = pos.board();
+        self.index_board(pos.board(), pos.turn())
+    }
+
+    /// The index of a placement of this material with Red's general on file d or e and
+    /// `turn` to move (not checked legal: the unmove generator's predecessors).
+    pub fn index_board(&self, b: &Board, turn: Color) -> u64 {
         let mut idx = 0u64;
         for g in &self.groups {
             let mut slots = [0u8; 5];
@@ -148,7 +153,7 @@ impl Indexer {
             }
             idx = idx * g.size + sub;
         }
-        idx + pos.turn().index() as u64 * self.placements
+        idx + turn.index() as u64 * self.placements
     }
 
     /// The index of a position of this material (Red having the first side's pieces),

@@ -20,6 +20,7 @@ pub mod file;
 pub mod generate;
 pub mod index;
 pub mod material;
+pub mod retro;
 
 use core::fmt;
 use std::collections::HashMap;
@@ -32,6 +33,7 @@ pub use file::TableFile;
 pub use generate::{generate, Generated, Stats};
 pub use index::Indexer;
 pub use material::{Material, MaterialError};
+pub use retro::generate_lean;
 
 /// A position's value for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -513,15 +515,65 @@ pub struct Built {
     pub path: PathBuf,
 }
 
+/// How a set's table is generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Value iteration over a move graph kept in memory ([`generate()`]): about 8 bytes an
+    /// index and 4 a move.
+    Graph,
+    /// Retrograde analysis with an unmove generator and no graph ([`generate_lean`]):
+    /// about 2 bytes an index. The same table, slower.
+    Lean,
+    /// The graph while its estimated memory fits the budget, else the lean method.
+    Auto,
+}
+
+/// What [`build_with`] is told.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildOptions {
+    pub threads: usize,
+    pub method: Method,
+    /// The memory budget of [`Method::Auto`], in bytes.
+    pub memory: u64,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            threads: 2,
+            method: Method::Auto,
+            memory: DEFAULT_MEMORY_MB << 20,
+        }
+    }
+}
+
+/// The default memory budget of [`Method::Auto`], in MB.
+pub const DEFAULT_MEMORY_MB: u64 = 4096;
+
 /// Generates the sets named (and the smaller sets their captures lead to, first) into
 /// `dir`, skipping sets whose file is already there and sound: an interrupted run resumes
-/// at the set it was generating.
+/// at the set it was generating. The method is [`Method::Auto`] with the default budget.
 pub fn build(
     names: &[String],
     dir: &Path,
     threads: usize,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<Built>, TbError> {
+    let opts = BuildOptions {
+        threads,
+        ..BuildOptions::default()
+    };
+    build_with(names, dir, &opts, progress)
+}
+
+/// [`build`] with a method and a memory budget.
+pub fn build_with(
+    names: &[String],
+    dir: &Path,
+    opts: &BuildOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Built>, TbError> {
+    let threads = opts.threads;
     let mut order: Vec<Material> = Vec::new();
     for n in names {
         let m = Material::parse(n)?.canonical();
@@ -568,7 +620,23 @@ pub fn build(
             ));
             (v, None, std::fs::metadata(&path).map_or(0, |md| md.len()))
         } else {
-            let g = generate(m, &tables, threads, progress)?;
+            let graph = generate::memory_estimate(&Indexer::new(m));
+            let lean = match opts.method {
+                Method::Graph => false,
+                Method::Lean => true,
+                Method::Auto => graph > opts.memory,
+            };
+            progress(&format!(
+                "{m}: the {} method (the graph's estimated memory {} MB, budget {} MB)",
+                if lean { "lean" } else { "graph" },
+                graph >> 20,
+                opts.memory >> 20
+            ));
+            let g = if lean {
+                generate_lean(m, &tables, threads, progress)?
+            } else {
+                generate(m, &tables, threads, progress)?
+            };
             let bytes = file::write(&path, &m, &g.values, &g.stats)?;
             progress(&format!("{m}: wrote {} ({bytes} bytes)", path.display()));
             (g.values, Some(g.stats), bytes)
