@@ -6,7 +6,9 @@ use std::time::Instant;
 use xiangqi::notation::Notation;
 use xiangqi::{Color, Position};
 use xiangqi_explorer::{record, Added, Answer, Explorer, NewGame, Options};
-use xiangqi_record::detect::{read_any, ReadAll};
+use xiangqi_record::detect::{detect, read_any, RecordError, RecordFormat};
+use xiangqi_record::pgn::{PgnError, PgnErrorKind, PgnReader};
+use xiangqi_record::GameRecord;
 
 use crate::cli::{
     BookDbArg, BookWeightsArg, ExplorerBookArgs, ExplorerBuildArgs, ExplorerCommand, ExplorerDbArg,
@@ -17,6 +19,10 @@ use xiangqi_server::api::explorer as explorer_api;
 
 /// Games added per transaction.
 const BATCH: usize = 20_000;
+
+/// Games of the first batch of a build (the first batch waits for its games' parsing with
+/// nothing else to do).
+const FIRST_BATCH: usize = 2_500;
 
 /// The index file inside the index's folder.
 pub fn index_path(dir: &str) -> PathBuf {
@@ -140,59 +146,52 @@ fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {
             let bar = reader_bar;
             let mut broken = 0u64;
             let mut batch: Vec<NewGame> = Vec::with_capacity(BATCH);
-            // Reading and parsing a file (the most of the reading side's time) is done on a
-            // thread of its own, the next file's while this one's games are batched and sent:
-            // the games still go in the files' order. An error says whether the file was read
-            // (then it counts as done on the bar).
-            let parse = |file: &String| -> Result<ReadAll, (String, bool)> {
-                let bytes = std::fs::read(file).map_err(|e| (e.to_string(), false))?;
-                read_any(&bytes).map_err(|e| (e.to_string(), true))
-            };
-            std::thread::scope(|ps| {
-                let mut next = records.first().map(|f| ps.spawn(move || parse(f)));
-                for (k, (file, size)) in records.iter().zip(&sizes).enumerate() {
-                    let parsed = next
-                        .take()
-                        .expect("each file is parsed")
-                        .join()
-                        .expect("parsing a file does not panic");
-                    next = records.get(k + 1).map(|f| ps.spawn(move || parse(f)));
-                    let all = match parsed {
-                        Ok(all) => all,
-                        Err((e, read)) => {
-                            bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
+            let mut sent = 0usize;
+            // The files are read in order, a PGN file's games parsed one by one and sent in
+            // batches as they come (so the first batch is keyed while the rest of the file is
+            // parsed). An error says whether the file was read (then it counts as done on the
+            // bar).
+            for (file, size) in records.iter().zip(&sizes) {
+                let bytes = match std::fs::read(file) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
+                        broken += 1;
+                        continue;
+                    }
+                };
+                let mut stopped = false;
+                let read = each_game(&bytes, &mut |i, g| {
+                    match g {
+                        Ok(rec) => batch.push(record::from_record(&rec, format!("{file}#{i}"))),
+                        Err(e) => {
                             broken += 1;
-                            if read {
-                                bar.inc(*size);
-                            }
-                            continue;
-                        }
-                    };
-                    for (i, g) in all.games.iter().enumerate() {
-                        match g {
-                            Ok(rec) => {
-                                batch.push(record::from_record(rec, format!("{file}#{}", i + 1)))
-                            }
-                            Err(e) => {
-                                broken += 1;
-                                bar.suspend(|| {
-                                    eprintln!("xiangqi explorer: {file}, game {}: {e}", i + 1)
-                                });
-                            }
-                        }
-                        if batch.len() >= BATCH {
-                            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                            if tx.send(full).is_err() {
-                                // The adding side stopped on an error: stop reading.
-                                return broken;
-                            }
+                            bar.suspend(|| eprintln!("xiangqi explorer: {file}, game {i}: {e}"));
                         }
                     }
-                    bar.inc(*size);
+                    // The first batch is smaller: the keying starts sooner.
+                    if batch.len() >= if sent == 0 { FIRST_BATCH } else { BATCH } {
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                        sent += 1;
+                        if tx.send(full).is_err() {
+                            // The adding side stopped on an error: stop reading.
+                            stopped = true;
+                            return false;
+                        }
+                    }
+                    true
+                });
+                if stopped {
+                    return broken;
                 }
-                let _ = tx.send(batch);
-                broken
-            })
+                if let Err(e) = read {
+                    bar.suspend(|| eprintln!("xiangqi explorer: {file}: {e}"));
+                    broken += 1;
+                }
+                bar.inc(*size);
+            }
+            let _ = tx.send(batch);
+            broken
         });
         // An index with no entries yet is built by a bulk load (the entries written once, in
         // key order, at the end); one that has entries gets each batch merged in.
@@ -200,13 +199,13 @@ fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {
         if ex.is_empty().map_err(fail)? {
             let mut bulk = ex.bulk_load().map_err(fail)?;
             for batch in rx {
-                bulk.add(&batch).map_err(fail)?;
+                bulk.add_legal(&batch).map_err(fail)?;
             }
             bar.set_message("writing the index");
             total += bulk.finish().map_err(fail)?;
         } else {
             for batch in rx {
-                total += ex.add(&batch).map_err(fail)?;
+                total += ex.add_legal(&batch).map_err(fail)?;
             }
         }
         Ok(reader.join().expect("the record reader does not panic"))
@@ -228,6 +227,43 @@ fn build(a: &ExplorerBuildArgs) -> Result<(), Fail> {
             format!("explorer: {broken} unreadable files or games (above); the others are indexed"),
             1,
         ));
+    }
+    Ok(())
+}
+
+/// Hands every game of a record file's `bytes` to `each` in order, with its number from 1,
+/// exactly as [`read_any`] reads them (the same games and errors; the warnings of a lenient
+/// reading are not kept): a PGN file's games one by one as they are parsed, so that the first
+/// ones are indexed while the rest of the file is read, any other format's once the whole file
+/// is read. `each` returns false to stop. An error: the file is no record this program reads.
+fn each_game(
+    bytes: &[u8],
+    each: &mut dyn FnMut(usize, Result<GameRecord, RecordError>) -> bool,
+) -> Result<(), RecordError> {
+    if detect(bytes) == Some(RecordFormat::Pgn) {
+        // What `read_any` does with a PGN file, game by game.
+        let (text, _) = xiangqi_record::encoding::decode(bytes);
+        let mut n = 0;
+        for r in PgnReader::new(&text).lenient() {
+            n += 1;
+            if !each(n, r.map_err(RecordError::Pgn)) {
+                return Ok(());
+            }
+        }
+        if n == 0 {
+            let none = PgnError {
+                game: 1,
+                line: 1,
+                kind: PgnErrorKind::NoGame,
+            };
+            each(1, Err(RecordError::Pgn(none)));
+        }
+        return Ok(());
+    }
+    for (i, g) in read_any(bytes)?.games.into_iter().enumerate() {
+        if !each(i + 1, g) {
+            break;
+        }
     }
     Ok(())
 }

@@ -347,6 +347,17 @@ impl EntryKey {
     fn as_slice(&self) -> &[u8] {
         &self.bytes[..self.len as usize]
     }
+    /// Two numbers that order as the key's bytes do (compared faster): the bytes padded with
+    /// zeros (as they are stored), then the length, big-endian.
+    #[inline]
+    fn order(&self) -> (u128, u128) {
+        let mut hi = [0u8; 16];
+        hi.copy_from_slice(&self.bytes[..16]);
+        let mut lo = [0u8; 16];
+        lo[..12].copy_from_slice(&self.bytes[16..]);
+        lo[15] = self.len;
+        (u128::from_be_bytes(hi), u128::from_be_bytes(lo))
+    }
 }
 
 /// FNV-1a, 64 bits, of a player's name (case and surrounding space ignored).
@@ -432,6 +443,20 @@ impl KeyedBatch {
 /// it: the entries are sorted and summed, and `MoveStats::add` picks the top and recent game
 /// by rating, date and id whatever the order).
 pub fn key_games(games: &[(u64, &NewGame)], max_ply: u16) -> KeyedBatch {
+    key_games_with(games, max_ply, Moves::Check)
+}
+
+/// Whether the keying checks that each move is legal before it plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Moves {
+    /// A game is keyed up to its first illegal move (counted as cut).
+    Check,
+    /// Every move was played legally already (by a record reader): not checked again.
+    Legal,
+}
+
+/// [`key_games`], the moves checked or not.
+fn key_games_with(games: &[(u64, &NewGame)], max_ply: u16, moves: Moves) -> KeyedBatch {
     let threads = if games.len() >= 512 {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
     } else {
@@ -439,12 +464,12 @@ pub fn key_games(games: &[(u64, &NewGame)], max_ply: u16) -> KeyedBatch {
     };
     let chunk = games.len().div_ceil(threads).max(1);
     let mut parts: Vec<(Vec<(EntryKey, MoveStats)>, u64)> = if threads == 1 {
-        vec![key_chunk(games, max_ply)]
+        vec![key_chunk(games, max_ply, moves)]
     } else {
         std::thread::scope(|s| {
             let handles: Vec<_> = games
                 .chunks(chunk)
-                .map(|c| s.spawn(move || key_chunk(c, max_ply)))
+                .map(|c| s.spawn(move || key_chunk(c, max_ply, moves)))
                 .collect();
             handles
                 .into_iter()
@@ -463,7 +488,7 @@ pub fn key_games(games: &[(u64, &NewGame)], max_ply: u16) -> KeyedBatch {
 
 /// Sorts `v` by key and sums the counts of equal keys.
 fn sort_and_sum(mut v: Vec<(EntryKey, MoveStats)>) -> Vec<(EntryKey, MoveStats)> {
-    v.sort_unstable_by(|a, b| a.0.as_slice().cmp(b.0.as_slice()));
+    v.sort_unstable_by_key(|e| e.0.order());
     let mut out: Vec<(EntryKey, MoveStats)> = Vec::with_capacity(v.len());
     for (k, s) in v {
         match out.last_mut() {
@@ -481,7 +506,7 @@ fn merge_sorted(lists: Vec<Vec<(EntryKey, MoveStats)>>) -> Vec<(EntryKey, MoveSt
     for l in lists {
         all.extend(l);
     }
-    all.sort_by(|a, b| a.0.as_slice().cmp(b.0.as_slice()));
+    all.sort_by_key(|e| e.0.order());
     let mut out: Vec<(EntryKey, MoveStats)> = Vec::with_capacity(all.len());
     for (k, s) in all {
         match out.last_mut() {
@@ -493,7 +518,11 @@ fn merge_sorted(lists: Vec<Vec<(EntryKey, MoveStats)>>) -> Vec<(EntryKey, MoveSt
 }
 
 /// One thread's share of [`key_games`]: its sorted, summed entries and its cut games.
-fn key_chunk(games: &[(u64, &NewGame)], max_ply: u16) -> (Vec<(EntryKey, MoveStats)>, u64) {
+fn key_chunk(
+    games: &[(u64, &NewGame)],
+    max_ply: u16,
+    moves: Moves,
+) -> (Vec<(EntryKey, MoveStats)>, u64) {
     let mut cut = 0;
     let mut v: Vec<(EntryKey, MoveStats)> =
         Vec::with_capacity(games.len() * usize::from(max_ply.min(64)));
@@ -515,7 +544,7 @@ fn key_chunk(games: &[(u64, &NewGame)], max_ply: u16) -> (Vec<(EntryKey, MoveSta
             if ply >= usize::from(max_ply) {
                 break;
             }
-            if !walk.position().is_legal(m) {
+            if moves == Moves::Check && !walk.position().is_legal(m) {
                 cut += 1;
                 break;
             }
@@ -640,9 +669,21 @@ impl BulkLoad<'_> {
     /// Numbers and stores `games` (as [`Explorer::add`]), keys them and keeps their entries
     /// as a sorted run; nothing is committed until [`finish`](BulkLoad::finish).
     pub fn add(&mut self, games: &[NewGame]) -> Result<Added, Error> {
+        self.add_with(games, Moves::Check)
+    }
+
+    /// [`add`](BulkLoad::add) for games whose every move was played legally already, as a
+    /// record reader plays them (`xiangqi_record`'s readers refuse or cut a game at an
+    /// illegal move): their moves are not checked again. A move that is not legal there
+    /// makes wrong entries (or a panic), never a cut game.
+    pub fn add_legal(&mut self, games: &[NewGame]) -> Result<Added, Error> {
+        self.add_with(games, Moves::Legal)
+    }
+
+    fn add_with(&mut self, games: &[NewGame], moves: Moves) -> Result<Added, Error> {
         let tx = self.tx.as_ref().expect("a bulk load is open until finish");
         let (fresh, mut added) = register(tx, games)?;
-        let batch = key_games(&fresh, self.ex.options.max_ply);
+        let batch = key_games_with(&fresh, self.ex.options.max_ply, moves);
         added.cut = batch.cut;
         added.entries = batch.entries.len() as u64;
         if !batch.entries.is_empty() {
@@ -659,50 +700,86 @@ impl BulkLoad<'_> {
 
     /// Merges the runs into the empty table in key order and commits. What was added in all
     /// (`entries`: the batches' entries, before the runs were summed together).
+    ///
+    /// The runs are merged on a thread of their own, which hands the summed entries, encoded,
+    /// in batches to this one, which writes them into the table: the merge and the B-tree's
+    /// writing overlap.
     pub fn finish(mut self) -> Result<Added, Error> {
         let tx = self.tx.take().expect("a bulk load is open until finish");
         {
-            let mut readers = self
+            let readers = self
                 .runs
                 .iter()
                 .map(|p| RunReader::open(p))
                 .collect::<Result<Vec<_>, _>>()?;
-            // The smallest key first: a min-heap on (the key's bytes padded with zeros, its
-            // length), which orders as the bytes do, then the run.
-            type Head = std::cmp::Reverse<(([u8; 28], u8), usize)>;
-            let head =
-                |k: &EntryKey, i: usize| -> Head { std::cmp::Reverse(((k.bytes, k.len), i)) };
-            let mut heap: std::collections::BinaryHeap<Head> = readers
-                .iter()
-                .enumerate()
-                .filter_map(|(i, r)| r.head.as_ref().map(|(k, _)| head(k, i)))
-                .collect();
             let mut moves = tx.open_table(MOVES)?;
             let mut cursor = moves.upper_bound_mut(std::ops::Bound::<&[u8]>::Unbounded)?;
-            let mut pending: Option<(EntryKey, MoveStats)> = None;
-            while let Some(std::cmp::Reverse((_, i))) = heap.pop() {
-                let (k, s) = readers[i].head.expect("a run in the heap has a head");
-                readers[i].advance()?;
-                if let Some((next, _)) = &readers[i].head {
-                    heap.push(head(next, i));
-                }
-                match &mut pending {
-                    Some((pk, ps)) if *pk == k => ps.add(&s),
-                    _ => {
-                        if let Some((pk, ps)) = pending.replace((k, s)) {
-                            cursor.insert_before(pk.as_slice(), ps.encode().as_slice())?;
-                        }
+            let (send, merged) = std::sync::mpsc::sync_channel::<Vec<Merged>>(4);
+            std::thread::scope(|s| -> Result<(), Error> {
+                let merger = s.spawn(move || merge_runs(readers, &send));
+                // On an error here `merged` is dropped, and the merger stops at its next send.
+                for batch in merged {
+                    for (k, v) in &batch {
+                        cursor.insert_before(k.as_slice(), v.as_slice())?;
                     }
                 }
-            }
-            if let Some((pk, ps)) = pending {
-                cursor.insert_before(pk.as_slice(), ps.encode().as_slice())?;
-            }
+                merger.join().expect("merging the runs does not panic")
+            })?;
             cursor.close()?;
         }
         tx.commit()?;
         Ok(self.added)
     }
+}
+
+/// A merged entry: its key and its summed counts, encoded.
+type Merged = (EntryKey, [u8; crate::stats::STATS_LEN]);
+
+/// Entries handed from the merge to the writing at a time.
+const MERGED_BATCH: usize = 4096;
+
+/// Merges sorted runs into `out` in key order, summing equal keys, in batches. Stops early
+/// (without an error) when the receiving side is gone.
+fn merge_runs(
+    mut readers: Vec<RunReader>,
+    out: &std::sync::mpsc::SyncSender<Vec<Merged>>,
+) -> Result<(), Error> {
+    // The smallest key first: a min-heap on the key's order (as its bytes), then the run.
+    type Head = std::cmp::Reverse<((u128, u128), usize)>;
+    let head = |k: &EntryKey, i: usize| -> Head { std::cmp::Reverse((k.order(), i)) };
+    let mut heap: std::collections::BinaryHeap<Head> = readers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.head.as_ref().map(|(k, _)| head(k, i)))
+        .collect();
+    let mut batch: Vec<Merged> = Vec::with_capacity(MERGED_BATCH);
+    let mut pending: Option<(EntryKey, MoveStats)> = None;
+    while let Some(std::cmp::Reverse((_, i))) = heap.pop() {
+        let (k, s) = readers[i].head.expect("a run in the heap has a head");
+        readers[i].advance()?;
+        if let Some((next, _)) = &readers[i].head {
+            heap.push(head(next, i));
+        }
+        match &mut pending {
+            Some((pk, ps)) if *pk == k => ps.add(&s),
+            _ => {
+                if let Some((pk, ps)) = pending.replace((k, s)) {
+                    batch.push((pk, ps.encode()));
+                    if batch.len() == MERGED_BATCH {
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(MERGED_BATCH));
+                        if out.send(full).is_err() {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some((pk, ps)) = pending {
+        batch.push((pk, ps.encode()));
+    }
+    let _ = out.send(batch);
+    Ok(())
 }
 
 impl Drop for BulkLoad<'_> {
@@ -802,17 +879,32 @@ impl Explorer {
         self.add_marked(games, None)
     }
 
+    /// [`add`](Explorer::add) for games whose every move was played legally already (see
+    /// [`BulkLoad::add_legal`]): their moves are not checked again.
+    pub fn add_legal(&self, games: &[NewGame]) -> Result<Added, Error> {
+        self.add_with(games, None, Moves::Legal)
+    }
+
     /// Like [`add`](Explorer::add), and sets the mark `name` to `value` in the same
     /// transaction (see [`mark`](Explorer::mark)): a reader that records how far it has read
     /// its source with the games it added never loses a game to a crash between the two.
     pub fn add_marked(&self, games: &[NewGame], mark: Option<(&str, u64)>) -> Result<Added, Error> {
+        self.add_with(games, mark, Moves::Check)
+    }
+
+    fn add_with(
+        &self,
+        games: &[NewGame],
+        mark: Option<(&str, u64)>,
+        moves: Moves,
+    ) -> Result<Added, Error> {
         let tx = self.db.begin_write()?;
         if let Some((name, value)) = mark {
             tx.open_table(META)?
                 .insert(format!("mark:{name}").as_str(), value)?;
         }
         let (fresh, mut added) = register(&tx, games)?;
-        let batch = key_games(&fresh, self.options.max_ply);
+        let batch = key_games_with(&fresh, self.options.max_ply, moves);
         added.cut = batch.cut;
         added.entries = batch.entries.len() as u64;
         {
@@ -976,6 +1068,36 @@ mod tests {
         assert_eq!(GameMeta::decode(&m.encode()), Some(m.clone()));
         assert_eq!(m.rating(), 2650);
         assert_eq!(GameMeta::decode(&m.encode()[..5]), None);
+    }
+
+    #[test]
+    fn entry_keys_order_as_their_bytes() {
+        // Keys of every length the index makes (and their bare position prefixes), with bytes
+        // that share prefixes and zeros, compared both ways.
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut byte = || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            [0u8, 1, 2, 0xff, (seed >> 56) as u8][(seed >> 33) as usize % 5]
+        };
+        let mut keys = Vec::new();
+        for _ in 0..3000 {
+            let prefix: Vec<u8> = match byte() % 3 {
+                0 => vec![0],
+                1 => vec![1, byte(), byte()],
+                _ => (0..10).map(|_| byte()).collect(),
+            };
+            let pos = PositionKey(std::array::from_fn(|_| byte()));
+            let mv = Move::from_u16(u16::from_be_bytes([byte() & 0x7f, byte()]));
+            keys.push(EntryKey::new(&prefix, &pos, mv));
+            keys.push(EntryKey::new(&prefix, &pos, None));
+        }
+        for a in &keys {
+            for b in keys.iter().step_by(7) {
+                assert_eq!(a.order().cmp(&b.order()), a.as_slice().cmp(b.as_slice()));
+            }
+        }
     }
 
     #[test]

@@ -144,20 +144,31 @@ pub(crate) fn fnv1a64(mut h: u64, bytes: &[u8]) -> u64 {
 
 pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
-/// FNV-1a over (square, piece) of every occupied square, then the side to move.
+/// FNV-1a over (square, piece) of every occupied square, lowest square first, then the side
+/// to move.
 fn verification(pos: &Position) -> u64 {
-    verification_by(pos, |sq| pos.piece_at(sq))
+    let b = pos.board();
+    verification_by(pos, b.occupied(), |sq| b.piece_at(sq))
 }
 
 /// [`verification`] of the mirror of `pos`, read off `pos` (the mirror's square `sq` holds
 /// what `pos` has on `sq`'s mirror).
 fn verification_of_mirror(pos: &Position) -> u64 {
-    verification_by(pos, |sq| pos.piece_at(sq.flip_horizontal()))
+    let b = pos.board();
+    verification_by(pos, b.occupied().flip_horizontal(), |sq| {
+        b.piece_at(sq.flip_horizontal())
+    })
 }
 
-fn verification_by(pos: &Position, piece_at: impl Fn(Square) -> Option<xiangqi::Piece>) -> u64 {
+/// The hash over the squares of `occupied` (iterated lowest first, as `Square::all` orders
+/// them: only the occupied ones, instead of all 90).
+fn verification_by(
+    pos: &Position,
+    occupied: xiangqi::Bitboard,
+    piece_at: impl Fn(Square) -> Option<xiangqi::Piece>,
+) -> u64 {
     let mut h = FNV_OFFSET;
-    for sq in Square::all() {
+    for sq in occupied {
         if let Some(p) = piece_at(sq) {
             h = fnv1a64(
                 h,
@@ -244,6 +255,23 @@ mod tests {
         assert_ne!(Keyed::of(&a).key, Keyed::of(&c).key);
     }
 
+    /// The verification hash as first written: every one of the 90 squares looked at.
+    fn verification_of_all_squares(pos: &Position) -> u64 {
+        let mut h = FNV_OFFSET;
+        for sq in Square::all() {
+            if let Some(p) = pos.piece_at(sq) {
+                h = fnv1a64(
+                    h,
+                    &[
+                        sq.index() as u8,
+                        (p.color.index() * 7 + p.role.index()) as u8 + 1,
+                    ],
+                );
+            }
+        }
+        fnv1a64(h, &[if pos.turn() == Color::Red { 0xa5 } else { 0x5a }])
+    }
+
     #[test]
     fn a_walk_keys_every_position_as_keyed_of_does() {
         // Random legal games (a fixed LCG), symmetric positions, captures and mirrored starts
@@ -269,6 +297,12 @@ mod tests {
                 let pos = walk.position().clone();
                 let k = walk.keyed();
                 assert_eq!(k, Keyed::of(&pos), "{pos:?}");
+                // The hash over the occupied squares is the one over all 90 (the keys of
+                // existing indexes are made of it).
+                let mirror = pos.flip_horizontal();
+                assert_eq!(verification(&pos), verification_of_all_squares(&pos));
+                assert_eq!(verification(&mirror), verification_of_all_squares(&mirror));
+                assert_eq!(verification_of_mirror(&pos), verification(&mirror));
                 checked += 1;
                 symmetric += usize::from(k.symmetric);
                 mirrored += usize::from(k.mirrored);

@@ -402,7 +402,9 @@ impl<'a> PgnReader<'a> {
             self.skip_ws();
         }
         let _ = game_line;
-        g.san_ranks.set(detect_san_ranks(self.movetext_ahead()));
+        // The rank numbering of coordinate SAN is looked for in the movetext only when a move
+        // needs it (most games are in another notation).
+        g.san_text.set(Some(&self.s[self.i..]));
         let read = self.movetext(&mut g);
         let dropped = std::mem::take(&mut g.dropped);
         match read {
@@ -420,21 +422,6 @@ impl<'a> PgnReader<'a> {
         }
         self.notation = g.notation;
         Some(Ok(g.finish()))
-    }
-
-    /// The text from here to the next line that starts with `[` (the next game's tags): this
-    /// game's movetext, for a look ahead.
-    fn movetext_ahead(&self) -> &'a str {
-        let rest = &self.s[self.i..];
-        let end = rest
-            .match_indices('\n')
-            .find(|(k, _)| {
-                rest[k + 1..]
-                    .trim_start_matches([' ', '\t'])
-                    .starts_with('[')
-            })
-            .map_or(rest.len(), |(k, _)| k);
-        &rest[..end]
     }
 
     fn error(&self, line: usize, kind: PgnErrorKind) -> PgnError {
@@ -463,7 +450,7 @@ impl<'a> PgnReader<'a> {
             || Notation::guess(strip_number(&tok)).is_some()
     }
 
-    fn movetext(&mut self, g: &mut GameBuilder) -> Result<(), (usize, PgnErrorKind)> {
+    fn movetext(&mut self, g: &mut GameBuilder<'a>) -> Result<(), (usize, PgnErrorKind)> {
         g.start(self)?;
         loop {
             self.skip_ws();
@@ -541,7 +528,7 @@ impl<'a> PgnReader<'a> {
     /// Handles one movetext token; `Ok(true)` when it is the game's result.
     fn token(
         &mut self,
-        g: &mut GameBuilder,
+        g: &mut GameBuilder<'_>,
         tok: &str,
         line: usize,
     ) -> Result<bool, (usize, PgnErrorKind)> {
@@ -662,7 +649,7 @@ struct Frame {
     dead: bool,
 }
 
-struct GameBuilder {
+struct GameBuilder<'a> {
     tags: Vec<(String, String)>,
     start: Position,
     /// The start position with the other side to move, when the FEN did not say who moves.
@@ -681,10 +668,13 @@ struct GameBuilder {
     /// The rank numbering of the game's coordinate-SAN moves, once known: from the movetext
     /// ([`detect_san_ranks`]) or from the first move only one numbering can read.
     san_ranks: std::cell::Cell<Option<SanRanks>>,
+    /// The text from the game's movetext on, until the numbering is first looked for there
+    /// ([`GameBuilder::san_ranks`]; then `None`).
+    san_text: std::cell::Cell<Option<&'a str>>,
 }
 
-impl GameBuilder {
-    fn new() -> GameBuilder {
+impl<'a> GameBuilder<'a> {
+    fn new() -> GameBuilder<'a> {
         GameBuilder {
             tags: Vec::new(),
             start: Position::new(),
@@ -699,6 +689,7 @@ impl GameBuilder {
             salvage: false,
             dropped: Vec::new(),
             san_ranks: std::cell::Cell::new(None),
+            san_text: std::cell::Cell::new(None),
         }
     }
 
@@ -812,13 +803,22 @@ impl GameBuilder {
         }
     }
 
+    /// The rank numbering of the game's coordinate SAN as known so far: on the first call,
+    /// what the movetext says ([`detect_san_ranks`]).
+    fn san_ranks(&self) -> Option<SanRanks> {
+        if let Some(rest) = self.san_text.take() {
+            self.san_ranks.set(detect_san_ranks(movetext_ahead(rest)));
+        }
+        self.san_ranks.get()
+    }
+
     fn read_move(&self, pos: &Position, tok: &str) -> Result<(Move, Notation), ReadMoveError> {
         let first = self.notation.or(self.format_tag);
         let mut err = None;
         // `A9e8`, `E5e3`: a piece letter, then a lower-case target file: coordinate SAN, not
         // ICCS (which writes both files in one case).
         if is_mixed_case_san(tok) {
-            if let Some((m, ranks)) = read_san_any(pos, tok, self.san_ranks.get()) {
+            if let Some((m, ranks)) = read_san_any(pos, tok, self.san_ranks()) {
                 self.san_ranks.set(Some(ranks));
                 return Ok((m, first.unwrap_or(Notation::Iccs)));
             }
@@ -834,7 +834,7 @@ impl GameBuilder {
         if let Some(n) = Notation::guess(&t).filter(|&n| Some(n) != first) {
             return n.read(pos, tok).map(|m| (m, n));
         }
-        if let Some((m, ranks)) = read_san_any(pos, &t, self.san_ranks.get()) {
+        if let Some((m, ranks)) = read_san_any(pos, &t, self.san_ranks()) {
             self.san_ranks.set(Some(ranks));
             return Ok((m, first.unwrap_or(Notation::Iccs)));
         }
@@ -842,7 +842,7 @@ impl GameBuilder {
             return Err(ReadMoveError::Parse(
                 xiangqi::notation::ParseNotationError {
                     input: tok.to_string(),
-                    notation: match self.san_ranks.get() {
+                    notation: match self.san_ranks() {
                         Some(SanRanks::OneToTen) => "coordinate SAN, ranks 1-10 (pychess)",
                         Some(SanRanks::ZeroToNine) => "coordinate SAN, ranks 0-9 (WinBoard)",
                         None => "coordinate SAN",
@@ -1095,6 +1095,20 @@ pub fn detect_san_ranks(movetext: &str) -> Option<SanRanks> {
         // ICCS (`h2e2`, `h0g2`) counts 0-9 too but is no SAN: leave it out.
         .filter(|t| Notation::guess(t) != Some(Notation::Iccs))
         .find_map(san_ranks_hint)
+}
+
+/// The text of `rest` up to the next line that starts with `[` (the next game's tags): a
+/// game's movetext, for a look ahead.
+fn movetext_ahead(rest: &str) -> &str {
+    let end = rest
+        .match_indices('\n')
+        .find(|(k, _)| {
+            rest[k + 1..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with('[')
+        })
+        .map_or(rest.len(), |(k, _)| k);
+    &rest[..end]
 }
 
 /// Reads a coordinate-SAN move with the given rank numbering; `None` when the token is no
