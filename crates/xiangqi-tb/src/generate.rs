@@ -157,14 +157,7 @@ pub fn generate(
             why: format!("{size} positions; this generator indexes at most 2^31"),
         });
     }
-    for d in dependencies(&material) {
-        if !tables.contains_key(&d) {
-            return Err(TbError::Missing {
-                set: d.to_string(),
-                path: crate::file_name(&d).into(),
-            });
-        }
-    }
+    check_dependencies(&material, tables)?;
     let threads = threads.max(1);
     let nchunks = size.div_ceil(CHUNK) as usize;
     progress(&format!(
@@ -278,17 +271,45 @@ pub fn generate(
     ));
     drop(chunks);
 
-    let mut st = Stats {
+    let st = Stats {
         positions: size,
         rounds: n,
         edges,
         memory,
         ..Stats::default()
     };
+    Ok(finish(material, values, st, started, progress))
+}
+
+/// Fails naming the first of `material`'s [`dependencies`] that `tables` lacks.
+pub(crate) fn check_dependencies(
+    material: &Material,
+    tables: &HashMap<Material, Arc<dyn Source>>,
+) -> Result<(), TbError> {
+    for d in dependencies(material) {
+        if !tables.contains_key(&d) {
+            return Err(TbError::Missing {
+                set: d.to_string(),
+                path: crate::file_name(&d).into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The generated table of `values`: its counts taken into `st` ([`count`]), the time since
+/// `started`, and the summary line told to `progress` (both generators end so).
+pub(crate) fn finish(
+    material: Material,
+    values: Vec<u8>,
+    mut st: Stats,
+    started: Instant,
+    progress: &mut dyn FnMut(&str),
+) -> Generated {
     count(&values, &mut st);
     st.millis = started.elapsed().as_millis() as u64;
     progress(&format!(
-        "{name}: {} won, {} drawn ({} won and {} lost by rule), {} lost, {} illegal, longest {} plies, {:.1} s",
+        "{material}: {} won, {} drawn ({} won and {} lost by rule), {} lost, {} illegal, longest {} plies, {:.1} s",
         st.wins,
         st.draws,
         st.rule_wins,
@@ -298,11 +319,11 @@ pub fn generate(
         st.max_dtm,
         st.millis as f64 / 1000.0
     ));
-    Ok(Generated {
+    Generated {
         material,
         values,
         stats: st,
-    })
+    }
 }
 
 /// Counts a table's won, drawn, lost and illegal positions, those won and lost by the

@@ -28,7 +28,7 @@ use std::time::Instant;
 use xiangqi::position::can_stand_on;
 use xiangqi::{Board, Color, MoveList, Position, Role, Square};
 
-use crate::generate::{dependencies, Generated, Stats};
+use crate::generate::{Generated, Stats};
 use crate::index::Indexer;
 use crate::material::Material;
 use crate::{
@@ -267,7 +267,7 @@ where
 
 /// Generates the table of `material` (canonical) by retrograde analysis without a move
 /// graph, on `threads` threads; the same table as [`crate::generate()`]'s. `tables` has the
-/// tables of its [`dependencies`].
+/// tables of its [`dependencies`](crate::generate::dependencies).
 pub fn generate_lean(
     material: Material,
     tables: &HashMap<Material, Arc<dyn Source>>,
@@ -285,14 +285,7 @@ pub fn generate_lean(
             why: format!("{size} positions"),
         });
     }
-    for d in dependencies(&material) {
-        if !tables.contains_key(&d) {
-            return Err(TbError::Missing {
-                set: d.to_string(),
-                path: crate::file_name(&d).into(),
-            });
-        }
-    }
+    crate::generate::check_dependencies(&material, tables)?;
     let threads = threads.max(1);
     let memory = memory_estimate(size);
     progress(&format!(
@@ -520,7 +513,7 @@ pub fn generate_lean(
     drop(counters);
     let values: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
 
-    let mut st = Stats {
+    let st = Stats {
         positions: size,
         rounds: n,
         edges,
@@ -528,24 +521,9 @@ pub fn generate_lean(
         lean: true,
         ..Stats::default()
     };
-    crate::generate::count(&values, &mut st);
-    st.millis = started.elapsed().as_millis() as u64;
-    progress(&format!(
-        "{name}: {} won, {} drawn ({} won and {} lost by rule), {} lost, {} illegal, longest {} plies, {:.1} s",
-        st.wins,
-        st.draws,
-        st.rule_wins,
-        st.rule_losses,
-        st.losses,
-        st.illegal,
-        st.max_dtm,
-        st.millis as f64 / 1000.0
-    ));
-    Ok(Generated {
-        material,
-        values,
-        stats: st,
-    })
+    Ok(crate::generate::finish(
+        material, values, st, started, progress,
+    ))
 }
 
 /// A bit per index.
