@@ -40,9 +40,16 @@ fn raw(pos: &Position, mv: &str, weight: u16) -> Entry {
     }
 }
 
+/// Writes the book to a file of its own and renames it to `name`: tests running side by side
+/// write the same book, and a reader must never see it half written (one CI run read an
+/// empty file: "not a book file").
 fn write_book(name: &str, entries: Vec<Entry>) -> PathBuf {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let path = temp(name);
-    std::fs::write(&path, encode(entries, Header::default()).unwrap()).unwrap();
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let part = temp(&format!("{name}.part{n}"));
+    std::fs::write(&part, encode(entries, Header::default()).unwrap()).unwrap();
+    std::fs::rename(&part, &path).unwrap();
     path
 }
 
