@@ -234,7 +234,7 @@ function announceLast() {
 // "Red: C2.5" (and "Check!"), in the page's language and notation.
 function moveSaid(m, side) {
   const name = shownMove(m, settings.notation, settings.lang);
-  return `${t(side)}: ${name}${m.check ? ' · ' + t('check') : ''}`;
+  return t('said-move', { side: t(side), move: name }) + (m.check ? ' · ' + t('check') : '');
 }
 
 function drawArrows(svg) {

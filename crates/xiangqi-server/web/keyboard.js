@@ -27,7 +27,10 @@ export function keyboardBoard(svg, opts) {
     const ch = parseFen(opts.fen() || '').board.get(sq);
     if (!ch) return `${sq}`;
     const side = ch === ch.toUpperCase() ? 'red' : 'black';
-    return `${sq} · ${opts.t(side)} ${opts.t('role-' + ch.toLowerCase())}`;
+    // Chinese names the sides' pieces apart (Red's 帅 仕 相 兵, Black's 将 士 象 卒): role-x is
+    // Red's piece, role-black-x Black's.
+    const role = (side === 'red' ? 'role-' : 'role-black-') + ch.toLowerCase();
+    return `${sq} · ${opts.t(side)} ${opts.t(role)}`;
   }
 
   function move(dx, dy) {

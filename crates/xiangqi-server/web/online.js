@@ -299,7 +299,7 @@ export function startLive(ctx) {
   // "Red: C2.5" for ply `ply` (from 1), in the page's language and notation.
   function movesSaid(ply) {
     const names = moveNames(L.fens[ply - 1], L.moves[ply - 1]);
-    return `${t(turnAt(ply - 1))}: ${shownMove(names, settings.notation, settings.lang)}`;
+    return t('said-move', { side: t(turnAt(ply - 1)), move: shownMove(names, settings.notation, settings.lang) });
   }
 
   async function sendMove(uci) {

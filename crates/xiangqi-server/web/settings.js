@@ -26,10 +26,16 @@ function firstLang() {
   return normLang(root && root.dataset.acceptLang) || browserLang();
 }
 
+// The notation of a first visit, by its language: Chinese readers write 炮二平五, Vietnamese
+// ones P2-5, the others WXF's C2.5 (changed in the settings, and kept once chosen).
+function firstNotation(lang) {
+  return lang && lang.startsWith('zh') ? 'chinese' : lang === 'vi' ? 'vi' : 'wxf';
+}
+
 // The settings object the whole app shares (read and changed in place).
 export const settings = Object.assign(
   {
-    lang: firstLang(), notation: 'wxf', pieces: 'chinese',
+    lang: firstLang(), notation: firstNotation(firstLang()), pieces: 'chinese',
     hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
     notify: false, moveSpeed: 'normal', explorer: false, coords: 'outside',
   },

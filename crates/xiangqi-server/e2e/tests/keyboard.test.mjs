@@ -1,7 +1,8 @@
 // The board by keyboard alone, and what a screen reader hears: Tab to the board, the arrow
 // keys move a cursor over the points (as the board is drawn, flipped or not), Enter picks and
 // drops; the cursor's point and every move are said in the live region, in the chosen
-// notation; Escape gives the arrow keys back to stepping through the game.
+// notation and language (Chinese names each side's pieces: 帅 and 将, 兵 and 卒); Escape gives
+// the arrow keys back to stepping through the game.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, shot, BASE, api, eventually, expectText } from '../lib.mjs';
@@ -89,5 +90,42 @@ test('a live game by keyboard: the flipped board moves the cursor as drawn, the 
     await shot(black, 'keyboard-02-live');
   } finally {
     await a.cleanup(); await b.cleanup();
+  }
+});
+
+test('in Chinese the screen reader hears Chinese: each side its own pieces, the moves in Chinese notation', async () => {
+  // A first visit from a Chinese browser: Chinese notation is the default there.
+  const a = await launch({ locale: 'zh-CN' });
+  try {
+    const g = (await api('POST', '/api/games', { mode: 'two-player' })).data;
+    const page = await a.context.newPage();
+    await page.goto(`${BASE}/?game=${g.id}`);
+    await page.waitForSelector('#board rect.hit');
+    await tabToBoard(page);
+    await eventually(async () => assert.equal(await cursor(page), 'e0'));
+    await expectText(page, '[data-testid="sr-live"]', 'e0 · 红方 帅');
+    await keys(page, 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp');
+    await expectText(page, '[data-testid="sr-live"]', 'h2 · 红方 炮');
+    await page.keyboard.press('Enter');
+    await keys(page, 'ArrowLeft', 'ArrowLeft', 'ArrowLeft');
+    await page.keyboard.press('Enter');
+    await expectText(page, '[data-testid="sr-live"]', '红方：炮二平五');
+    await expectText(page, '#movelist .mv[data-ply="1"]', /炮二平五/);
+    // Black's general and horse are 将 and 马; its soldier 卒.
+    for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowUp');
+    await eventually(async () => assert.equal(await cursor(page), 'e9'));
+    await expectText(page, '[data-testid="sr-live"]', 'e9 · 黑方 将');
+    await keys(page, 'ArrowDown', 'ArrowDown', 'ArrowDown');
+    await expectText(page, '[data-testid="sr-live"]', 'e6 · 黑方 卒');
+    await keys(page, 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowRight', 'ArrowRight', 'ArrowRight');
+    await expectText(page, '[data-testid="sr-live"]', 'h9 · 黑方 马');
+    await page.keyboard.press('Enter');
+    await keys(page, 'ArrowLeft', 'ArrowDown', 'ArrowDown');
+    await page.keyboard.press('Enter');
+    await eventually(async () => assert.deepEqual((await api('GET', `/api/games/${g.id}`)).data.moves.map((m) => m.uci), ['h2e2', 'h9g7']));
+    await expectText(page, '[data-testid="sr-live"]', '黑方：马8进7');
+    await shot(page, 'keyboard-03-chinese');
+  } finally {
+    await a.cleanup();
   }
 });

@@ -367,7 +367,7 @@ acct-red = Red
 acct-black = Black
 acct-memberSince = Member since { $date }
 
-## keyboard.js: the pieces read aloud
+## keyboard.js: the pieces read aloud (role-x Red's, role-black-x Black's)
 role-k = king
 role-a = advisor
 role-b = elephant
@@ -375,6 +375,15 @@ role-n = horse
 role-r = chariot
 role-c = cannon
 role-p = soldier
+role-black-k = king
+role-black-a = advisor
+role-black-b = elephant
+role-black-n = horse
+role-black-r = chariot
+role-black-c = cannon
+role-black-p = soldier
+# A move said to screen readers: the side that played it, then the move.
+said-move = { $side }: { $move }
 
 ## Labels and names added with the catalogue
 notationChinese = Chinese (炮二平五)

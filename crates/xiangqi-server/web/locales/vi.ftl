@@ -353,7 +353,7 @@ acct-red = Đỏ
 acct-black = Đen
 acct-memberSince = Thành viên từ { $date }
 
-## keyboard.js: the pieces read aloud
+## keyboard.js: the pieces read aloud (role-x Red's, role-black-x Black's)
 role-k = Tướng
 role-a = Sĩ
 role-b = Tượng
@@ -361,6 +361,15 @@ role-n = Mã
 role-r = Xe
 role-c = Pháo
 role-p = Tốt
+role-black-k = Tướng
+role-black-a = Sĩ
+role-black-b = Tượng
+role-black-n = Mã
+role-black-r = Xe
+role-black-c = Pháo
+role-black-p = Tốt
+# A move said to screen readers: the side that played it, then the move.
+said-move = { $side }: { $move }
 
 ## Labels and names added with the catalogue
 notationChinese = Chữ Hán (炮二平五)

@@ -358,7 +358,7 @@ acct-red = 红方
 acct-black = 黑方
 acct-memberSince = 注册于 { $date }
 
-## keyboard.js: the pieces read aloud
+## keyboard.js: the pieces read aloud (role-x Red's, role-black-x Black's)
 role-k = 帅
 role-a = 仕
 role-b = 相
@@ -366,6 +366,15 @@ role-n = 马
 role-r = 车
 role-c = 炮
 role-p = 兵
+role-black-k = 将
+role-black-a = 士
+role-black-b = 象
+role-black-n = 马
+role-black-r = 车
+role-black-c = 炮
+role-black-p = 卒
+# A move said to screen readers: the side that played it, then the move.
+said-move = { $side }：{ $move }
 
 ## Labels and names added with the catalogue
 notationChinese = 中文（炮二平五）

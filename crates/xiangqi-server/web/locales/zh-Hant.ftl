@@ -358,7 +358,7 @@ acct-red = 紅方
 acct-black = 黑方
 acct-memberSince = 註冊於 { $date }
 
-## keyboard.js: the pieces read aloud
+## keyboard.js: the pieces read aloud (role-x Red's, role-black-x Black's)
 role-k = 帥
 role-a = 仕
 role-b = 相
@@ -366,6 +366,15 @@ role-n = 傌
 role-r = 俥
 role-c = 炮
 role-p = 兵
+role-black-k = 將
+role-black-a = 士
+role-black-b = 象
+role-black-n = 馬
+role-black-r = 車
+role-black-c = 砲
+role-black-p = 卒
+# A move said to screen readers: the side that played it, then the move.
+said-move = { $side }：{ $move }
 
 ## Labels and names added with the catalogue
 notationChinese = 中文（炮二平五）
