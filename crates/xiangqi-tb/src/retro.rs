@@ -476,6 +476,10 @@ pub fn generate_lean(
         }
         Ok(())
     })?;
+    progress(&format!(
+        "{name}: the drawn positions' captures valued under the rule in {:.1} s",
+        rule_started.elapsed().as_secs_f64()
+    ));
     let arena = Arena {
         indexer: &indexer,
         values: &values,
