@@ -22,15 +22,21 @@ const cursor = (page) => page.evaluate(() => {
   return c ? c.dataset.cursor : null;
 });
 
+// A new two-player game opened in `a`'s browser, Tab pressed to its board: the cursor on e0.
+async function newGameAtBoard(a) {
+  const g = (await api('POST', '/api/games', { mode: 'two-player' })).data;
+  const page = await a.context.newPage();
+  await page.goto(`${BASE}/?game=${g.id}`);
+  await page.waitForSelector('#board rect.hit');
+  await tabToBoard(page);
+  await eventually(async () => assert.equal(await cursor(page), 'e0'));
+  return { g, page };
+}
+
 test('a game played by keyboard alone, its moves said to screen readers', async () => {
   const a = await launch();
   try {
-    const g = (await api('POST', '/api/games', { mode: 'two-player' })).data;
-    const page = await a.context.newPage();
-    await page.goto(`${BASE}/?game=${g.id}`);
-    await page.waitForSelector('#board rect.hit');
-    await tabToBoard(page);
-    await eventually(async () => assert.equal(await cursor(page), 'e0'));
+    const { g, page } = await newGameAtBoard(a);
     await expectText(page, '[data-testid="sr-live"]', /e0 · Red king/);
     // To the cannon on h2, pick it, to e2, drop it.
     await keys(page, 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp');
@@ -97,12 +103,7 @@ test('in Chinese the screen reader hears Chinese: each side its own pieces, the 
   // A first visit from a Chinese browser: Chinese notation is the default there.
   const a = await launch({ locale: 'zh-CN' });
   try {
-    const g = (await api('POST', '/api/games', { mode: 'two-player' })).data;
-    const page = await a.context.newPage();
-    await page.goto(`${BASE}/?game=${g.id}`);
-    await page.waitForSelector('#board rect.hit');
-    await tabToBoard(page);
-    await eventually(async () => assert.equal(await cursor(page), 'e0'));
+    const { g, page } = await newGameAtBoard(a);
     await expectText(page, '[data-testid="sr-live"]', 'e0 · 红方 帅');
     await keys(page, 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp');
     await expectText(page, '[data-testid="sr-live"]', 'h2 · 红方 炮');
