@@ -32,10 +32,13 @@ function firstNotation(lang) {
   return lang && lang.startsWith('zh') ? 'chinese' : lang === 'vi' ? 'vi' : 'wxf';
 }
 
+// The first visit's language, read once.
+const FIRST_LANG = firstLang();
+
 // The settings object the whole app shares (read and changed in place).
 export const settings = Object.assign(
   {
-    lang: firstLang(), notation: firstNotation(firstLang()), pieces: 'chinese',
+    lang: FIRST_LANG, notation: firstNotation(FIRST_LANG), pieces: 'chinese',
     hints: true, sound: true, name: '', theme: 'auto', board: 'wood', pieceStyle: 'classic', animate: true,
     notify: false, moveSpeed: 'normal', explorer: false, coords: 'outside',
   },
@@ -46,7 +49,7 @@ export const settings = Object.assign(
 // older store's 'zh' is Simplified Chinese. `otherLang`: the last language other than English
 // (the header's quick switch goes between it and English).
 settings.lang = normLang(settings.lang) || 'en';
-settings.otherLang = normLang(settings.otherLang) || (settings.lang !== 'en' ? settings.lang : (firstLang() !== 'en' ? firstLang() : 'zh-Hans'));
+settings.otherLang = normLang(settings.otherLang) || (settings.lang !== 'en' ? settings.lang : (FIRST_LANG !== 'en' ? FIRST_LANG : 'zh-Hans'));
 if (!['wxf', 'chinese', 'iccs', 'vi'].includes(settings.notation)) settings.notation = 'wxf';
 if (!THEMES.includes(settings.theme)) settings.theme = 'auto';
 if (!BOARDS.includes(settings.board)) settings.board = 'wood';
