@@ -22,6 +22,13 @@ pub const MATE: i32 = 30000;
 pub const INF: i32 = 31000;
 /// Scores at or beyond this are mates (or wins by rule) at a known distance.
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// A position the tablebases win by the rule on perpetual check (a standard draw where
+/// the opponent can only avoid mate by checking forever) scores this less its ply: above
+/// every evaluation, below the mates, printed in centipawns as Stockfish prints its
+/// tablebase wins (no distance to mate is known).
+pub const TB_WIN: i32 = 20000;
+/// Scores at or beyond this (and below [`MATE_BOUND`]) are tablebase wins by the rule.
+pub const TB_WIN_BOUND: i32 = TB_WIN - 2 * MAX_PLY as i32;
 
 pub fn mate_in(ply: usize) -> i32 {
     MATE - ply as i32
@@ -364,7 +371,7 @@ impl<'a> Worker<'a> {
                 }
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = 25;
-                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < TB_WIN_BOUND {
                     ((prev - delta).max(-INF), (prev + delta).min(INF))
                 } else {
                     (-INF, INF)
@@ -505,7 +512,7 @@ impl<'a> Worker<'a> {
             None => evaluate(pos),
             Some(n) => n
                 .evaluate(ply, pos.board(), pos.turn())
-                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+                .clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1),
         }
     }
 
@@ -628,7 +635,13 @@ impl<'a> Worker<'a> {
             .rules
             .move_limit
             .map(|l| l.saturating_sub(frame.counted));
-        let v = tb_score(value, &Material::of_board(pos.board()), ply, limit)?;
+        let v = match tb_score(value, &Material::of_board(pos.board()), ply, limit) {
+            Some(v) => v,
+            // Where both sides have attackers a standard draw may be decided by the rule
+            // on perpetual check, which the tables of format 2 keep.
+            None if value == Value::Draw => rule_score(tb.probe_rules(pos).ok()?, ply)?,
+            None => return None,
+        };
         self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
         Some(v)
     }
@@ -731,13 +744,13 @@ impl<'a> Worker<'a> {
         if !pv_node
             && !in_check
             && excluded.is_none()
-            && beta.abs() < MATE_BOUND
-            && alpha.abs() < MATE_BOUND
+            && beta.abs() < TB_WIN_BOUND
+            && alpha.abs() < TB_WIN_BOUND
         {
             // Reverse futility pruning.
             if depth <= 7
                 && static_eval - 85 * (depth - improving as i32) >= beta
-                && static_eval.abs() < MATE_BOUND
+                && static_eval.abs() < TB_WIN_BOUND
             {
                 return static_eval;
             }
@@ -755,7 +768,7 @@ impl<'a> Worker<'a> {
                 (b.by_role(Role::Chariot) | b.by_role(Role::Horse) | b.by_role(Role::Cannon)) & us;
             if depth >= 3
                 && static_eval >= beta
-                && beta.abs() < MATE_BOUND
+                && beta.abs() < TB_WIN_BOUND
                 && pieces.any()
                 && self.stack[self.idx(ply)].mv.is_some()
             {
@@ -789,7 +802,7 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if v >= beta {
-                    return if v >= MATE_BOUND { beta } else { v };
+                    return if v >= TB_WIN_BOUND { beta } else { v };
                 }
             }
         }
@@ -859,7 +872,7 @@ impl<'a> Worker<'a> {
             move_count += 1;
 
             // Pruning at shallow depth, once a move has been found not to lose by mate.
-            if !root && best > -MATE_BOUND && alpha < MATE_BOUND && !in_check {
+            if !root && best > -TB_WIN_BOUND && alpha < TB_WIN_BOUND && !in_check {
                 let lmr_depth = (depth - self.reduction(depth, move_count) as i32).max(0);
                 if !capture && !gives_check {
                     if move_count >= (3 + depth * depth) as usize / (2 - improving as usize) {
@@ -899,7 +912,7 @@ impl<'a> Worker<'a> {
             {
                 if let Some(e) = tte {
                     let s = score_from_tt(e.score, ply);
-                    if e.depth >= depth - 3 && e.bound != Bound::Upper && s.abs() < MATE_BOUND {
+                    if e.depth >= depth - 3 && e.bound != Bound::Upper && s.abs() < TB_WIN_BOUND {
                         let sbeta = s - 2 * depth;
                         self.excluded[ply] = Some(m);
                         let v = self.search(
@@ -1196,7 +1209,10 @@ impl<'a> Worker<'a> {
                 if !see_ge(pos, m, 0) {
                     continue;
                 }
-            } else if best > -MATE_BOUND && victim.is_none() && searched >= 2 && !see_ge(pos, m, 0)
+            } else if best > -TB_WIN_BOUND
+                && victim.is_none()
+                && searched >= 2
+                && !see_ge(pos, m, 0)
             {
                 continue;
             }
@@ -1291,6 +1307,20 @@ pub fn tb_score(value: Value, m: &Material, ply: usize, plies_left: Option<u32>)
             let both = m.has_attacker(Color::Red) && m.has_attacker(Color::Black);
             (!both).then_some(DRAW)
         }
+    }
+}
+
+/// The search score at `ply` of a standard draw's value under the rule on perpetual check
+/// (a set where both sides have attackers): a win or loss by the rule scores
+/// [`TB_WIN`] less the ply (from the loser's side its negation); a draw under the rule too
+/// stays `None`, since the tables ignore the perpetual chase ruling that may still decide
+/// it, and the search decides. The rule's results are trusted whatever remains of the
+/// move limit, as at the root: the tables keep no distance for them.
+pub fn rule_score(value: RuleValue, ply: usize) -> Option<i32> {
+    match value {
+        RuleValue::WinByRule => Some(TB_WIN - ply as i32),
+        RuleValue::LossByRule => Some(-TB_WIN + ply as i32),
+        _ => None,
     }
 }
 
@@ -1433,10 +1463,12 @@ fn sort_root(moves: &mut [RootMove]) {
     moves.sort_by_key(|m| std::cmp::Reverse(m.score));
 }
 
+/// Mates and tablebase wins by the rule are stored from the node (their distance from the
+/// root would be wrong at another ply).
 fn score_to_tt(v: i32, ply: usize) -> i32 {
-    if v >= MATE_BOUND {
+    if v >= TB_WIN_BOUND {
         v + ply as i32
-    } else if v <= -MATE_BOUND {
+    } else if v <= -TB_WIN_BOUND {
         v - ply as i32
     } else {
         v
@@ -1444,9 +1476,9 @@ fn score_to_tt(v: i32, ply: usize) -> i32 {
 }
 
 fn score_from_tt(v: i32, ply: usize) -> i32 {
-    if v >= MATE_BOUND {
+    if v >= TB_WIN_BOUND {
         v - ply as i32
-    } else if v <= -MATE_BOUND {
+    } else if v <= -TB_WIN_BOUND {
         v + ply as i32
     } else {
         v

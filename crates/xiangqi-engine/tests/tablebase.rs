@@ -262,6 +262,8 @@ fn from_a_draw_only_drawing_moves() {
 /// positions among the first found, and no won one with a choice: its wins by the rule are
 /// checks with one reply. In these six the search alone, with the repetition rulings, also
 /// finds the drawing move at depth 6: the test guards the behaviour, it shows no gain.)
+/// The search's score says the rule's result: `TB_WIN` less the ply from a position won by
+/// the rule, its negation from one lost by it, and an ordinary score from a draw.
 #[test]
 fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
     use xiangqi_tb::RuleValue;
@@ -280,6 +282,10 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
     // a choice under the rule: a win by the rule with another drawing move that is not one,
     // or a draw with a drawing move into the opponent's win by the rule.
     let (mut won, mut trap) = (Vec::new(), Vec::new());
+    // Positions won or lost by the rule, for the search's score (six of each).
+    let mut ruled: Vec<(Position, RuleValue)> = Vec::new();
+    let count =
+        |r: &[(Position, RuleValue)], x: RuleValue| r.iter().filter(|(_, v)| *v == x).count();
     let palace =
         |top: bool| (3..6).flat_map(move |f| (0..3).map(move |r| (f, if top { 9 - r } else { r })));
     'scan: for (kf, kr) in palace(false) {
@@ -313,7 +319,12 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
                         {
                             trap.push(p.clone());
                         }
-                        if won.len() == 6 && trap.len() == 6 {
+                        if matches!(v, RuleValue::WinByRule | RuleValue::LossByRule)
+                            && count(&ruled, v) < 6
+                        {
+                            ruled.push((p.clone(), v));
+                        }
+                        if won.len() == 6 && trap.len() == 6 && ruled.len() == 12 {
                             break 'scan;
                         }
                     }
@@ -321,17 +332,40 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
             }
         }
     }
-    let mut checked = 0;
-    let cases = won
+    use xiangqi_engine::search::{TB_WIN, TB_WIN_BOUND};
+    // (position, its value by the rule, whether the move is checked too)
+    let cases: Vec<(Position, RuleValue, bool)> = won
         .into_iter()
-        .map(|p| (p, RuleValue::WinByRule))
-        .chain(trap.into_iter().map(|p| (p, RuleValue::Draw)));
-    for (pos, want) in cases {
+        .map(|p| (p, RuleValue::WinByRule, true))
+        .chain(trap.into_iter().map(|p| (p, RuleValue::Draw, true)))
+        .chain(ruled.into_iter().map(|(p, v)| (p, v, false)))
+        .collect();
+    let (mut choices, mut scores) = (0, 0);
+    for (pos, want, choice) in cases {
         let mut e = Engine::new();
         e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
         e.set_position_text(Some(&pos.fen()), &[]).unwrap();
         let (best, events) = e.search(Limits::depth(6));
         let best = best.unwrap();
+        let score = last_info(&events).score;
+        match want {
+            RuleValue::WinByRule => assert_eq!(score, Score::Cp(TB_WIN - 1), "{}", pos.fen()),
+            RuleValue::LossByRule => assert!(
+                matches!(score, Score::Cp(v) if v <= -TB_WIN_BOUND)
+                    || matches!(score, Score::Mate(n) if n < 0),
+                "{}: {score:?}",
+                pos.fen()
+            ),
+            _ => assert!(
+                matches!(score, Score::Cp(v) if v.abs() < TB_WIN_BOUND),
+                "{}: {score:?}",
+                pos.fen()
+            ),
+        }
+        scores += 1;
+        if !choice {
+            continue;
+        }
         let got = rules_after(&pos)
             .into_iter()
             .find(|(m, _)| *m == best)
@@ -346,11 +380,16 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
                 pos.fen()
             );
         }
-        checked += 1;
+        choices += 1;
     }
     assert!(
-        checked >= 6,
-        "only {checked} KRKH positions with a choice under the rule"
+        choices >= 6,
+        "only {choices} KRKH positions with a choice under the rule"
+    );
+    assert_eq!(
+        scores,
+        choices + 12,
+        "six KRKH positions won and six lost by the rule"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
