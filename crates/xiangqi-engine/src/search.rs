@@ -203,6 +203,10 @@ pub(crate) struct Worker<'a> {
     pub(crate) completed_depth: i32,
     /// The accumulators, one per ply, when evaluating with a network.
     nnue: Option<crate::nnue::Stack>,
+    /// The tables' results under the rule on perpetual check score the search's nodes:
+    /// only when the root has no table (from a root with one, `root_probe` has chosen by the
+    /// rule already and the search, with its repetition rulings, finds the way).
+    rule_scores: bool,
 }
 
 const NO_MOVE: Move = Move::new(xiangqi::Square::A0, xiangqi::Square::A0);
@@ -294,6 +298,7 @@ impl<'a> Worker<'a> {
             pv_idx: 0,
             lmr,
             completed_depth: 0,
+            rule_scores: shared.tb.as_ref().is_some_and(|tb| !tb.covers(&root)),
             nnue: shared.nnue.as_ref().map(|net| {
                 crate::nnue::Stack::new(
                     crate::nnue::Nnue::new(net.clone()),
@@ -639,7 +644,9 @@ impl<'a> Worker<'a> {
             Some(v) => v,
             // Where both sides have attackers a standard draw may be decided by the rule
             // on perpetual check, which the tables of format 2 keep.
-            None if value == Value::Draw => rule_score(tb.probe_rules(pos).ok()?, ply)?,
+            None if value == Value::Draw && self.rule_scores => {
+                rule_score(tb.probe_rules(pos).ok()?, ply)?
+            }
             None => return None,
         };
         self.shared.tbhits.fetch_add(1, Ordering::Relaxed);

@@ -262,8 +262,6 @@ fn from_a_draw_only_drawing_moves() {
 /// positions among the first found, and no won one with a choice: its wins by the rule are
 /// checks with one reply. In these six the search alone, with the repetition rulings, also
 /// finds the drawing move at depth 6: the test guards the behaviour, it shows no gain.)
-/// The search's score says the rule's result: `TB_WIN` less the ply from a position won by
-/// the rule, its negation from one lost by it, and an ordinary score from a draw.
 #[test]
 fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
     use xiangqi_tb::RuleValue;
@@ -282,10 +280,6 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
     // a choice under the rule: a win by the rule with another drawing move that is not one,
     // or a draw with a drawing move into the opponent's win by the rule.
     let (mut won, mut trap) = (Vec::new(), Vec::new());
-    // Positions won or lost by the rule, for the search's score (six of each).
-    let mut ruled: Vec<(Position, RuleValue)> = Vec::new();
-    let count =
-        |r: &[(Position, RuleValue)], x: RuleValue| r.iter().filter(|(_, v)| *v == x).count();
     let palace =
         |top: bool| (3..6).flat_map(move |f| (0..3).map(move |r| (f, if top { 9 - r } else { r })));
     'scan: for (kf, kr) in palace(false) {
@@ -319,12 +313,7 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
                         {
                             trap.push(p.clone());
                         }
-                        if matches!(v, RuleValue::WinByRule | RuleValue::LossByRule)
-                            && count(&ruled, v) < 6
-                        {
-                            ruled.push((p.clone(), v));
-                        }
-                        if won.len() == 6 && trap.len() == 6 && ruled.len() == 12 {
+                        if won.len() == 6 && trap.len() == 6 {
                             break 'scan;
                         }
                     }
@@ -332,40 +321,17 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
             }
         }
     }
-    use xiangqi_engine::search::{TB_WIN, TB_WIN_BOUND};
-    // (position, its value by the rule, whether the move is checked too)
-    let cases: Vec<(Position, RuleValue, bool)> = won
+    let mut checked = 0;
+    let cases = won
         .into_iter()
-        .map(|p| (p, RuleValue::WinByRule, true))
-        .chain(trap.into_iter().map(|p| (p, RuleValue::Draw, true)))
-        .chain(ruled.into_iter().map(|(p, v)| (p, v, false)))
-        .collect();
-    let (mut choices, mut scores) = (0, 0);
-    for (pos, want, choice) in cases {
+        .map(|p| (p, RuleValue::WinByRule))
+        .chain(trap.into_iter().map(|p| (p, RuleValue::Draw)));
+    for (pos, want) in cases {
         let mut e = Engine::new();
         e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
         e.set_position_text(Some(&pos.fen()), &[]).unwrap();
         let (best, events) = e.search(Limits::depth(6));
         let best = best.unwrap();
-        let score = last_info(&events).score;
-        match want {
-            RuleValue::WinByRule => assert_eq!(score, Score::Cp(TB_WIN - 1), "{}", pos.fen()),
-            RuleValue::LossByRule => assert!(
-                matches!(score, Score::Cp(v) if v <= -TB_WIN_BOUND)
-                    || matches!(score, Score::Mate(n) if n < 0),
-                "{}: {score:?}",
-                pos.fen()
-            ),
-            _ => assert!(
-                matches!(score, Score::Cp(v) if v.abs() < TB_WIN_BOUND),
-                "{}: {score:?}",
-                pos.fen()
-            ),
-        }
-        scores += 1;
-        if !choice {
-            continue;
-        }
         let got = rules_after(&pos)
             .into_iter()
             .find(|(m, _)| *m == best)
@@ -380,17 +346,106 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
                 pos.fen()
             );
         }
-        choices += 1;
+        checked += 1;
     }
     assert!(
-        choices >= 6,
-        "only {choices} KRKH positions with a choice under the rule"
+        checked >= 6,
+        "only {checked} KRKH positions with a choice under the rule"
     );
-    assert_eq!(
-        scores,
-        choices + 12,
-        "six KRKH positions won and six lost by the rule"
-    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// From outside the tables (KRKH and a black soldier; only KRKH and smaller are generated),
+/// the search scores the chariot's capture of the soldier into a KRKH position that Black
+/// loses by the rule on perpetual check as the tables' win by the rule, `TB_WIN` less the
+/// ply (or finds a mate, which scores above it), where without the rule's results it sees
+/// an evaluation. Fails with the search's use of the rule's results taken out.
+#[test]
+fn from_outside_the_tables_a_capture_into_a_win_by_the_rule_scores_tb_win() {
+    use xiangqi_engine::search::TB_WIN;
+    use xiangqi_tb::RuleValue;
+    let dir =
+        std::env::temp_dir().join(format!("xiangqi-engine-tb-rule-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    xiangqi_tb::build(&["KRKH".to_string()], &dir, 2, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    let palace =
+        |top: bool| (3..6).flat_map(move |f| (0..3).map(move |r| (f, if top { 9 - r } else { r })));
+    let squares = || (0..9).flat_map(|f| (0..10).map(move |r| (f, r)));
+    // Roots: Red to move, its chariot one step from a black soldier (across the river, so
+    // on any file) whose capture reaches a KRKH position lost by the rule for Black.
+    let mut roots = Vec::new();
+    'scan: for (kf, kr) in palace(false) {
+        for (bf, br) in palace(true) {
+            for (rf, rr) in squares().filter(|&(_, r)| r <= 4) {
+                for (nf, nr) in squares() {
+                    let after = fen_of(
+                        &[('K', kf, kr), ('k', bf, br), ('R', rf, rr), ('n', nf, nr)],
+                        Color::Black,
+                    );
+                    let Ok(p) = Position::from_fen(&after) else {
+                        continue;
+                    };
+                    if tb.probe(&p).ok() != Some(Value::Draw)
+                        || tb.probe_rules(&p).ok() != Some(RuleValue::LossByRule)
+                    {
+                        continue;
+                    }
+                    for (df, dr) in [(1i32, 0i32), (-1, 0), (0, 1), (0, -1)] {
+                        let (ff, fr) = (rf as i32 + df, rr as i32 + dr);
+                        if !(0..9).contains(&ff) || !(0..10).contains(&fr) {
+                            continue;
+                        }
+                        let from = (ff as usize, fr as usize);
+                        if [(kf, kr), (bf, br), (nf, nr)].contains(&from) {
+                            continue;
+                        }
+                        let root = fen_of(
+                            &[
+                                ('K', kf, kr),
+                                ('k', bf, br),
+                                ('R', from.0, from.1),
+                                ('n', nf, nr),
+                                ('p', rf, rr),
+                            ],
+                            Color::Red,
+                        );
+                        let Ok(root) = Position::from_fen(&root) else {
+                            continue;
+                        };
+                        let capture = root.legal_moves().iter().copied().find(|m| {
+                            let mut c = root.clone();
+                            c.play_unchecked(*m);
+                            c.fen() == p.fen()
+                        });
+                        if capture.is_some() && !tb.covers(&root) {
+                            roots.push(root);
+                            break;
+                        }
+                    }
+                    if roots.len() == 6 {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(roots.len(), 6, "six roots");
+    let mut exact = 0;
+    for root in &roots {
+        let mut e = Engine::new();
+        e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
+        e.set_position_text(Some(&root.fen()), &[]).unwrap();
+        let (_, events) = e.search(Limits::depth(4));
+        let score = last_info(&events).score;
+        assert!(
+            score == Score::Cp(TB_WIN - 1) || matches!(score, Score::Mate(n) if n > 0),
+            "{}: {score:?}",
+            root.fen()
+        );
+        exact += (score == Score::Cp(TB_WIN - 1)) as usize;
+    }
+    assert!(exact >= 3, "only {exact} of 6 scored TB_WIN - 1");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
