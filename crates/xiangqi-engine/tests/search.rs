@@ -484,6 +484,6 @@ fn bench_signature() {
 }
 
 /// With the embedded network (the default).
-const BENCH_NODES: u64 = 655_282;
+const BENCH_NODES: u64 = 558_612;
 /// With the classical evaluation.
 const BENCH_NODES_CLASSICAL: u64 = 541_249;
