@@ -67,6 +67,17 @@ fn fen_of(pieces: &[(char, usize, usize)], turn: Color) -> String {
     format!("{} {t} - - 0 1", rows.join("/"))
 }
 
+/// The palace's points, `(file, rank)`: Red's (`top` false) or Black's, the rank nearest
+/// each side's edge first.
+fn palace(top: bool) -> impl Iterator<Item = (usize, usize)> {
+    (3..6).flat_map(move |f| (0..3).map(move |r| (f, if top { 9 - r } else { r })))
+}
+
+/// Every point of the board, `(file, rank)`, file by file.
+fn squares() -> impl Iterator<Item = (usize, usize)> {
+    (0..9).flat_map(|f| (0..10).map(move |r| (f, r)))
+}
+
 /// The position of `extra` pieces with the generals on every palace point, whose value
 /// in the tables is the largest `key` gives (first found in a fixed order).
 fn find(extra: &[char], turn: Color, key: impl Fn(Value) -> Option<i32>) -> Position {
@@ -280,12 +291,10 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
     // a choice under the rule: a win by the rule with another drawing move that is not one,
     // or a draw with a drawing move into the opponent's win by the rule.
     let (mut won, mut trap) = (Vec::new(), Vec::new());
-    let palace =
-        |top: bool| (3..6).flat_map(move |f| (0..3).map(move |r| (f, if top { 9 - r } else { r })));
     'scan: for (kf, kr) in palace(false) {
         for (bf, br) in palace(true) {
-            for (rf, rr) in (0..9).flat_map(|f| (0..10).map(move |r| (f, r))) {
-                for (nf, nr) in (0..9).flat_map(|f| (0..10).map(move |r| (f, r))) {
+            for (rf, rr) in squares() {
+                for (nf, nr) in squares() {
                     for turn in [Color::Red, Color::Black] {
                         let fen = fen_of(
                             &[('K', kf, kr), ('k', bf, br), ('R', rf, rr), ('n', nf, nr)],
@@ -369,9 +378,6 @@ fn from_outside_the_tables_a_capture_into_a_win_by_the_rule_scores_tb_win() {
     let _ = std::fs::remove_dir_all(&dir);
     xiangqi_tb::build(&["KRKH".to_string()], &dir, 2, &mut |_| {}).unwrap();
     let tb = Tablebase::open(&dir).unwrap();
-    let palace =
-        |top: bool| (3..6).flat_map(move |f| (0..3).map(move |r| (f, if top { 9 - r } else { r })));
-    let squares = || (0..9).flat_map(|f| (0..10).map(move |r| (f, r)));
     // Roots: Red to move, its chariot one step from a black soldier (across the river, so
     // on any file) whose capture reaches a KRKH position lost by the rule for Black.
     let mut roots = Vec::new();
