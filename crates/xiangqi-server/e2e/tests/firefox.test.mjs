@@ -128,15 +128,19 @@ test('in Firefox against Chromium: a live game between the two browsers', { skip
       });
       await page.mouse.click(at.x, at.y);
     };
-    const play = async (page, from, to) => {
+    // The server has the last move before the other page has heard of it: a click made
+    // before the page shows the move finds it still the opponent's turn, so each player
+    // first waits until their page shows every move played so far.
+    const play = async (page, from, to, before) => {
+      await until(page, (n) => document.querySelectorAll('#live-moves .mv').length === n, before, `${before} moves shown before ${from}${to}`);
       await clickSq(page, from);
       await clickSq(page, to);
     };
-    await play(red, 'h2', 'e2');
+    await play(red, 'h2', 'e2', 0);
     await eventually(async () => assert.equal(await moves(), 'h2e2'));
-    await play(black, 'h9', 'g7');
+    await play(black, 'h9', 'g7', 1);
     await eventually(async () => assert.equal(await moves(), 'h2e2 h9g7'));
-    await play(red, 'h0', 'g2');
+    await play(red, 'h0', 'g2', 2);
     await eventually(async () => assert.equal(await moves(), 'h2e2 h9g7 h0g2'));
     // Each page shows the three moves.
     for (const p of [red, black]) await until(p, () => document.querySelectorAll('#live-moves .mv').length >= 3, null, 'three moves shown');
