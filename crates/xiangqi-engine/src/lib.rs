@@ -45,7 +45,7 @@ pub mod uci;
 pub mod wdl;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -55,7 +55,7 @@ use xiangqi::{Color, Move, Position};
 pub use search::{Score, SearchInfo};
 pub use timeman::Limits;
 
-use search::{Frame, RootMove, Shared, Worker};
+use search::{Frame, Shared, Worker};
 use skill::{Rng, Skill};
 use timeman::{Clock, TimeManager};
 use tt::TranspositionTable;
@@ -487,6 +487,9 @@ pub struct Engine {
     book: Option<Arc<Book>>,
     /// The endgame tablebases `TbPath` opened (or [`Engine::set_tablebase`] gave).
     tb: Option<Arc<Tablebase>>,
+    /// Each search thread's move-ordering histories, kept between the searches of a game
+    /// (empty after `new_game`; made as the threads need them).
+    histories: Arc<Mutex<Vec<search::Histories>>>,
 }
 
 /// The network shipped in the binary (docs/NNUE.md says how it was made), in the `.nnue`
@@ -534,6 +537,7 @@ impl Engine {
             net: embedded_net(),
             book: None,
             tb: None,
+            histories: Arc::new(Mutex::new(Vec::new())),
         };
         engine.set_game(&Game::default());
         engine
@@ -633,12 +637,22 @@ impl Engine {
         Ok(())
     }
 
-    /// Forgets what was learnt in the last game (the hash table); stops a running search.
+    /// Forgets what was learnt in the last game (the hash table and the move-ordering
+    /// histories); stops a running search.
     pub fn new_game(&mut self) {
         self.stop();
         self.wait();
         self.tt.clear();
+        self.forget_histories();
         self.banned.clear();
+    }
+
+    /// Forgets the search threads' move-ordering histories.
+    fn forget_histories(&self) {
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// Sets the game: a start position and the moves played from it. Every move must be legal.
@@ -885,6 +899,8 @@ impl Engine {
             nnue: (self.options.use_nnue && skill.is_none()).then(|| self.net.clone()),
             // Reduced strength levels play without the tables, as people do.
             tb: self.tb.clone().filter(|_| skill.is_none()),
+            // Reduced strength levels start each search afresh, as they were calibrated.
+            histories: skill.is_none().then(|| self.histories.clone()),
         };
         let handle = std::thread::Builder::new()
             .name("search".into())
@@ -1027,8 +1043,13 @@ impl Engine {
         self.tt = Arc::new(TranspositionTable::new(16));
         let mut nodes = 0;
         let start = std::time::Instant::now();
+        let saved_histories =
+            std::mem::take(&mut *self.histories.lock().unwrap_or_else(|e| e.into_inner()));
         for (i, (fen, moves)) in bench::POSITIONS.iter().enumerate() {
+            // Each position is searched from nothing learnt, so the signature is the same
+            // whatever was searched before.
             self.tt.clear();
+            self.forget_histories();
             let fen = if *fen == "startpos" { None } else { Some(*fen) };
             let moves: Vec<&str> = moves.split_whitespace().collect();
             self.set_position_text(fen, &moves)
@@ -1054,6 +1075,7 @@ impl Engine {
         let ms = start.elapsed().as_millis() as u64;
         self.options = saved;
         self.tt = saved_tt;
+        *self.histories.lock().unwrap_or_else(|e| e.into_inner()) = saved_histories;
         BenchResult { nodes, ms }
     }
 }
@@ -1084,6 +1106,8 @@ struct Job {
     nnue: Option<Arc<xiangqi_nnue::QuantisedNet>>,
     /// The tablebases, at full strength when `TbPath` names some.
     tb: Option<Arc<Tablebase>>,
+    /// The engine's kept histories, at full strength.
+    histories: Option<Arc<Mutex<Vec<search::Histories>>>>,
 }
 
 /// Runs a search to the end (including waiting for `stop`/`ponderhit` when pondering or
@@ -1106,6 +1130,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         mut rng,
         nnue,
         tb,
+        histories: kept,
     } = job;
     let mut moves: Vec<Move> = root.legal_moves().iter().copied().collect();
     if !limits.searchmoves.is_empty() {
@@ -1178,18 +1203,32 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         tb,
         tbhits: AtomicU64::new(tbhits),
     };
-    let root_moves: Vec<RootMove> = std::thread::scope(|s| {
-        for id in 1..options.threads {
-            let (shared, root, history, game, moves) =
-                (&shared, root.clone(), &history, &game, moves.clone());
-            std::thread::Builder::new()
-                .stack_size(64 * 1024 * 1024)
-                .spawn_scoped(s, move || {
-                    let mut w = Worker::new(id, shared, root, history, game, root_frame, moves);
-                    w.iterate(&mut |_, _| {});
-                })
-                .expect("spawn helper thread");
-        }
+    // Each thread's histories from the game's last search (or new ones).
+    let mut learnt: Vec<search::Histories> = kept
+        .as_ref()
+        .map(|k| std::mem::take(&mut *k.lock().unwrap_or_else(|e| e.into_inner())))
+        .unwrap_or_default();
+    learnt.truncate(options.threads);
+    learnt.resize_with(options.threads, search::Histories::new);
+    let mut learnt = learnt.into_iter();
+    let main_histories = learnt.next().expect("one thread at least");
+    let (root_moves, learnt) = std::thread::scope(|s| {
+        let helpers: Vec<_> = learnt
+            .enumerate()
+            .map(|(i, h)| {
+                let (shared, root, history, game, moves) =
+                    (&shared, root.clone(), &history, &game, moves.clone());
+                std::thread::Builder::new()
+                    .stack_size(64 * 1024 * 1024)
+                    .spawn_scoped(s, move || {
+                        let mut w =
+                            Worker::new(i + 1, shared, root, history, game, root_frame, moves, h);
+                        w.iterate(&mut |_, _| {});
+                        w.into_histories()
+                    })
+                    .expect("spawn helper thread")
+            })
+            .collect();
         let mut main = Worker::new(
             0,
             &shared,
@@ -1198,6 +1237,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
             &game,
             root_frame,
             moves.clone(),
+            main_histories,
         );
         main.iterate(&mut |w, depth| {
             // Report all lines once the last one of the iteration is done.
@@ -1210,8 +1250,15 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         });
         wait_for_stop(&stop);
         stop.store(true, Ordering::Relaxed);
-        main.root_moves.clone()
+        let root_moves = main.root_moves.clone();
+        let mut learnt = vec![main.into_histories()];
+        // A helper that panicked has learnt nothing worth keeping.
+        learnt.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        (root_moves, learnt)
     });
+    if let Some(k) = &kept {
+        *k.lock().unwrap_or_else(|e| e.into_inner()) = learnt;
+    }
     let chosen = match skill {
         Some(sk) => sk.pick(&root_moves[..multipv.min(root_moves.len())], &mut rng),
         None => 0,

@@ -169,6 +169,27 @@ pub struct SearchInfo {
     pub wdl: Option<[u32; 3]>,
 }
 
+/// What a search thread learns about moves beyond one position: the move-ordering
+/// histories. They are kept from one search of a game to the next, as Stockfish keeps
+/// them, and forgotten at `ucinewgame` (`Engine::new_game`).
+pub(crate) struct Histories {
+    history: Vec<i32>,
+    counter: Vec<Option<Move>>,
+    cont: Vec<i16>,
+    capture_hist: Vec<i16>,
+}
+
+impl Histories {
+    pub(crate) fn new() -> Histories {
+        Histories {
+            history: vec![0; 2 * 8100],
+            counter: vec![None; 2 * 8100],
+            cont: vec![0; PIECE_TO * PIECE_TO],
+            capture_hist: vec![0; PIECE_TO * 7],
+        }
+    }
+}
+
 pub(crate) struct Worker<'a> {
     id: usize,
     shared: &'a Shared,
@@ -240,6 +261,7 @@ fn update_cont(h: &mut i16, bonus: i32) {
 }
 
 impl<'a> Worker<'a> {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         id: usize,
         shared: &'a Shared,
@@ -248,7 +270,14 @@ impl<'a> Worker<'a> {
         game: &'a [Position],
         root_frame: Frame,
         root_moves: Vec<Move>,
+        histories: Histories,
     ) -> Worker<'a> {
+        let Histories {
+            history: hist,
+            counter,
+            cont,
+            capture_hist,
+        } = histories;
         debug_assert_eq!(history.len(), game.len());
         let root_move = root_frame.mv;
         let mut stack = history.to_vec();
@@ -283,12 +312,12 @@ impl<'a> Worker<'a> {
             stack,
             base,
             killers: vec![[None; 2]; MAX_PLY + 4],
-            history: vec![0; 2 * 8100],
-            counter: vec![None; 2 * 8100],
-            cont: vec![0; PIECE_TO * PIECE_TO],
+            history: hist,
+            counter,
+            cont,
             moved,
             excluded: vec![None; MAX_PLY + 4],
-            capture_hist: vec![0; PIECE_TO * 7],
+            capture_hist,
             static_eval: vec![0; MAX_PLY + 4],
             pv: vec![[NO_MOVE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
@@ -306,6 +335,16 @@ impl<'a> Worker<'a> {
                     MAX_PLY + 4,
                 )
             }),
+        }
+    }
+
+    /// The histories this search learnt, for the next search of the game.
+    pub(crate) fn into_histories(self) -> Histories {
+        Histories {
+            history: self.history,
+            counter: self.counter,
+            cont: self.cont,
+            capture_hist: self.capture_hist,
         }
     }
 

@@ -487,3 +487,33 @@ fn bench_signature() {
 const BENCH_NODES: u64 = 558_612;
 /// With the classical evaluation.
 const BENCH_NODES_CLASSICAL: u64 = 541_249;
+
+/// The move-ordering histories are kept from one search of a game to the next (as
+/// Stockfish keeps them) and forgotten at `ucinewgame`: after a new game the engine searches
+/// exactly as a fresh one does, while a cleared hash alone still leaves what was learnt.
+#[test]
+fn histories_are_kept_between_searches_and_forgotten_at_a_new_game() {
+    let first = "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3";
+    let second = "r1bakab1r/9/1cn2cn2/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R w - - 6 4";
+    let nodes_of = |engine: &mut Engine, fen: &str| {
+        engine.set_position_text(Some(fen), &[]).unwrap();
+        let (best, events) = engine.search(Limits::depth(9));
+        assert!(best.is_some());
+        max_info_nodes(&events)
+    };
+    let fresh = nodes_of(&mut Engine::new(), second);
+
+    let mut engine = Engine::new();
+    nodes_of(&mut engine, first);
+    engine.new_game();
+    assert_eq!(nodes_of(&mut engine, second), fresh, "new_game forgets all");
+
+    let mut engine = Engine::new();
+    nodes_of(&mut engine, first);
+    engine.set_option("Clear Hash", "").unwrap();
+    assert_ne!(
+        nodes_of(&mut engine, second),
+        fresh,
+        "with the hash cleared, the histories learnt in the first search still order moves"
+    );
+}
