@@ -440,6 +440,14 @@ pub enum PerftEvent {
 }
 
 /// Receives a perft run's events (on its thread).
+/// The histories kept between a game's searches. A search thread that panicked while
+/// holding them left tables that are still valid statistics, so a poisoned lock is used as is.
+fn kept_histories(
+    k: &Mutex<Vec<search::Histories>>,
+) -> std::sync::MutexGuard<'_, Vec<search::Histories>> {
+    k.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 pub type PerftCallback = Arc<dyn Fn(PerftEvent) + Send + Sync>;
 
 /// Leaves `depth` plies below `pos`, or `None` once `stop` is set (checked often enough
@@ -649,10 +657,7 @@ impl Engine {
 
     /// Forgets the search threads' move-ordering histories.
     fn forget_histories(&self) {
-        self.histories
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+        kept_histories(&self.histories).clear();
     }
 
     /// Sets the game: a start position and the moves played from it. Every move must be legal.
@@ -1043,8 +1048,7 @@ impl Engine {
         self.tt = Arc::new(TranspositionTable::new(16));
         let mut nodes = 0;
         let start = std::time::Instant::now();
-        let saved_histories =
-            std::mem::take(&mut *self.histories.lock().unwrap_or_else(|e| e.into_inner()));
+        let saved_histories = std::mem::take(&mut *kept_histories(&self.histories));
         for (i, (fen, moves)) in bench::POSITIONS.iter().enumerate() {
             // Each position is searched from nothing learnt, so the signature is the same
             // whatever was searched before.
@@ -1075,7 +1079,7 @@ impl Engine {
         let ms = start.elapsed().as_millis() as u64;
         self.options = saved;
         self.tt = saved_tt;
-        *self.histories.lock().unwrap_or_else(|e| e.into_inner()) = saved_histories;
+        *kept_histories(&self.histories) = saved_histories;
         BenchResult { nodes, ms }
     }
 }
@@ -1206,7 +1210,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
     // Each thread's histories from the game's last search (or new ones).
     let mut learnt: Vec<search::Histories> = kept
         .as_ref()
-        .map(|k| std::mem::take(&mut *k.lock().unwrap_or_else(|e| e.into_inner())))
+        .map(|k| std::mem::take(&mut *kept_histories(k)))
         .unwrap_or_default();
     learnt.truncate(options.threads);
     learnt.resize_with(options.threads, search::Histories::new);
@@ -1257,7 +1261,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         (root_moves, learnt)
     });
     if let Some(k) = &kept {
-        *k.lock().unwrap_or_else(|e| e.into_inner()) = learnt;
+        *kept_histories(k) = learnt;
     }
     let chosen = match skill {
         Some(sk) => sk.pick(&root_moves[..multipv.min(root_moves.len())], &mut rng),
