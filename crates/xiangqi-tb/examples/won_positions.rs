@@ -5,9 +5,12 @@
 //! ```text
 //! cargo run --release -p xiangqi-tb --example won_positions -- DIR MIN_DTM COUNT SET...
 //! ```
+//!
+//! With `rule` for `MIN_DTM` it prints positions that are drawn when repetition is a draw
+//! and won by the perpetual-check rule for Red, to move (version 2 tables).
 
 use xiangqi::Color;
-use xiangqi_tb::{Indexer, Material, Tablebase, Value};
+use xiangqi_tb::{Indexer, Material, RuleValue, Tablebase, Value};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -16,7 +19,12 @@ fn main() {
         std::process::exit(2);
     }
     let tb = Tablebase::open(&args[0]).unwrap_or_else(|e| panic!("{e}"));
-    let min: u16 = args[1].parse().expect("MIN_DTM is a number");
+    let by_rule = args[1] == "rule";
+    let min: u16 = if by_rule {
+        0
+    } else {
+        args[1].parse().expect("MIN_DTM is a number or `rule`")
+    };
     let count: usize = args[2].parse().expect("COUNT is a number");
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
     for set in &args[3..] {
@@ -35,7 +43,12 @@ fn main() {
             if p.turn() != Color::Red {
                 continue;
             }
-            if matches!(tb.probe(&p), Ok(Value::Win(d)) if d >= min) {
+            let wanted = if by_rule {
+                matches!(tb.probe_rules(&p), Ok(RuleValue::WinByRule))
+            } else {
+                matches!(tb.probe(&p), Ok(Value::Win(d)) if d >= min)
+            };
+            if wanted {
                 println!("{}", p.fen());
                 found += 1;
                 if found == count {

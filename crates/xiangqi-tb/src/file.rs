@@ -21,6 +21,7 @@
 //! is a draw, won or lost under the perpetual-check rule); version 1 tables were made before
 //! the rule and are read with the standard results only.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -33,10 +34,85 @@ pub const MAGIC: &[u8; 4] = b"XQTB";
 pub const VERSION: u32 = 2;
 /// Positions per block.
 pub const BLOCK: u64 = 1 << 16;
-/// Inflated blocks kept per table (least recently used dropped first): 16 × 64 KiB = 1 MiB
-/// at most per table, so that probes spread over a set's blocks (a search's) seldom
-/// inflate.
+/// Inflated blocks kept by a table opened on its own ([`TableFile::open`]): 16 × 64 KiB =
+/// 1 MiB. The tables of a [`crate::Tablebase`] share one larger cache
+/// ([`crate::DEFAULT_CACHE_BYTES`]).
 pub const CACHE_BLOCKS: usize = 16;
+
+/// Inflated blocks of one or more tables, the least recently used dropped first when
+/// `capacity` blocks are held. A search's probes spread over many blocks of a large set
+/// (a 1.8 × 10⁸-position set has 2,804 blocks), and inflating one costs about as much as
+/// a thousand nodes, so a search in such a set needs hundreds of blocks at hand.
+#[derive(Debug)]
+pub struct BlockCache {
+    capacity: usize,
+    inner: Mutex<CacheInner>,
+}
+
+/// A block of inflated values and the tick of its last use.
+type Cached = (Arc<Vec<u8>>, u64);
+
+#[derive(Debug, Default)]
+struct CacheInner {
+    /// (table, block) -> the block.
+    map: HashMap<(u32, u32), Cached>,
+    tick: u64,
+}
+
+impl BlockCache {
+    /// A cache holding at most `bytes` of inflated values (at least one block).
+    pub fn new(bytes: usize) -> BlockCache {
+        BlockCache {
+            capacity: (bytes / BLOCK as usize).max(1),
+            inner: Mutex::new(CacheInner::default()),
+        }
+    }
+
+    /// The most blocks held.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The blocks held now.
+    pub fn len(&self) -> usize {
+        self.lock().map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheInner> {
+        // A panic while holding the lock leaves whole entries: the map is still valid.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, key: (u32, u32)) -> Option<Arc<Vec<u8>>> {
+        let mut c = self.lock();
+        c.tick += 1;
+        let tick = c.tick;
+        c.map.get_mut(&key).map(|e| {
+            e.1 = tick;
+            e.0.clone()
+        })
+    }
+
+    fn insert(&self, key: (u32, u32), block: Arc<Vec<u8>>) {
+        let mut c = self.lock();
+        if c.map.len() >= self.capacity && !c.map.contains_key(&key) {
+            // A scan on a miss only, which costs far less than the inflation it follows.
+            if let Some(&oldest) = c.map.iter().min_by_key(|(_, e)| e.1).map(|(k, _)| k) {
+                c.map.remove(&oldest);
+            }
+        }
+        c.tick += 1;
+        let tick = c.tick;
+        c.map.insert(key, (block, tick));
+    }
+}
+
+/// Numbers the tables that share a cache.
+static NEXT_TABLE_ID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Writes a table (to `path.tmp`, then renamed, so that an interrupted write leaves no
 /// table behind); returns the file's size in bytes.
@@ -107,8 +183,9 @@ pub struct TableFile {
     pub rule_counts: [u64; 2],
     pub max_dtm: u16,
     data: Vec<u8>,
-    /// Inflated blocks, the most recently used last.
-    cache: Mutex<Vec<(usize, Arc<Vec<u8>>)>>,
+    /// Inflated blocks, maybe shared with other tables; `id` names this table's there.
+    cache: Arc<BlockCache>,
+    id: u32,
 }
 
 /// Reads fields off a byte slice, failing with a message on a short file.
@@ -137,19 +214,25 @@ impl Reader<'_> {
 }
 
 impl TableFile {
-    /// Opens a table file and checks its header.
+    /// Opens a table file and checks its header; it keeps [`CACHE_BLOCKS`] inflated blocks.
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
+        let cache = Arc::new(BlockCache::new(CACHE_BLOCKS * BLOCK as usize));
+        Self::open_cached(path, cache)
+    }
+
+    /// Opens a table file whose inflated blocks go to `cache` (shared by several tables).
+    pub fn open_cached(path: &Path, cache: Arc<BlockCache>) -> Result<TableFile, TbError> {
         let data = std::fs::read(path).map_err(|err| TbError::Io {
             path: path.to_path_buf(),
             err,
         })?;
-        Self::parse(path, data).map_err(|why| TbError::Damaged {
+        Self::parse(path, data, cache).map_err(|why| TbError::Damaged {
             path: path.to_path_buf(),
             why,
         })
     }
 
-    fn parse(path: &Path, data: Vec<u8>) -> Result<TableFile, String> {
+    fn parse(path: &Path, data: Vec<u8>, cache: Arc<BlockCache>) -> Result<TableFile, String> {
         let mut r = Reader {
             bytes: &data,
             at: 0,
@@ -213,7 +296,8 @@ impl TableFile {
             rule_counts,
             max_dtm,
             data,
-            cache: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
+            cache,
+            id: NEXT_TABLE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -272,22 +356,14 @@ impl Source for TableFile {
     fn byte(&self, idx: u64) -> Result<u8, TbError> {
         let b = (idx / self.block) as usize;
         let at = (idx % self.block) as usize;
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = cache.iter().position(|(n, _)| *n == b) {
-            let v = cache[i].1[at];
-            let last = cache.len() - 1;
-            if i != last {
-                let e = cache.remove(i);
-                cache.push(e);
-            }
-            return Ok(v);
+        let key = (self.id, b as u32);
+        if let Some(block) = self.cache.get(key) {
+            return Ok(block[at]);
         }
+        // Inflated outside the lock, so other threads' probes go on meanwhile.
         let block = Arc::new(self.inflate(b)?);
         let v = block[at];
-        if cache.len() >= CACHE_BLOCKS {
-            cache.remove(0);
-        }
-        cache.push((b, block));
+        self.cache.insert(key, block);
         Ok(v)
     }
     fn rule_results(&self) -> Result<(), TbError> {
@@ -298,5 +374,39 @@ impl Source for TableFile {
                 path: self.path.clone(),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_block_cache_keeps_the_most_recently_used_within_its_capacity() {
+        let c = BlockCache::new(3 * BLOCK as usize);
+        assert_eq!(c.capacity(), 3);
+        assert_eq!(BlockCache::new(0).capacity(), 1, "one block at least");
+        let block = |v: u8| Arc::new(vec![v; 4]);
+        // Two tables' block 0 are different entries.
+        c.insert((0, 0), block(1));
+        c.insert((1, 0), block(2));
+        c.insert((0, 1), block(3));
+        assert_eq!(c.get((0, 0)).unwrap()[0], 1);
+        assert_eq!(c.get((1, 0)).unwrap()[0], 2);
+        // Full: the least recently used, (0, 1), goes.
+        c.insert((1, 1), block(4));
+        assert_eq!(c.len(), 3);
+        assert!(c.get((0, 1)).is_none());
+        assert_eq!(c.get((0, 0)).unwrap()[0], 1);
+        // Now (1, 0) is the oldest.
+        c.insert((2, 7), block(5));
+        assert!(c.get((1, 0)).is_none());
+        assert_eq!(c.get((1, 1)).unwrap()[0], 4);
+        assert_eq!(c.get((2, 7)).unwrap()[0], 5);
+        // Inserting a key held replaces it without evicting another.
+        c.insert((2, 7), block(6));
+        assert_eq!(c.len(), 3);
+        assert_eq!(c.get((2, 7)).unwrap()[0], 6);
+        assert_eq!(c.get((0, 0)).unwrap()[0], 1);
     }
 }

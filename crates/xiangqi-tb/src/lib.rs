@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex};
 
 use xiangqi::{Move, Position};
 
-pub use file::TableFile;
+pub use file::{BlockCache, TableFile};
 pub use generate::{generate, Generated, Stats};
 pub use index::Indexer;
 pub use material::{Material, MaterialError};
@@ -352,7 +352,14 @@ pub struct Tablebase {
     /// The canonical sets whose files the folders hold (the first folder's file wins).
     files: HashMap<Material, PathBuf>,
     tables: Mutex<HashMap<Material, Arc<TableFile>>>,
+    /// The inflated blocks of all its tables.
+    cache: Arc<BlockCache>,
 }
+
+/// The inflated values a [`Tablebase`] keeps for its tables, 128 MiB (2,048 blocks): enough
+/// that a search inside a set of 1.8 × 10⁸ positions seldom inflates (docs/TABLEBASES.md,
+/// "Speed"). Memory grows to it only as blocks are used.
+pub const DEFAULT_CACHE_BYTES: usize = 128 << 20;
 
 impl Tablebase {
     /// The tables in `dir` (which must be a folder).
@@ -405,7 +412,21 @@ impl Tablebase {
             dirs: dirs.to_vec(),
             files,
             tables: Mutex::new(HashMap::new()),
+            cache: Arc::new(BlockCache::new(DEFAULT_CACHE_BYTES)),
         })
+    }
+
+    /// The same tables keeping at most `bytes` of inflated values (at least one block)
+    /// instead of [`DEFAULT_CACHE_BYTES`]; for a tablebase not yet probed.
+    pub fn with_cache_bytes(mut self, bytes: usize) -> Tablebase {
+        self.cache = Arc::new(BlockCache::new(bytes));
+        self.tables = Mutex::new(HashMap::new());
+        self
+    }
+
+    /// The blocks of inflated values the tables keep at most, and hold now.
+    pub fn cache_blocks(&self) -> (usize, usize) {
+        (self.cache.capacity(), self.cache.len())
     }
 
     /// The folders, in the order they are searched.
@@ -456,7 +477,7 @@ impl Tablebase {
                 }
             }
         };
-        let f = Arc::new(TableFile::open(&path)?);
+        let f = Arc::new(TableFile::open_cached(&path, self.cache.clone())?);
         if f.material() != m {
             return Err(TbError::Damaged {
                 path,

@@ -218,6 +218,22 @@ fn chariot_and_cannon_sets_are_consistent_and_agree_with_search() {
     for set in ["KRK", "KRKA", "KCK", "KCKA"] {
         assert!(check_consistent(&tb, set) > 1000, "{set}");
     }
+    // The block cache changes no value: the same tables keeping one inflated block (every
+    // probe that moves to another block or table inflates again) answer as the default.
+    let tiny = Tablebase::open(&dir).unwrap().with_cache_bytes(1);
+    for set in ["KRK", "KRKA", "KCKA"] {
+        for pos in positions(set).step_by(7) {
+            assert_eq!(tiny.probe(&pos).unwrap(), tb.probe(&pos).unwrap());
+            assert_eq!(
+                tiny.probe_rules(&pos).unwrap(),
+                tb.probe_rules(&pos).unwrap()
+            );
+        }
+    }
+    assert_eq!(tiny.cache_blocks(), (1, 1));
+    let (capacity, held) = tb.cache_blocks();
+    assert_eq!(capacity, xiangqi_tb::DEFAULT_CACHE_BYTES >> 16);
+    assert!(held > 1 && held <= capacity, "{held} blocks held");
     let mut proved = 0;
     for set in ["KRKA", "KCKA"] {
         proved += check_search(&tb, set, 1000, 3, false);
