@@ -12,6 +12,7 @@ use xiangqi::{Color, Piece as RPiece, Role, Square};
 mod board;
 mod engine;
 mod record;
+mod tablebase;
 
 create_exception!(
     xiangqi,
@@ -303,5 +304,6 @@ fn _xiangqi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     board::register(m)?;
     record::register(m)?;
     engine::register(m)?;
+    tablebase::register(m)?;
     Ok(())
 }
