@@ -1,170 +1,187 @@
-//! Examines what the perpetual-chase rule could change in sets of one attacker against
-//! advisors and elephants (docs/TABLEBASES.md, "Rules the tables assume"), which the tables
-//! do not model. Such a defender never checks, but its advisors and elephants may chase the
-//! attacker (an advisor or elephant attacking a chariot, horse or cannon is a chase even when
-//! the victim is defended, RULES.md §6), and a defender that could hold a draw only by
-//! chasing the attacker on every move forever would lose by the Asian rules.
+//! Examines what the perpetual-chase rule could change in the tables, which apply only the
+//! rule on perpetual check (docs/TABLEBASES.md, "Rules the tables assume").
 //!
-//! For each set named (the attacker's side Red, as the tables name it; one attacker, nothing
-//! else on its side; only advisors and elephants on the other), and the smaller sets its
-//! captures lead to, the arena is the set's standard draws and the moves between them, as
-//! the generator's perpetual-check arena; a defender's move is marked when it chases the
-//! attacker (the rules core's `chases`, the same judgement `Game` makes, with the attacker
-//! the only piece it can chase). The attacker wins if from some point on the defender chases
-//! on every move while the attacker does not check on every move: an upper bound on the
-//! wins the rule adds, since the attacker's own chases of advisors and elephants, which would
-//! draw such a cycle, are not counted against it. The attacker's captures into a smaller
-//! set's position won by this bound count as wins; the defender's capture of the attacker
-//! ends the game drawn. So if it finds no position, the chase rule changes none of the set's
-//! draws; positions it finds may change.
+//! For each set named (and the smaller sets its captures lead to) the arena is the set's
+//! standard draws and the moves between them, as the generator's perpetual-check arena. Each
+//! move is marked when it gives check, and when it chases a piece of the other side (the
+//! rules core's `chases`, the judgement `Game` makes). For each side X, X wins if from some
+//! point on the other side checks or chases on every move while X does not check on every
+//! move; X's captures into a smaller set's position so won count as wins, the other side's
+//! captures into a position X does not so win as escapes. That is an upper bound on what the
+//! two rules together give X:
+//!
+//! - a side that loses by perpetual chase must chase one and the same piece on every move,
+//!   here any chase (or check) on every move will do;
+//! - X's own chases, which make such a cycle a draw, are not held against it.
+//!
+//! It contains what the tables already give X by the perpetual-check rule (checked: the
+//! program counts any position that is won by that rule and not by the bound, which would be
+//! an error on one side or the other), and what it finds beyond that is the most the chase
+//! rule could add. When that is nothing, the chase rule changes none of the set's draws.
 //!
 //! ```text
 //! cargo run --release -p xiangqi-tb --example chase_rule -- [--mark-all] DIR SET...
 //! ```
 //!
-//! `--mark-all` checks the game itself: every defender move is marked as if it chased, so
-//! every draw from which the attacker can play on without checking on every move should be
-//! found won.
+//! `--mark-all` checks the game itself: every move is marked as if it chased, so every draw
+//! from which X can play on without checking on every move should be found won by X.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use xiangqi::adjudicate::{chases, PieceIds};
 use xiangqi::{Color, Position};
-use xiangqi_tb::{Indexer, Material, Tablebase, Value};
+use xiangqi_tb::{Indexer, Material, RuleValue, Tablebase, Value};
 
-/// An edge's target node, with this bit when the move is "forbidden" for its mover: a check
-/// by the attacker's side, a chase of the attacker by the defender.
-const MARK: u32 = 1 << 31;
+/// An edge's target node with these bits: the move gives check; it chases.
+const CHECK: u32 = 1 << 31;
+const CHASE: u32 = 1 << 30;
+const NODE: u32 = CHASE - 1;
 
-struct Arena {
-    index: Vec<u64>,
-    red: Vec<bool>,
-    /// The attacker's side has a capture into a smaller set's position it wins (by the
-    /// bound); the defender has a capture of the attacker.
-    cap: Vec<bool>,
-    offsets: Vec<u32>,
-    edges: Vec<u32>,
-}
+/// Per set (canonical material): for Red and Black of that material, the indices of the
+/// standard draws that side wins by the bound.
+type Won = [HashSet<u64>; 2];
 
-/// The set's canonical material and index of a position.
-fn locate(pos: &Position) -> (Material, u64) {
+/// The set's canonical material, the index of a position, and whether its colours were
+/// swapped to get there.
+fn locate(pos: &Position) -> (Material, u64, bool) {
     let m = Material::of_board(pos.board());
     if m.needs_swap() {
         let s = pos.swap_colors();
         let m = m.swapped();
-        (m, Indexer::new(m).index(&s))
+        (m, Indexer::new(m).index(&s), true)
     } else {
-        (m, Indexer::new(m).index(pos))
+        (m, Indexer::new(m).index(pos), false)
     }
 }
 
-/// The indices of the set's positions the attacker wins by the bound, after the smaller sets'.
-fn solve_set(
+struct Examiner<'a> {
+    tb: &'a Tablebase,
     mark_all: bool,
-    tb: &Tablebase,
-    m: Material,
-    done: &mut HashMap<Material, Vec<u64>>,
-    report: &mut Vec<String>,
-) -> Vec<u64> {
-    if let Some(w) = done.get(&m) {
-        return w.clone();
-    }
-    let ix = Indexer::new(m);
-    let mut node = HashMap::new();
-    let mut positions = Vec::new();
-    for i in 0..ix.size() {
-        let Some(p) = ix.position(i) else { continue };
-        if tb.probe(&p).expect("the set's table") == Value::Draw {
-            node.insert(i, positions.len() as u32);
-            positions.push((i, p));
-        }
-    }
-    // The smaller sets first: the attacker's captures of advisors and elephants.
-    let mut smaller: HashMap<Material, std::collections::HashSet<u64>> = HashMap::new();
-    let mut a = Arena {
-        index: Vec::new(),
-        red: Vec::new(),
-        cap: Vec::new(),
-        offsets: vec![0],
-        edges: Vec::new(),
-    };
-    for (i, p) in &positions {
-        let red = p.turn() == Color::Red;
-        let mut cap = false;
-        let ids = PieceIds::new(p.board());
-        for &mv in p.legal_moves().iter() {
-            let mut c = p.clone();
-            c.play_unchecked(mv);
-            if p.piece_at(mv.to()).is_some() {
-                let (cm, ci) = locate(&c);
-                if !cm.any_attacker() {
-                    cap |= !red; // the defender took the attacker: a dead draw
-                } else if red && tb.probe(&c).expect("the smaller table") == Value::Draw {
-                    let won = smaller.entry(cm).or_insert_with(|| {
-                        solve_set(mark_all, tb, cm, done, report)
-                            .into_iter()
-                            .collect()
-                    });
-                    cap |= won.contains(&ci);
-                }
-                continue;
-            }
-            let Some(&to) = node.get(&ix.index(&c)) else {
-                continue; // a move to a decided position: a win for the opponent
-            };
-            let marked = if red {
-                c.is_check()
-            } else if mark_all {
-                true
-            } else {
-                let mut after = ids.clone();
-                after.apply(mv);
-                chases(p, &ids, &c, &after)
-                    .iter()
-                    .any(|t| t.victim.color == Color::Red)
-            };
-            a.edges.push(to | if marked { MARK } else { 0 });
-        }
-        a.index.push(*i);
-        a.red.push(red);
-        a.cap.push(cap);
-        a.offsets.push(a.edges.len() as u32);
-    }
-    let won = solve(&a);
-    let (mut by_red, mut by_black) = (0u64, 0u64);
-    let mut out = Vec::new();
-    for (v, &w) in won.iter().enumerate() {
-        if w {
-            out.push(a.index[v]);
-            if a.red[v] {
-                by_red += 1;
-            } else {
-                by_black += 1;
-            }
-        }
-    }
-    let chase_edges = (0..a.index.len())
-        .filter(|&v| !a.red[v])
-        .flat_map(|v| &a.edges[a.offsets[v] as usize..a.offsets[v + 1] as usize])
-        .filter(|&&e| e & MARK != 0)
-        .count();
-    report.push(format!(
-        "{m}: {} standard draws, {} defender moves among them chase the attacker; \
-         the attacker could win by the chase rule in at most {} (attacker to move {by_red}, \
-         defender to move {by_black})",
-        a.index.len(),
-        chase_edges,
-        by_red + by_black
-    ));
-    done.insert(m, out.clone());
-    out
+    done: HashMap<Material, Won>,
+    report: Vec<String>,
 }
 
-/// The nodes Red (the attacker's side) wins: `μZ3. νZ2. μZ1.` as the generator's
-/// perpetual-check game (generate.rs, `Arena::solve`), Red's marked moves priority 1 and its
-/// others 2, Black's marked moves 1 and its others 3.
-fn solve(a: &Arena) -> Vec<bool> {
-    let n = a.index.len();
+impl Examiner<'_> {
+    /// Whether `x` (a real colour) wins the position `c` (in a smaller set) by the bound.
+    fn won_by(&mut self, c: &Position, x: Color) -> bool {
+        let (m, i, swapped) = locate(c);
+        if !m.any_attacker() {
+            return false; // drawn by the material left
+        }
+        let side = if swapped { !x } else { x };
+        self.set(m)[side.index()].contains(&i)
+    }
+
+    fn set(&mut self, m: Material) -> &Won {
+        if !self.done.contains_key(&m) {
+            let w = self.solve_set(m);
+            self.done.insert(m, w);
+        }
+        &self.done[&m]
+    }
+
+    fn solve_set(&mut self, m: Material) -> Won {
+        let ix = Indexer::new(m);
+        let mut node: HashMap<u64, u32> = HashMap::new();
+        let mut positions = Vec::new();
+        for i in 0..ix.size() {
+            let Some(p) = ix.position(i) else { continue };
+            if self.tb.probe(&p).expect("the set's table") == Value::Draw {
+                node.insert(i, positions.len() as u32);
+                positions.push((i, p));
+            }
+        }
+        let n = positions.len();
+        let mut offsets = vec![0u32];
+        let mut edges = Vec::new();
+        // Per node and per X: X's captures win (at X's nodes), or the other side has a
+        // capture that escapes (at its nodes).
+        let mut cap = vec![[false; 2]; n];
+        for (v, (_, p)) in positions.iter().enumerate() {
+            let ids = PieceIds::new(p.board());
+            let mover = p.turn();
+            for &mv in p.legal_moves().iter() {
+                let mut c = p.clone();
+                c.play_unchecked(mv);
+                if p.piece_at(mv.to()).is_some() {
+                    if self.tb.probe(&c).expect("the smaller table") != Value::Draw {
+                        continue; // from a draw, only a loss for the mover
+                    }
+                    // As X = the mover: a win if X wins there; as X = the other side: an
+                    // escape if X does not.
+                    if self.won_by(&c, mover) {
+                        cap[v][mover.index()] = true;
+                    }
+                    if !self.won_by(&c, !mover) {
+                        cap[v][(!mover).index()] = true;
+                    }
+                    continue;
+                }
+                let Some(&to) = node.get(&ix.index(&c)) else {
+                    continue; // a move to a decided position: a win for the opponent
+                };
+                let mut e = to;
+                if c.is_check() {
+                    e |= CHECK;
+                }
+                let chased = self.mark_all || {
+                    let mut after = ids.clone();
+                    after.apply(mv);
+                    !chases(p, &ids, &c, &after).is_empty()
+                };
+                if chased {
+                    e |= CHASE;
+                }
+                edges.push(e);
+            }
+            offsets.push(edges.len() as u32);
+        }
+        let mut won: Won = [HashSet::new(), HashSet::new()];
+        for x in [Color::Red, Color::Black] {
+            let w = solve(&positions, &offsets, &edges, &cap, x);
+            let (mut new_x, mut new_o, mut missed, mut by_check) = (0u64, 0u64, 0u64, 0u64);
+            for (v, (i, p)) in positions.iter().enumerate() {
+                let by_rule = match self.tb.probe_rules(p).expect("rule results") {
+                    RuleValue::WinByRule => p.turn() == x,
+                    RuleValue::LossByRule => p.turn() != x,
+                    _ => false,
+                };
+                by_check += by_rule as u64;
+                match (w[v], by_rule) {
+                    (true, false) if p.turn() == x => new_x += 1,
+                    (true, false) => new_o += 1,
+                    (false, true) => missed += 1,
+                    _ => {}
+                }
+                if w[v] {
+                    won[x.index()].insert(*i);
+                }
+            }
+            let chase_moves = edges.iter().filter(|&&e| e & CHASE != 0).count();
+            self.report.push(format!(
+                "{m}, {x:?} (as the table names it) winning: {n} standard draws, {chase_moves} chasing moves \
+                 among them; won by the perpetual-check rule {by_check}; beyond those the chase \
+                 rule could add at most {} ({x:?} to move {new_x}, the other {new_o}); won by the \
+                 check rule but not by the bound: {missed}",
+                new_x + new_o
+            ));
+        }
+        won
+    }
+}
+
+/// The nodes X wins: `μZ3. νZ2. μZ1.` as the generator's perpetual-check game
+/// (generate.rs, `Arena::solve`): X's checks priority 1 and its other moves 2; the other
+/// side's checks and chases 1, its other moves 3.
+fn solve(
+    positions: &[(u64, Position)],
+    offsets: &[u32],
+    edges: &[u32],
+    cap: &[[bool; 2]],
+    x: Color,
+) -> Vec<bool> {
+    let n = positions.len();
+    let xs: Vec<bool> = positions.iter().map(|(_, p)| p.turn() == x).collect();
     let mut z3 = vec![false; n];
     loop {
         let mut z2 = vec![true; n];
@@ -176,19 +193,20 @@ fn solve(a: &Arena) -> Vec<bool> {
                     if z1[v] {
                         continue;
                     }
-                    let es = &a.edges[a.offsets[v] as usize..a.offsets[v + 1] as usize];
+                    let es = &edges[offsets[v] as usize..offsets[v + 1] as usize];
+                    let marked = if xs[v] { CHECK } else { CHECK | CHASE };
                     let target = |e: u32, other: &[bool]| {
-                        let c = (e & !MARK) as usize;
-                        if e & MARK != 0 {
+                        let c = (e & NODE) as usize;
+                        if e & marked != 0 {
                             z1[c]
                         } else {
                             other[c]
                         }
                     };
-                    let inside = if a.red[v] {
-                        a.cap[v] || es.iter().any(|&e| target(e, &z2))
+                    let inside = if xs[v] {
+                        cap[v][x.index()] || es.iter().any(|&e| target(e, &z2))
                     } else {
-                        !a.cap[v] && es.iter().all(|&e| target(e, &z3))
+                        !cap[v][x.index()] && es.iter().all(|&e| target(e, &z3))
                     };
                     if inside {
                         z1[v] = true;
@@ -222,21 +240,19 @@ fn main() {
         std::process::exit(2);
     }
     let tb = Tablebase::open(&args[0]).unwrap_or_else(|e| panic!("{e}"));
-    let mut done = HashMap::new();
+    let mut ex = Examiner {
+        tb: &tb,
+        mark_all,
+        done: HashMap::new(),
+        report: Vec::new(),
+    };
     for set in &args[1..] {
         let m = Material::parse(set)
             .unwrap_or_else(|e| panic!("{e}"))
             .canonical();
-        let name = m.to_string();
-        let red_side = 1 + name[1..].find('K').expect("two generals");
-        assert!(
-            red_side == 2 && !m.has_attacker(Color::Black) && m.attackers() == 1,
-            "{set}: a general and one attacker against advisors and elephants only"
-        );
-        let mut report = Vec::new();
         let started = std::time::Instant::now();
-        solve_set(mark_all, &tb, m, &mut done, &mut report);
-        for line in report {
+        ex.set(m);
+        for line in ex.report.drain(..) {
             println!("{line}");
         }
         println!("{set}: {:.1} s", started.elapsed().as_secs_f64());
