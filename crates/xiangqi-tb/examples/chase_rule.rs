@@ -140,6 +140,7 @@ impl Examiner<'_> {
         for x in [Color::Red, Color::Black] {
             let w = solve(&positions, &offsets, &edges, &cap, x);
             let (mut new_x, mut new_o, mut missed, mut by_check) = (0u64, 0u64, 0u64, 0u64);
+            let mut examples = Vec::new();
             for (v, (i, p)) in positions.iter().enumerate() {
                 let by_rule = match self.tb.probe_rules(p).expect("rule results") {
                     RuleValue::WinByRule => p.turn() == x,
@@ -147,6 +148,9 @@ impl Examiner<'_> {
                     _ => false,
                 };
                 by_check += by_rule as u64;
+                if w[v] && !by_rule && p.turn() == x && examples.len() < 3 {
+                    examples.push(p.fen());
+                }
                 match (w[v], by_rule) {
                     (true, false) if p.turn() == x => new_x += 1,
                     (true, false) => new_o += 1,
@@ -165,6 +169,9 @@ impl Examiner<'_> {
                  check rule but not by the bound: {missed}",
                 new_x + new_o
             ));
+            for fen in examples {
+                self.report.push(format!("  e.g. {fen}"));
+            }
         }
         won
     }
