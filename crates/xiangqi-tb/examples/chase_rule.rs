@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 
 use xiangqi::adjudicate::{chases, PieceIds};
 use xiangqi::{Color, Position};
-use xiangqi_tb::{Indexer, Material, RuleValue, Tablebase, Value};
+use xiangqi_tb::{solve_rule_game, Indexer, Material, RuleValue, Tablebase, Value};
 
 /// An edge's target node with these bits: the move gives check; it chases.
 const CHECK: u32 = 1 << 31;
@@ -177,9 +177,8 @@ impl Examiner<'_> {
     }
 }
 
-/// The nodes X wins: `μZ3. νZ2. μZ1.` as the generator's perpetual-check game
-/// (generate.rs, `Arena::solve`): X's checks priority 1 and its other moves 2; the other
-/// side's checks and chases 1, its other moves 3.
+/// The nodes X wins: the tables' repetition game ([`solve_rule_game`]) with X's checks
+/// and the other side's checks and chases marked.
 fn solve(
     positions: &[(u64, Position)],
     offsets: &[u32],
@@ -187,53 +186,17 @@ fn solve(
     cap: &[[bool; 2]],
     x: Color,
 ) -> Vec<bool> {
-    let n = positions.len();
-    let xs: Vec<bool> = positions.iter().map(|(_, p)| p.turn() == x).collect();
-    let mut z3 = vec![false; n];
-    loop {
-        let mut z2 = vec![true; n];
-        loop {
-            let mut z1 = vec![false; n];
-            loop {
-                let mut changed = false;
-                for v in 0..n {
-                    if z1[v] {
-                        continue;
-                    }
-                    let es = &edges[offsets[v] as usize..offsets[v + 1] as usize];
-                    let marked = if xs[v] { CHECK } else { CHECK | CHASE };
-                    let target = |e: u32, other: &[bool]| {
-                        let c = (e & NODE) as usize;
-                        if e & marked != 0 {
-                            z1[c]
-                        } else {
-                            other[c]
-                        }
-                    };
-                    let inside = if xs[v] {
-                        cap[v][x.index()] || es.iter().any(|&e| target(e, &z2))
-                    } else {
-                        !cap[v][x.index()] && es.iter().all(|&e| target(e, &z3))
-                    };
-                    if inside {
-                        z1[v] = true;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
-            if z1 == z2 {
-                break;
-            }
-            z2 = z1;
-        }
-        if z2 == z3 {
-            return z3;
-        }
-        z3 = z2;
-    }
+    let x_node: Vec<bool> = positions.iter().map(|(_, p)| p.turn() == x).collect();
+    let at_once: Vec<bool> = cap.iter().map(|c| c[x.index()]).collect();
+    solve_rule_game(
+        &x_node,
+        &at_once,
+        offsets,
+        edges,
+        NODE,
+        [CHECK, CHECK | CHASE],
+    )
+    .0
 }
 
 fn main() {

@@ -515,66 +515,104 @@ impl Arena {
     }
 
     /// The nodes from which `red` (the side X) wins by the rule, and the passes over the
-    /// arena it took. The play's winning condition for X is that from some point on the
-    /// opponent O checks on every move and X does not (X makes a move that is not check
-    /// infinitely often); or that a capture reaches a position X wins by the rule. With X's
-    /// checks priority 1, X's other moves 2, O's checks 1 and O's other moves 3, that is a
-    /// max-parity game won by X on an even maximum, solved by the nested fixed point
-    /// `W = μZ3. νZ2. μZ1. CPre(Z1 on priority 1, Z2 on 2, Z3 on 3)`:
-    /// an X node is in if a capture wins by the rule, or a check reaches Z1, or another move
-    /// reaches Z2; an O node is in if no capture is safe, every check reaches Z1 and every
-    /// other move reaches Z3.
+    /// arena it took: X wins if from some point on the opponent checks on every move and X
+    /// does not, or a capture reaches a position X wins by the rule ([`solve_rule_game`],
+    /// checks marked for both sides).
     fn solve(&self, red: bool) -> (Vec<bool>, u32) {
-        let n = self.index.len();
-        let mut passes = 0;
-        let mut z3 = vec![false; n];
+        let x_node: Vec<bool> = self.red.iter().map(|&r| r == red).collect();
+        let at_once: Vec<bool> = x_node
+            .iter()
+            .zip(&self.cap)
+            .map(|(&x, &c)| {
+                if x {
+                    c & CAP_RULE_WIN != 0
+                } else {
+                    c & CAP_SAFE != 0
+                }
+            })
+            .collect();
+        solve_rule_game(
+            &x_node,
+            &at_once,
+            &self.offsets,
+            &self.edges,
+            !CHECK,
+            [CHECK, CHECK],
+        )
+    }
+}
+
+/// The repetition game on an arena of drawn positions, as [`Arena`] builds it for the
+/// perpetual-check rule: the nodes side X wins and the passes it took. Node `v` is X's to
+/// move when `x_node[v]`; `at_once[v]` is a capture that wins for X at X's nodes, a capture
+/// that escapes for the other side at its nodes. `edges[offsets[v]..offsets[v + 1]]` are the
+/// node's moves: the target node in `e & node_bits`, the move "marked" (forbidden to repeat:
+/// a check, or for the other side also a chase) when `e & marked[0]` at X's nodes, `e &
+/// marked[1]` at the other's. X wins when from some point on the other side makes only
+/// marked moves and X makes unmarked ones again and again: with X's marked moves priority
+/// 1 and its others 2, the other side's marked moves 1 and its others 3, a max-parity game
+/// won by X on an even maximum, solved by the nested fixed point
+/// `W = μZ3. νZ2. μZ1. CPre(Z1 on priority 1, Z2 on 2, Z3 on 3)`: an X node is in if it
+/// wins at once, or a marked move reaches Z1, or another move reaches Z2; an other-side node
+/// is in if it has no escape, every marked move reaches Z1 and every other move Z3.
+/// (crates/xiangqi-tb/examples/chase_rule.rs uses it for the chase rule.)
+pub fn solve_rule_game(
+    x_node: &[bool],
+    at_once: &[bool],
+    offsets: &[u32],
+    edges: &[u32],
+    node_bits: u32,
+    marked: [u32; 2],
+) -> (Vec<bool>, u32) {
+    let n = x_node.len();
+    let mut passes = 0;
+    let mut z3 = vec![false; n];
+    loop {
+        let mut z2 = vec![true; n];
         loop {
-            let mut z2 = vec![true; n];
+            let mut z1 = vec![false; n];
             loop {
-                let mut z1 = vec![false; n];
-                loop {
-                    passes += 1;
-                    let mut changed = false;
-                    for v in 0..n {
-                        if z1[v] {
-                            continue;
-                        }
-                        let es =
-                            &self.edges[self.offsets[v] as usize..self.offsets[v + 1] as usize];
-                        let target = |e: u32, other: &[bool]| {
-                            let c = (e & !CHECK) as usize;
-                            if e & CHECK != 0 {
-                                z1[c]
-                            } else {
-                                other[c]
-                            }
-                        };
-                        let inside = if self.red[v] == red {
-                            self.cap[v] & CAP_RULE_WIN != 0 || es.iter().any(|&e| target(e, &z2))
-                        } else {
-                            self.cap[v] & CAP_SAFE == 0 && es.iter().all(|&e| target(e, &z3))
-                        };
-                        if inside {
-                            z1[v] = true;
-                            changed = true;
-                        }
+                passes += 1;
+                let mut changed = false;
+                for v in 0..n {
+                    if z1[v] {
+                        continue;
                     }
-                    if !changed {
-                        break;
+                    let es = &edges[offsets[v] as usize..offsets[v + 1] as usize];
+                    let mark = marked[!x_node[v] as usize];
+                    let target = |e: u32, other: &[bool]| {
+                        let c = (e & node_bits) as usize;
+                        if e & mark != 0 {
+                            z1[c]
+                        } else {
+                            other[c]
+                        }
+                    };
+                    let inside = if x_node[v] {
+                        at_once[v] || es.iter().any(|&e| target(e, &z2))
+                    } else {
+                        !at_once[v] && es.iter().all(|&e| target(e, &z3))
+                    };
+                    if inside {
+                        z1[v] = true;
+                        changed = true;
                     }
                 }
-                if z1 == z2 {
+                if !changed {
                     break;
                 }
-                z2 = z1;
             }
-            if z2 == z3 {
+            if z1 == z2 {
                 break;
             }
-            z3 = z2;
+            z2 = z1;
         }
-        (z3, passes)
+        if z2 == z3 {
+            break;
+        }
+        z3 = z2;
     }
+    (z3, passes)
 }
 
 /// Marks the drawn positions won or lost by the perpetual-check rule (bytes [`WIN_BY_RULE`]

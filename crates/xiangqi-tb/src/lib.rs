@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use xiangqi::{Move, Position};
 
 pub use file::{BlockCache, TableFile};
-pub use generate::{generate, Generated, Stats};
+pub use generate::{generate, solve_rule_game, Generated, Stats};
 pub use index::Indexer;
 pub use material::{Material, MaterialError};
 pub use retro::generate_lean;
