@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 
 use xiangqi::adjudicate::{chases, PieceIds};
 use xiangqi::{Color, Position};
-use xiangqi_tb::{solve_rule_game, Indexer, Material, RuleValue, Tablebase, Value};
+use xiangqi_tb::{orient, solve_rule_game, Indexer, Material, RuleValue, Tablebase, Value};
 
 /// An edge's target node with these bits: the move gives check; it chases.
 const CHECK: u32 = 1 << 31;
@@ -41,34 +41,24 @@ const NODE: u32 = CHASE - 1;
 /// standard draws that side wins by the bound.
 type Won = [HashSet<u64>; 2];
 
-/// The set's canonical material, the index of a position, and whether its colours were
-/// swapped to get there.
-fn locate(pos: &Position) -> (Material, u64, bool) {
-    let m = Material::of_board(pos.board());
-    if m.needs_swap() {
-        let s = pos.swap_colors();
-        let m = m.swapped();
-        (m, Indexer::new(m).index(&s), true)
-    } else {
-        (m, Indexer::new(m).index(pos), false)
-    }
-}
-
 struct Examiner<'a> {
     tb: &'a Tablebase,
     mark_all: bool,
     done: HashMap<Material, Won>,
+    indexers: HashMap<Material, Indexer>,
     report: Vec<String>,
 }
 
 impl Examiner<'_> {
     /// Whether `x` (a real colour) wins the position `c` (in a smaller set) by the bound.
     fn won_by(&mut self, c: &Position, x: Color) -> bool {
-        let (m, i, swapped) = locate(c);
+        let (m, swapped) = orient(c);
         if !m.any_attacker() {
             return false; // drawn by the material left
         }
-        let side = if swapped { !x } else { x };
+        let ix = self.indexers.entry(m).or_insert_with(|| Indexer::new(m));
+        let i = ix.index(swapped.as_ref().unwrap_or(c));
+        let side = if swapped.is_some() { !x } else { x };
         self.set(m)[side.index()].contains(&i)
     }
 
@@ -214,6 +204,7 @@ fn main() {
         tb: &tb,
         mark_all,
         done: HashMap::new(),
+        indexers: HashMap::new(),
         report: Vec::new(),
     };
     for set in &args[1..] {

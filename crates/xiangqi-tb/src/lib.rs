@@ -319,19 +319,25 @@ where
     Ok(RuleValue::from_byte(b).expect("checked legal"))
 }
 
+/// `pos` as its table sees it: the canonical material of its pieces and, when that puts
+/// Black's pieces first, the position with colours swapped and the board turned (`None`
+/// when the position is its table's as it stands).
+pub fn orient(pos: &Position) -> (Material, Option<Position>) {
+    let m = Material::of_board(pos.board());
+    if m.needs_swap() {
+        (m.swapped(), Some(pos.swap_colors()))
+    } else {
+        (m, None)
+    }
+}
+
 /// The byte of `pos` (which has an attacker) in the table `get` gives, checked not illegal.
 pub fn byte_in<F>(pos: &Position, get: F) -> Result<u8, TbError>
 where
     F: FnOnce(&Material) -> Result<Arc<dyn Source>, TbError>,
 {
-    let m = Material::of_board(pos.board());
-    let swapped;
-    let (pos, m) = if m.needs_swap() {
-        swapped = pos.swap_colors();
-        (&swapped, m.swapped())
-    } else {
-        (pos, m)
-    };
+    let (m, swapped) = orient(pos);
+    let pos = swapped.as_ref().unwrap_or(pos);
     let src = get(&m)?;
     let idx = src.indexer().index(pos);
     let b = src.byte(idx)?;
