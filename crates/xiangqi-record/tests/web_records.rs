@@ -175,3 +175,92 @@ fn a_cut_game_does_not_swallow_the_next_games_into_a_comment() {
     assert_eq!(iccs(r.games[0].as_ref().unwrap()), ["h2e2"]);
     assert_eq!(iccs(r.games[2].as_ref().unwrap()), ["b2e2"]);
 }
+
+/// The shared record set (`<workspace>/../shared`, or where `XIANGQI_SHARED` points).
+fn shared(rel: &str) -> Vec<u8> {
+    let p = std::env::var_os("XIANGQI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"))
+        .join("data/records")
+        .join(rel);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn real_web_pages_give_their_dhtmlxq_games_as_the_same_games_in_pgn() {
+    // 15 pages of a master database (maksimKorzh/wukong-xiangqi `xqdb/games_html/`): each a
+    // DhtmlXQ record in a hidden <div> beside the viewer's <iframe>. The same repository's
+    // WXF PGN holds the same 15 games (shared/data/records).
+    let (_, pgn) = games(&shared("pgn-wxf/wukong-xqdb-international-multi.pgn"));
+    assert_eq!(pgn.len(), 15);
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/records/wukong-xqdb-pages");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    pages.sort();
+    assert_eq!(pages.len(), 15);
+    let mut matched = std::collections::BTreeSet::new();
+    for p in &pages {
+        let (format, g) = games(&std::fs::read(p).unwrap());
+        assert_eq!(format, RecordFormat::DhtmlXq, "{}", p.display());
+        assert_eq!(g.len(), 1, "{}", p.display());
+        let (red, black) = (g[0].tag("Red").unwrap(), g[0].tag("Black").unwrap());
+        let same: Vec<usize> = (0..pgn.len())
+            .filter(|&i| pgn[i].tag("Red") == Some(red) && pgn[i].tag("Black") == Some(black))
+            .collect();
+        assert_eq!(same.len(), 1, "{}: {red} - {black}", p.display());
+        assert_eq!(iccs(&g[0]), iccs(&pgn[same[0]]), "{}", p.display());
+        assert!(g[0].moves.len() >= 40, "{}", p.display());
+        matched.insert(same[0]);
+    }
+    assert_eq!(matched.len(), 15);
+
+    // Its ICCS PGN differs in one move: in LIU DianZhong - LIU DaHua, Red's 36th move is
+    // 后兵进一 (the page, the Chinese and the WXF files: the rear soldier, e3e4) but e5e6
+    // (the front one) there.
+    let (_, uci) = games(&shared("pgn-iccs/wukong-xqdb-uci-multi.pgn"));
+    let (_, page) = games(&data("wukong-xqdb-pages/45.html"));
+    let same = uci
+        .iter()
+        .find(|g| g.tag("Red") == Some("LIU DianZhong"))
+        .unwrap();
+    let (a, b) = (iccs(&page[0]), iccs(same));
+    let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+    assert_eq!(differ, [70]);
+    assert_eq!((a[70].as_str(), b[70].as_str()), ("e3e4", "e5e6"));
+}
+
+#[test]
+fn a_real_forum_post_reads_with_its_variations_and_malformed_tags_named() {
+    // A UBB forum post (maksimKorzh/wukong-xiangqi `apps/ubb_parser/ccbridge gathering of
+    // 7stars.txt`): the composition 七星聚会 from a set-up position, its analysis in variation
+    // tags and comments, and two `[DhtmlXQ_blacktime]` tags closed by `[/DhtmlXQ_time]`.
+    let bytes = data("wukong-ubb-seven-stars.txt");
+    let r = read_any_mode(&bytes, Mode::Lenient).unwrap();
+    assert_eq!(r.format, RecordFormat::DhtmlXq);
+    assert_eq!(r.games.len(), 1);
+    let w: Vec<String> = r.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(
+        w[0].contains("byte 456") && w[0].contains("[DhtmlXQ_blacktime] has no closing"),
+        "{w:?}"
+    );
+    let g = r.games[0].as_ref().unwrap();
+    readers::replay_legally(&g.start, &g.moves);
+    assert_eq!(g.tag("Author"), Some("竹剑飘香"));
+    assert_eq!(g.result, GameResult::Draw);
+    assert_eq!(
+        g.start.fen(),
+        "4rk3/3P5/4bP3/9/9/8P/9/1p2p2C1/3p1p3/4K1RR1 w - - 0 1"
+    );
+    assert_eq!(iccs(g)[..4], ["h2f2", "e2f2", "f7f8", "f9f8"]);
+    fn count(line: &[xiangqi_record::MoveNode]) -> usize {
+        line.iter()
+            .map(|m| m.variations.len() + m.variations.iter().map(|v| count(v)).sum::<usize>())
+            .sum()
+    }
+    // Every one of its 299 `[DhtmlXQ_move_...]` tags is a variation.
+    assert_eq!(count(&g.moves), 299);
+}
