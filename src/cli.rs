@@ -176,20 +176,25 @@ pub enum Command {
     Explorer(ExplorerArgs),
     /// Generate and probe endgame tablebases (docs/TABLEBASES.md)
     #[command(
-        override_usage = "xiangqi tb generate SETS... -o DIR [--threads N] [--method graph|lean|auto] [--memory MB] | xiangqi tb probe FEN --tb DIR",
+        override_usage = "xiangqi tb generate SETS... -o DIR [--threads N] [--method graph|lean|auto] [--memory MB] | xiangqi tb probe FEN --tb DIR | xiangqi tb verify SETS... --tb DIR [--samples N|all] [--searched N] [--depth PLIES] [--seed N]",
         long_about = "Endgame tablebases: for every position of a small piece set, whether the side \
                       to move wins, draws or loses and in how many plies mate comes (DTM). \
                       `generate` writes DIR/SET.xqtb for each set named (e.g. KRKAA: the \
                       stronger side first, WXF letters K A E H R C P or FEN letters B N) and for \
                       the smaller sets its captures lead to, skipping sets already there; \
-                      `probe` prints a position's result and every legal move's. Two methods \
+                      `probe` prints a position's result and every legal move's; `verify` \
+                      checks tables without trusting the generator: positions (all, or a \
+                      random sample) against the values their moves reach, with the \
+                      perpetual-check rule's results too, and against a plain mate search of \
+                      the rules core (exit status 1 when a fault is found). Two methods \
                       make the same files: `graph` keeps the set's moves in memory (about 8 \
                       bytes a position and 4 a move), `lean` works backwards with two bytes a \
                       position (slower); `auto` takes the graph while its estimated memory \
                       fits `--memory`.",
         after_help = "Examples:\n  xiangqi tb generate KRKAA KHKA -o tables --threads 2\n  \
                       xiangqi tb generate KRPKAAEE -o tables --threads 1 --method lean\n  \
-                      xiangqi tb probe '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1' --tb tables"
+                      xiangqi tb probe '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1' --tb tables\n  \
+                      xiangqi tb verify KRKAA --tb tables --samples all"
     )]
     Tb(TbArgs),
     /// Play a game against the engine in the terminal
@@ -485,6 +490,9 @@ pub enum TbCommand {
     Generate(TbGenerateArgs),
     /// Print a position's result and every legal move's
     Probe(TbProbeArgs),
+    /// Check generated tables without trusting the generator: positions against their moves'
+    /// values, and against a plain mate search
+    Verify(TbVerifyArgs),
 }
 
 #[derive(Args, Debug)]
@@ -515,6 +523,29 @@ pub struct TbProbeArgs {
     /// The tables' folder (made by `xiangqi tb generate`)
     #[arg(long, value_name = "DIR")]
     pub tb: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct TbVerifyArgs {
+    /// Piece sets to check (their tables and those of the smaller sets their captures reach
+    /// must be in DIR)
+    #[arg(required = true, value_name = "SETS")]
+    pub sets: Vec<String>,
+    /// The tables' folder
+    #[arg(long, value_name = "DIR")]
+    pub tb: PathBuf,
+    /// Positions checked against their moves, drawn at random (`all`: every legal one)
+    #[arg(long, value_name = "N|all", default_value = "100000")]
+    pub samples: String,
+    /// Positions compared with the mate search
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub searched: u64,
+    /// The mate search's depth in plies
+    #[arg(long, value_name = "PLIES", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=7))]
+    pub depth: u32,
+    /// The seed of the random positions
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
 }
 
 #[derive(Subcommand, Debug)]

@@ -2,16 +2,83 @@
 
 use std::io::Write;
 
-use xiangqi_tb::{build_with, BuildOptions, Method, RuleValue, Tablebase, TbError, Value};
+use xiangqi_tb::{
+    build_with, verify_set, BuildOptions, Material, Method, RuleValue, Tablebase, TbError, Value,
+    VerifyOptions,
+};
 
-use crate::cli::{TbCommand, TbGenerateArgs, TbProbeArgs};
+use crate::cli::{TbCommand, TbGenerateArgs, TbProbeArgs, TbVerifyArgs};
 use crate::Fail;
 
 pub fn cmd_tb(cmd: &TbCommand) -> Result<(), Fail> {
     match cmd {
         TbCommand::Generate(a) => generate(a),
         TbCommand::Probe(a) => probe(a),
+        TbCommand::Verify(a) => verify(a),
     }
+}
+
+/// `tb verify`: a line a set on stdout, the faults found after it; exit status 1 when any.
+fn verify(a: &TbVerifyArgs) -> Result<(), Fail> {
+    let samples = match a.samples.as_str() {
+        "all" => None,
+        n => Some(n.parse::<u64>().map_err(|_| {
+            Fail::input(format!(
+                "tb verify: --samples {n:?}: a number of positions or `all`"
+            ))
+        })?),
+    };
+    let mut sets = Vec::new();
+    for s in &a.sets {
+        sets.push(Material::parse(s).map_err(|e| Fail::input(format!("tb verify: {e}")))?);
+    }
+    let tb = Tablebase::open(&a.tb).map_err(|e| Fail::input(format!("tb verify: {e}")))?;
+    let opts = VerifyOptions {
+        samples,
+        searched: a.searched,
+        depth: a.depth,
+        seed: a.seed,
+        ..VerifyOptions::default()
+    };
+    let mut progress = |line: &str| eprintln!("{line}");
+    let mut out = std::io::stdout().lock();
+    let mut faults = 0;
+    for m in sets {
+        let r = verify_set(&tb, m, &opts, &mut progress)
+            .map_err(|e| Fail::input(format!("tb verify: {e}")))?;
+        let set = r.material.map_or(m.to_string(), |c| c.to_string());
+        let rule = if r.rule_checked > 0 {
+            format!(
+                ", {} under the rule too ({} won and {} lost by it)",
+                r.rule_checked, r.rule_wins, r.rule_losses
+            )
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{set}: {} positions checked against their moves ({} won, {} drawn, {} lost){rule}; \
+             {} against a {}-ply mate search ({} mates proved); {} faults; {:.1} s",
+            r.checked,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.searched,
+            a.depth,
+            r.proved,
+            r.faults,
+            r.millis as f64 / 1000.0
+        )
+        .ok();
+        for e in &r.examples {
+            writeln!(out, "  fault: {e}").ok();
+        }
+        faults += r.faults;
+    }
+    if faults > 0 {
+        return Err(Fail(format!("tb verify: {faults} faults found"), 1));
+    }
+    Ok(())
 }
 
 fn generate(a: &TbGenerateArgs) -> Result<(), Fail> {

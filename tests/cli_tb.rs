@@ -1,4 +1,4 @@
-//! `xiangqi tb generate` and `xiangqi tb probe`: a real generation of small sets, probes of
+//! `xiangqi tb generate`, `xiangqi tb probe` and `xiangqi tb verify`: a real generation of small sets, probes of
 //! its positions, and the errors (exit status 2, one line naming what is wrong).
 
 use std::process::{Command, Output, Stdio};
@@ -168,5 +168,40 @@ fn probe_shows_the_perpetual_check_rule() {
         text(&o.stdout),
         "set KRKH\ncategory draw\nrules win-by-rule\nd0d1 draw loss-by-rule\n"
     );
+    // `tb verify`: every KRKH position against its moves, with the rule's 315 and 1291.
+    let o = xiangqi(&[
+        "tb",
+        "verify",
+        "KHKR",
+        "--tb",
+        d,
+        "--samples",
+        "all",
+        "--searched",
+        "100",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.starts_with("KRKH: "), "{out}");
+    assert!(out.contains("(315 won and 1291 lost by it)"), "{out}");
+    assert!(out.contains("100 against a 3-ply mate search"), "{out}");
+    assert!(out.contains("; 0 faults;"), "{out}");
+    for (args, says) in [
+        (
+            vec!["--samples", "many"],
+            "--samples \"many\": a number of positions or `all`",
+        ),
+        (vec!["--depth", "9"], "9 is not in 1..=7"),
+    ] {
+        let mut a = vec!["tb", "verify", "KRKH", "--tb", d];
+        a.extend(args);
+        let o = xiangqi(&a);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(text(&o.stderr).contains(says), "{}", text(&o.stderr));
+    }
+    // A set whose table is not there.
+    let o = xiangqi(&["tb", "verify", "KCKH", "--tb", d]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("KCKH"), "{}", text(&o.stderr));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -21,6 +21,7 @@ pub mod generate;
 pub mod index;
 pub mod material;
 pub mod retro;
+pub mod verify;
 
 use core::fmt;
 use std::collections::HashMap;
@@ -34,6 +35,7 @@ pub use generate::{generate, solve_rule_game, Generated, Stats};
 pub use index::Indexer;
 pub use material::{Material, MaterialError};
 pub use retro::generate_lean;
+pub use verify::{verify_set, VerifyOptions, VerifyReport};
 
 /// A position's value for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]

@@ -6,9 +6,9 @@
 
 use std::path::PathBuf;
 
-use xiangqi::adjudicate::insufficient_material;
 use xiangqi::Position;
-use xiangqi_tb::{build, Indexer, Material, Tablebase, Value};
+use xiangqi_tb::verify::{check_moves, check_search, mate_search, Found};
+use xiangqi_tb::{build, verify_set, Indexer, Material, Tablebase, Value, VerifyOptions};
 
 /// Generates `sets` into a fresh folder; returns it with its tablebase.
 fn tables(tag: &str, sets: &[&str]) -> (PathBuf, Tablebase) {
@@ -26,115 +26,27 @@ fn positions(set: &str) -> impl Iterator<Item = Position> {
     (0..ix.size()).filter_map(move |i| ix.position(i))
 }
 
-/// (a) A win has a move to a loss one ply shorter and none to a shorter loss; a loss has
-/// only moves to wins, the longest one ply shorter (none at all: lost now); a draw has no
-/// move to a loss and one to a draw.
+/// (a) Every legal position of `set` agrees with its moves' values
+/// ([`xiangqi_tb::verify::check_moves`]); returns how many were checked.
 fn check_consistent(tb: &Tablebase, set: &str) -> usize {
     let mut n = 0;
     for pos in positions(set) {
-        let v = tb.probe(&pos).unwrap();
-        let kids: Vec<Value> = tb
-            .probe_moves(&pos)
-            .unwrap()
-            .into_iter()
-            .map(|(_, c)| c)
-            .collect();
-        let fen = pos.fen();
-        match v {
-            Value::Win(d) => {
-                assert!(kids.contains(&Value::Loss(d - 1)), "{set} {fen}: win {d}");
-                assert!(
-                    !kids
-                        .iter()
-                        .any(|k| matches!(k, Value::Loss(e) if *e < d - 1)),
-                    "{set} {fen}: a faster win than {d}"
-                );
-            }
-            Value::Loss(d) => {
-                assert!(
-                    kids.iter().all(|k| matches!(k, Value::Win(e) if *e < d)),
-                    "{set} {fen}: loss {d} {kids:?}"
-                );
-                if d == 0 {
-                    assert!(kids.is_empty(), "{set} {fen}");
-                } else {
-                    assert!(kids.contains(&Value::Win(d - 1)), "{set} {fen}: loss {d}");
-                }
-            }
-            Value::Draw => {
-                assert!(
-                    !kids.iter().any(|k| matches!(k, Value::Loss(_))),
-                    "{set} {fen}: draw"
-                );
-                assert!(
-                    kids.contains(&Value::Draw),
-                    "{set} {fen}: draw without a drawing move"
-                );
-            }
+        if let Err(e) = check_moves(tb, &pos) {
+            panic!("{set} {e}");
         }
         n += 1;
     }
     n
 }
 
-/// A depth-limited search's verdict for the side to move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Found {
-    /// Mates in this many plies (the fastest within the depth).
-    Win(u16),
-    /// Mated in this many plies whatever it does.
-    Loss(u16),
-    /// Can reach a position drawn by rule (no attacker left).
-    DrawOrBetter,
-    Unknown,
-}
-
-/// Plain full-width search with the rules core: no tables, no pruning.
-fn search(pos: &Position, depth: u32) -> Found {
-    if pos.has_no_legal_move() {
-        return Found::Loss(0);
-    }
-    if depth == 0 {
-        return Found::Unknown;
-    }
-    let mut best_win: Option<u16> = None;
-    let mut longest_loss: u16 = 0;
-    let mut all_lose = true;
-    let mut draw = false;
-    for &m in pos.legal_moves().iter() {
-        let mut c = pos.clone();
-        c.play_unchecked(m);
-        let r = if insufficient_material(c.board()) && !c.has_no_legal_move() {
-            draw = true;
-            all_lose = false;
-            continue;
-        } else {
-            search(&c, depth - 1)
-        };
-        match r {
-            Found::Loss(e) => best_win = Some(best_win.map_or(e + 1, |b| b.min(e + 1))),
-            Found::Win(e) => longest_loss = longest_loss.max(e + 1),
-            _ => all_lose = false,
-        }
-    }
-    if let Some(w) = best_win {
-        Found::Win(w)
-    } else if all_lose {
-        Found::Loss(longest_loss)
-    } else if draw {
-        Found::DrawOrBetter
-    } else {
-        Found::Unknown
-    }
-}
-
 /// (b) `samples` pseudo-random legal positions of `set` against the search to `depth`
-/// (with `short`, only those the table says are decided within `depth` plies).
-fn check_search(tb: &Tablebase, set: &str, samples: usize, depth: u32, short: bool) -> usize {
+/// (with `short`, only those the table says are decided within `depth` plies); returns the
+/// wins and losses the search proved.
+fn check_with_search(tb: &Tablebase, set: &str, samples: usize, depth: u32, short: bool) -> usize {
     let ix = Indexer::new(Material::parse(set).unwrap().canonical());
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15 ^ ix.size();
     let mut done = 0;
-    let (mut wins, mut losses) = (0, 0);
+    let mut proved = 0;
     let mut tries = 0;
     while done < samples && tries < 200 * samples {
         tries += 1;
@@ -156,41 +68,15 @@ fn check_search(tb: &Tablebase, set: &str, samples: usize, depth: u32, short: bo
             continue;
         }
         done += 1;
-        let f = search(&pos, depth);
-        let fen = pos.fen();
-        match f {
-            Found::Win(d) => {
-                assert_eq!(v, Value::Win(d), "{set} {fen}");
-                wins += 1;
-            }
-            Found::Loss(d) => {
-                assert_eq!(v, Value::Loss(d), "{set} {fen}");
-                losses += 1;
-            }
-            Found::DrawOrBetter => {
-                assert!(!matches!(v, Value::Loss(_)), "{set} {fen}: {v:?}")
-            }
-            Found::Unknown => {}
+        let f = mate_search(&pos, depth);
+        if let Err(e) = check_search(v, f, depth) {
+            panic!("{set} {}: {e}", pos.fen());
         }
-        // And the converse: a short mate in the table is found by the search.
-        if let Some(d) = v.dtm() {
-            if d as u32 <= depth {
-                assert!(
-                    matches!(f, Found::Win(_) | Found::Loss(_)),
-                    "{set} {fen}: {v:?} vs {f:?}"
-                );
-            } else if matches!(v, Value::Loss(_)) {
-                assert_eq!(f, Found::Unknown, "{set} {fen}: {v:?}");
-            } else {
-                // A longer win may be there beside a capture that draws at once.
-                assert!(
-                    matches!(f, Found::Unknown | Found::DrawOrBetter),
-                    "{set} {fen}: {v:?}"
-                );
-            }
+        if matches!(f, Found::Win(_) | Found::Loss(_)) {
+            proved += 1;
         }
     }
-    wins + losses
+    proved
 }
 
 #[test]
@@ -201,9 +87,9 @@ fn horse_and_soldier_sets_are_consistent_and_agree_with_search() {
     }
     let mut proved = 0;
     for set in ["KHKA", "KPKE", "KPKP"] {
-        proved += check_search(&tb, set, 1000, 3, false);
-        proved += check_search(&tb, set, 100, 3, true);
-        proved += check_search(&tb, set, 20, 5, false);
+        proved += check_with_search(&tb, set, 1000, 3, false);
+        proved += check_with_search(&tb, set, 100, 3, true);
+        proved += check_with_search(&tb, set, 20, 5, false);
     }
     assert!(
         proved > 100,
@@ -236,13 +122,72 @@ fn chariot_and_cannon_sets_are_consistent_and_agree_with_search() {
     assert!(held > 1 && held <= capacity, "{held} blocks held");
     let mut proved = 0;
     for set in ["KRKA", "KCKA"] {
-        proved += check_search(&tb, set, 1000, 3, false);
-        proved += check_search(&tb, set, 100, 3, true);
-        proved += check_search(&tb, set, 15, 5, false);
+        proved += check_with_search(&tb, set, 1000, 3, false);
+        proved += check_with_search(&tb, set, 100, 3, true);
+        proved += check_with_search(&tb, set, 15, 5, false);
     }
     assert!(
         proved > 100,
         "the search proved only {proved} wins and losses"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn verify_set_checks_every_position_and_finds_a_changed_value() {
+    let (dir, tb) = tables("verify-set", &["KRKA"]);
+    let all = VerifyOptions {
+        samples: None,
+        searched: 200,
+        ..VerifyOptions::default()
+    };
+    let m = Material::parse("KRKA").unwrap();
+    let r = verify_set(&tb, m, &all, &mut |_| {}).unwrap();
+    assert_eq!(r.faults, 0, "{:?}", r.examples);
+    assert_eq!(r.checked, check_consistent(&tb, "KRKA") as u64);
+    assert_eq!(r.checked, r.wins + r.draws + r.losses);
+    assert_eq!(r.searched, 200);
+    assert!(r.proved > 50, "{}", r.proved);
+    // KRKA has rule results (format 2): every position checked under the rule as well.
+    assert_eq!(r.rule_checked, r.checked);
+    // A sample: as many positions, drawn at random.
+    let some = VerifyOptions {
+        samples: Some(5_000),
+        searched: 0,
+        ..VerifyOptions::default()
+    };
+    let r = verify_set(&tb, m, &some, &mut |_| {}).unwrap();
+    assert_eq!((r.checked, r.faults, r.searched), (5_000, 0, 0));
+
+    // One won position's DTM made two plies longer, the file written again with its
+    // checksums: the check names that position (and its neighbours that now disagree).
+    let path = dir.join("KRKA.xqtb");
+    let file = xiangqi_tb::TableFile::open(&path).unwrap();
+    let mut values = file.values().unwrap();
+    let ix = Indexer::new(m);
+    let (i, fen) = (0..ix.size())
+        .find_map(|i| match Value::from_byte(values[i as usize]) {
+            Some(Value::Win(d)) if d >= 5 => Some((i, ix.position(i).unwrap().fen())),
+            _ => None,
+        })
+        .unwrap();
+    let Some(Value::Win(d)) = Value::from_byte(values[i as usize]) else {
+        unreachable!()
+    };
+    values[i as usize] = Value::Win(d + 2).to_byte();
+    let stats = xiangqi_tb::Stats {
+        max_dtm: file.max_dtm,
+        ..xiangqi_tb::Stats::default()
+    };
+    drop(file);
+    xiangqi_tb::file::write(&path, &m, &values, &stats).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    let r = verify_set(&tb, m, &all, &mut |_| {}).unwrap();
+    assert!(r.faults >= 1);
+    assert!(
+        r.examples.iter().any(|e| e.starts_with(&fen)),
+        "{fen} not among {:?}",
+        r.examples
     );
     std::fs::remove_dir_all(dir).ok();
 }
