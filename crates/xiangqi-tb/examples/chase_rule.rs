@@ -20,16 +20,24 @@
 //! rule could add. When that is nothing, the chase rule changes none of the set's draws.
 //!
 //! ```text
-//! cargo run --release -p xiangqi-tb --example chase_rule -- [--mark-all] DIR SET...
+//! cargo run --release -p xiangqi-tb --example chase_rule -- [--mark-all] [--lower [--x-may-chase]] DIR SET...
 //! ```
 //!
 //! `--mark-all` checks the game itself: every move is marked as if it chased, so every draw
 //! from which X can play on without checking on every move should be found won by X.
+//!
+//! `--lower` adds, where the bound finds more than the check rule, a **lower bound**: for
+//! each piece of X alone of its kind, the game in which the other side's marked moves are
+//! those that chase that piece and X's those that check or chase; its wins are wins by the
+//! rules (see `lower_bound`). It also shows, not counted, the same games for a kind X has
+//! two of, and with the other side's plain checks marked as well (a cycle mixing checks
+//! with chases is no offence by RULES.md §5.4). `--x-may-chase` marks only X's checks, a
+//! looser game whose wins are no longer sure ones.
 
 use std::collections::{HashMap, HashSet};
 
 use xiangqi::adjudicate::{chases, PieceIds};
-use xiangqi::{Color, Position};
+use xiangqi::{Color, Position, Role};
 use xiangqi_tb::{orient, solve_rule_game, Indexer, Material, RuleValue, Tablebase, Value};
 
 /// An edge's target node with these bits: the move gives check; it chases.
@@ -44,6 +52,8 @@ type Won = [HashSet<u64>; 2];
 struct Examiner<'a> {
     tb: &'a Tablebase,
     mark_all: bool,
+    lower: bool,
+    x_may_chase: bool,
     done: HashMap<Material, Won>,
     indexers: HashMap<Material, Indexer>,
     report: Vec<String>,
@@ -84,6 +94,8 @@ impl Examiner<'_> {
         let n = positions.len();
         let mut offsets = vec![0u32];
         let mut edges = Vec::new();
+        // Per edge: bit 0 the move checks, bit r a piece of role r is chased (for --lower).
+        let mut flags: Vec<u8> = Vec::new();
         // Per node and per X: X's captures win (at X's nodes), or the other side has a
         // capture that escapes (at its nodes).
         let mut cap = vec![[false; 2]; n];
@@ -114,15 +126,21 @@ impl Examiner<'_> {
                 if c.is_check() {
                     e |= CHECK;
                 }
+                let mut f = c.is_check() as u8;
                 let chased = self.mark_all || {
                     let mut after = ids.clone();
                     after.apply(mv);
-                    !chases(p, &ids, &c, &after).is_empty()
+                    let threats = chases(p, &ids, &c, &after);
+                    for t in &threats {
+                        f |= 1 << t.victim.role as u8;
+                    }
+                    !threats.is_empty()
                 };
                 if chased {
                     e |= CHASE;
                 }
                 edges.push(e);
+                flags.push(f);
             }
             offsets.push(edges.len() as u32);
         }
@@ -162,8 +180,139 @@ impl Examiner<'_> {
             for fen in examples {
                 self.report.push(format!("  e.g. {fen}"));
             }
+            if self.lower && new_x + new_o > 0 {
+                self.lower_bound(m, x, &positions, &offsets, &edges, &flags, &cap);
+            }
         }
         won
+    }
+}
+
+impl Examiner<'_> {
+    /// `--lower`: wins X surely has by the two rules, as the rules core rules a cycle
+    /// (`History::repetition_verdict`: a side that checks on every move, else one that chases
+    /// one and the same piece on every move, loses against a side that does neither). For
+    /// each piece `v` of X alone of its kind (and, shown but not counted, each kind X has
+    /// two of), the other side's moves that chase `v` (checking
+    /// or not) are marked, and X's moves that check or chase anything: X wins where, from
+    /// some point on, the other side can only chase `v` and X can again and again neither
+    /// check nor chase. Each such win is one by the rules (X's condition is stricter than
+    /// the rules', which only forbid X checking on every move or chasing one piece on every
+    /// move); the union over `v`, with the check rule's wins, is a lower bound. (The captures
+    /// into smaller sets are valued by the upper bound, which equals the check rule's wins
+    /// in the sets this was run on.)
+    #[allow(clippy::too_many_arguments)]
+    fn lower_bound(
+        &mut self,
+        m: Material,
+        x: Color,
+        positions: &[(u64, Position)],
+        offsets: &[u32],
+        edges: &[u32],
+        flags: &[u8],
+        cap: &[[bool; 2]],
+    ) {
+        const MARK: u32 = CHECK;
+        let x_node: Vec<bool> = positions.iter().map(|(_, p)| p.turn() == x).collect();
+        let at_once: Vec<bool> = cap.iter().map(|c| c[x.index()]).collect();
+        let board = positions[0].1.board();
+        let mut any = vec![false; positions.len()];
+        for role in [
+            Role::Advisor,
+            Role::Elephant,
+            Role::Horse,
+            Role::Chariot,
+            Role::Cannon,
+            Role::Soldier,
+        ] {
+            let n = board
+                .pieces()
+                .filter(|(_, pc)| pc.color == x && pc.role == role)
+                .count();
+            if n == 0 {
+                continue;
+            }
+            let bit = 1u8 << role as u8;
+            // Second, the other side's plain checks marked too: a cycle mixing them with
+            // chases of the piece is no offence (RULES.md §5.4: one check and one chase
+            // alternating is not perpetual anything), so those wins are shown, not counted.
+            for with_checks in [false, true] {
+                let o_mark = if with_checks { bit | 1 } else { bit };
+                let marked: Vec<u32> = (0..positions.len())
+                    .flat_map(|v| {
+                        let xs = x_node[v];
+                        (offsets[v] as usize..offsets[v + 1] as usize).map(move |k| (k, xs))
+                    })
+                    .map(|(k, xs)| {
+                        let f = flags[k];
+                        let mark = if !xs {
+                            f & o_mark != 0
+                        } else if self.x_may_chase {
+                            f & 1 != 0
+                        } else {
+                            f != 0
+                        };
+                        (edges[k] & NODE) | if mark { MARK } else { 0 }
+                    })
+                    .collect();
+                let (w, passes) =
+                    solve_rule_game(&x_node, &at_once, offsets, &marked, NODE, [MARK, MARK]);
+                let (mut new_x, mut new_o) = (0u64, 0u64);
+                let mut examples = Vec::new();
+                for (v, (_, p)) in positions.iter().enumerate() {
+                    if !w[v] {
+                        continue;
+                    }
+                    // Two pieces of a kind may take turns as the victim, which the rules do
+                    // not forbid: such a role's wins are shown, not counted in the bound.
+                    any[v] |= n == 1 && !with_checks;
+                    let by_rule = match self.tb.probe_rules(p).expect("rule results") {
+                        RuleValue::WinByRule => p.turn() == x,
+                        RuleValue::LossByRule => p.turn() != x,
+                        _ => false,
+                    };
+                    if by_rule {
+                        continue;
+                    }
+                    if p.turn() == x {
+                        new_x += 1;
+                        if examples.len() < 3 {
+                            examples.push(p.fen());
+                        }
+                    } else {
+                        new_o += 1;
+                    }
+                }
+                let which = match (n, with_checks) {
+                    (1, false) => String::from("its"),
+                    (1, true) => String::from("its, or checking (not in the bound)"),
+                    (_, false) => format!("either of its {n} (not in the bound)"),
+                    (_, true) => format!("either of its {n}, or checking (not in the bound)"),
+                };
+                self.report.push(format!(
+                    "  the other side chasing {x:?}'s {role:?}, {which}: {} wins beyond the \
+                     check rule's ({x:?} to move {new_x}, the other {new_o}; {passes} passes)",
+                    new_x + new_o
+                ));
+                for fen in examples {
+                    self.report.push(format!("    e.g. {fen}"));
+                }
+            }
+        }
+        let union = positions
+            .iter()
+            .enumerate()
+            .filter(|(v, (_, p))| {
+                any[*v]
+                    && !matches!(
+                        (self.tb.probe_rules(p).expect("rule results"), p.turn() == x),
+                        (RuleValue::WinByRule, true) | (RuleValue::LossByRule, false)
+                    )
+            })
+            .count();
+        self.report.push(format!(
+            "  lower bound of {m}, {x:?} winning: {union} wins by the chase rule beyond the check rule's"
+        ));
     }
 }
 
@@ -195,14 +344,26 @@ fn main() {
     if mark_all {
         args.remove(0);
     }
+    let lower = args.first().is_some_and(|a| a == "--lower");
+    if lower {
+        args.remove(0);
+    }
+    // With --lower: X's chases allowed too (only its checks marked), a looser game whose
+    // wins are no longer sure ones: a diagnostic of where the upper bound's wins come from.
+    let x_may_chase = lower && args.first().is_some_and(|a| a == "--x-may-chase");
+    if x_may_chase {
+        args.remove(0);
+    }
     if args.len() < 2 {
-        eprintln!("usage: chase_rule [--mark-all] DIR SET...");
+        eprintln!("usage: chase_rule [--mark-all] [--lower [--x-may-chase]] DIR SET...");
         std::process::exit(2);
     }
     let tb = Tablebase::open(&args[0]).unwrap_or_else(|e| panic!("{e}"));
     let mut ex = Examiner {
         tb: &tb,
         mark_all,
+        lower,
+        x_may_chase,
         done: HashMap::new(),
         indexers: HashMap::new(),
         report: Vec::new(),
