@@ -217,14 +217,7 @@ impl Examiner<'_> {
         let at_once: Vec<bool> = cap.iter().map(|c| c[x.index()]).collect();
         let board = positions[0].1.board();
         let mut any = vec![false; positions.len()];
-        for role in [
-            Role::Advisor,
-            Role::Elephant,
-            Role::Horse,
-            Role::Chariot,
-            Role::Cannon,
-            Role::Soldier,
-        ] {
+        for role in Role::ALL.into_iter().filter(|&r| r != Role::General) {
             let n = board
                 .pieces()
                 .filter(|(_, pc)| pc.color == x && pc.role == role)
