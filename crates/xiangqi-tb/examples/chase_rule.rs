@@ -149,12 +149,19 @@ impl Examiner<'_> {
             let w = solve(&positions, &offsets, &edges, &cap, x);
             let (mut new_x, mut new_o, mut missed, mut by_check) = (0u64, 0u64, 0u64, 0u64);
             let mut examples = Vec::new();
+            // Won by X under the perpetual-check rule, as the table says (probed once).
+            let by_rule: Vec<bool> = positions
+                .iter()
+                .map(
+                    |(_, p)| match self.tb.probe_rules(p).expect("rule results") {
+                        RuleValue::WinByRule => p.turn() == x,
+                        RuleValue::LossByRule => p.turn() != x,
+                        _ => false,
+                    },
+                )
+                .collect();
             for (v, (i, p)) in positions.iter().enumerate() {
-                let by_rule = match self.tb.probe_rules(p).expect("rule results") {
-                    RuleValue::WinByRule => p.turn() == x,
-                    RuleValue::LossByRule => p.turn() != x,
-                    _ => false,
-                };
+                let by_rule = by_rule[v];
                 by_check += by_rule as u64;
                 if w[v] && !by_rule && p.turn() == x && examples.len() < 3 {
                     examples.push(p.fen());
@@ -181,7 +188,7 @@ impl Examiner<'_> {
                 self.report.push(format!("  e.g. {fen}"));
             }
             if self.lower && new_x + new_o > 0 {
-                self.lower_bound(m, x, &positions, &offsets, &edges, &flags, &cap);
+                self.lower_bound(m, x, &positions, &offsets, &edges, &flags, &cap, &by_rule);
             }
         }
         won
@@ -211,6 +218,7 @@ impl Examiner<'_> {
         edges: &[u32],
         flags: &[u8],
         cap: &[[bool; 2]],
+        by_rule: &[bool],
     ) {
         const MARK: u32 = CHECK;
         let x_node: Vec<bool> = positions.iter().map(|(_, p)| p.turn() == x).collect();
@@ -259,12 +267,7 @@ impl Examiner<'_> {
                     // Two pieces of a kind may take turns as the victim, which the rules do
                     // not forbid: such a role's wins are shown, not counted in the bound.
                     any[v] |= n == 1 && !with_checks;
-                    let by_rule = match self.tb.probe_rules(p).expect("rule results") {
-                        RuleValue::WinByRule => p.turn() == x,
-                        RuleValue::LossByRule => p.turn() != x,
-                        _ => false,
-                    };
-                    if by_rule {
+                    if by_rule[v] {
                         continue;
                     }
                     if p.turn() == x {
@@ -292,16 +295,8 @@ impl Examiner<'_> {
                 }
             }
         }
-        let union = positions
-            .iter()
-            .enumerate()
-            .filter(|(v, (_, p))| {
-                any[*v]
-                    && !matches!(
-                        (self.tb.probe_rules(p).expect("rule results"), p.turn() == x),
-                        (RuleValue::WinByRule, true) | (RuleValue::LossByRule, false)
-                    )
-            })
+        let union = (0..positions.len())
+            .filter(|&v| any[v] && !by_rule[v])
             .count();
         self.report.push(format!(
             "  lower bound of {m}, {x:?} winning: {union} wins by the chase rule beyond the check rule's"

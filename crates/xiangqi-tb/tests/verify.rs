@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use xiangqi::Position;
-use xiangqi_tb::verify::{check_moves, check_search, mate_search, Found};
+use xiangqi_tb::verify::check_moves;
 use xiangqi_tb::{build, verify_set, Indexer, Material, Tablebase, Value, VerifyOptions};
 
 /// Generates `sets` into a fresh folder; returns it with its tablebase.
@@ -39,44 +39,21 @@ fn check_consistent(tb: &Tablebase, set: &str) -> usize {
     n
 }
 
-/// (b) `samples` pseudo-random legal positions of `set` against the search to `depth`
-/// (with `short`, only those the table says are decided within `depth` plies); returns the
-/// wins and losses the search proved.
-fn check_with_search(tb: &Tablebase, set: &str, samples: usize, depth: u32, short: bool) -> usize {
-    let ix = Indexer::new(Material::parse(set).unwrap().canonical());
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15 ^ ix.size();
-    let mut done = 0;
-    let mut proved = 0;
-    let mut tries = 0;
-    while done < samples && tries < 200 * samples {
-        tries += 1;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let Some(pos) = ix.position(x % ix.size()) else {
-            continue;
-        };
-        // Probe a random orientation too: colours swapped or mirrored.
-        let pos = match x >> 60 & 3 {
-            1 => pos.swap_colors(),
-            2 => pos.flip_horizontal(),
-            _ => pos,
-        };
-        let v = tb.probe(&pos).unwrap();
-        if short && v.dtm().is_none_or(|d| d as u32 > depth) {
-            // Only positions whose table DTM the search can reach.
-            continue;
-        }
-        done += 1;
-        let f = mate_search(&pos, depth);
-        if let Err(e) = check_search(v, f, depth) {
-            panic!("{set} {}: {e}", pos.fen());
-        }
-        if matches!(f, Found::Win(_) | Found::Loss(_)) {
-            proved += 1;
-        }
-    }
-    proved
+/// (b) `searched` pseudo-random positions of `set` against the search to `depth`
+/// ([`verify_set`] with no position checked against its moves: half at random, half among
+/// those the table decides within `depth` plies); returns the wins and losses the search
+/// proved.
+fn check_with_search(tb: &Tablebase, set: &str, searched: u64, depth: u32) -> u64 {
+    let opts = VerifyOptions {
+        samples: Some(0),
+        searched,
+        depth,
+        ..VerifyOptions::default()
+    };
+    let m = Material::parse(set).unwrap();
+    let r = verify_set(tb, m, &opts, &mut |_| {}).unwrap();
+    assert_eq!(r.faults, 0, "{set}: {:?}", r.examples);
+    r.proved
 }
 
 #[test]
@@ -87,9 +64,8 @@ fn horse_and_soldier_sets_are_consistent_and_agree_with_search() {
     }
     let mut proved = 0;
     for set in ["KHKA", "KPKE", "KPKP"] {
-        proved += check_with_search(&tb, set, 1000, 3, false);
-        proved += check_with_search(&tb, set, 100, 3, true);
-        proved += check_with_search(&tb, set, 20, 5, false);
+        proved += check_with_search(&tb, set, 1100, 3);
+        proved += check_with_search(&tb, set, 20, 5);
     }
     assert!(
         proved > 100,
@@ -122,9 +98,8 @@ fn chariot_and_cannon_sets_are_consistent_and_agree_with_search() {
     assert!(held > 1 && held <= capacity, "{held} blocks held");
     let mut proved = 0;
     for set in ["KRKA", "KCKA"] {
-        proved += check_with_search(&tb, set, 1000, 3, false);
-        proved += check_with_search(&tb, set, 100, 3, true);
-        proved += check_with_search(&tb, set, 15, 5, false);
+        proved += check_with_search(&tb, set, 1100, 3);
+        proved += check_with_search(&tb, set, 15, 5);
     }
     assert!(
         proved > 100,
