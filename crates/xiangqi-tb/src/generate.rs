@@ -615,6 +615,66 @@ pub fn solve_rule_game(
     (z3, passes)
 }
 
+/// A max-parity game with priorities `1..=top` on its edges: the nodes X wins. Node `v` is
+/// X's to move when `x_node[v]`; `edges[offsets[v]..offsets[v + 1]]` are its moves, each a
+/// target node and a priority; `at_once[v]` is a win for X at X's nodes and an escape for
+/// the other side at its own. X wins a play when the highest priority it meets again and
+/// again is even. Solved by the nested fixed point `σZtop … νZ2. μZ1. CPre`, σ = ν on even
+/// priorities and μ on odd ones, an edge of priority p leading into Zp: with priorities 1-3
+/// it is [`solve_rule_game`]'s game; crates/xiangqi-tb/examples/chase_rule.rs solves the
+/// perpetual-chase ruling's five-priority game with it. The iteration is the plain one
+/// (each inner fixed point computed again from its start), meant for arenas of thousands of
+/// nodes, not for a whole set.
+pub fn solve_parity_game(
+    x_node: &[bool],
+    at_once: &[bool],
+    offsets: &[u32],
+    edges: &[(u32, u8)],
+    top: usize,
+) -> Vec<bool> {
+    struct Game<'a> {
+        x_node: &'a [bool],
+        at_once: &'a [bool],
+        offsets: &'a [u32],
+        edges: &'a [(u32, u8)],
+    }
+    impl Game<'_> {
+        fn level(&self, p: usize, z: &mut [Vec<bool>]) -> Vec<bool> {
+            let n = self.x_node.len();
+            if p == 0 {
+                return (0..n)
+                    .map(|v| {
+                        let es =
+                            &self.edges[self.offsets[v] as usize..self.offsets[v + 1] as usize];
+                        let into = |&(t, q): &(u32, u8)| z[q as usize][t as usize];
+                        if self.x_node[v] {
+                            self.at_once[v] || es.iter().any(into)
+                        } else {
+                            !self.at_once[v] && es.iter().all(into)
+                        }
+                    })
+                    .collect();
+            }
+            z[p] = vec![p.is_multiple_of(2); n];
+            loop {
+                let next = self.level(p - 1, z);
+                if next == z[p] {
+                    return next;
+                }
+                z[p] = next;
+            }
+        }
+    }
+    let game = Game {
+        x_node,
+        at_once,
+        offsets,
+        edges,
+    };
+    let mut z = vec![Vec::new(); top + 1];
+    game.level(top, &mut z)
+}
+
 /// Marks the drawn positions won or lost by the perpetual-check rule (bytes [`WIN_BY_RULE`]
 /// and [`LOSS_BY_RULE`] for the side to move); returns the milliseconds and passes it took.
 /// A side with no attacker never checks, so the other side cannot win by the rule there.
@@ -642,4 +702,162 @@ fn rule_game(material: &Material, chunks: &[Chunk], values: &mut [u8]) -> (u64, 
         }
     }
     (started.elapsed().as_millis() as u64, passes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small random generator for the tests (xorshift).
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    /// Zielonka's recursive algorithm on a max-parity game with priorities on nodes, every
+    /// node having a move: the nodes player 0 (even) wins. An independent oracle.
+    fn zielonka(owner: &[u8], prio: &[u8], succ: &[Vec<usize>], alive: &[bool]) -> Vec<bool> {
+        let n = owner.len();
+        let Some(d) = (0..n).filter(|&v| alive[v]).map(|v| prio[v]).max() else {
+            return vec![false; n];
+        };
+        let i = d % 2; // the player this priority favours
+        let attr = |target: &[bool], player: u8, alive: &[bool]| {
+            let mut a = target.to_vec();
+            loop {
+                let mut changed = false;
+                for v in 0..n {
+                    if !alive[v] || a[v] {
+                        continue;
+                    }
+                    let mut ss = succ[v].iter().filter(|&&w| alive[w]);
+                    let inside = if owner[v] == player {
+                        ss.any(|&w| a[w])
+                    } else {
+                        ss.all(|&w| a[w])
+                    };
+                    if inside {
+                        a[v] = true;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    return a;
+                }
+            }
+        };
+        let top: Vec<bool> = (0..n).map(|v| alive[v] && prio[v] == d).collect();
+        let a = attr(&top, i, alive);
+        let rest: Vec<bool> = (0..n).map(|v| alive[v] && !a[v]).collect();
+        let w0 = zielonka(owner, prio, succ, &rest);
+        // What the other player (1 - i) wins in the rest.
+        let opp: Vec<bool> = (0..n).map(|v| rest[v] && (w0[v] != (i == 0))).collect();
+        if !opp.iter().any(|&b| b) {
+            // Player i wins everything alive.
+            return (0..n).map(|v| alive[v] && i == 0).collect();
+        }
+        let b = attr(&opp, 1 - i, alive);
+        let rest: Vec<bool> = (0..n).map(|v| alive[v] && !b[v]).collect();
+        let w = zielonka(owner, prio, succ, &rest);
+        (0..n)
+            .map(|v| {
+                if b[v] {
+                    i == 1 // won by the other player, 1 - i
+                } else {
+                    rest[v] && w[v]
+                }
+            })
+            .collect()
+    }
+
+    /// The edge-priority game turned into Zielonka's node-priority one: each edge becomes a
+    /// node of its priority; the game nodes get priority 0; an X node that wins at once, an
+    /// other-side node that escapes, and dead ends go to sinks won by the right player.
+    fn by_zielonka(
+        x_node: &[bool],
+        at_once: &[bool],
+        offsets: &[u32],
+        edges: &[(u32, u8)],
+    ) -> Vec<bool> {
+        let n = x_node.len();
+        let (win, lose) = (n + edges.len(), n + edges.len() + 1);
+        let total = lose + 1;
+        let mut owner = vec![0u8; total];
+        let mut prio = vec![0u8; total];
+        let mut succ = vec![Vec::new(); total];
+        for v in 0..n {
+            owner[v] = if x_node[v] { 0 } else { 1 };
+            for k in offsets[v] as usize..offsets[v + 1] as usize {
+                succ[v].push(n + k);
+                prio[n + k] = edges[k].1;
+                succ[n + k].push(edges[k].0 as usize);
+            }
+            if at_once[v] {
+                succ[v].push(if x_node[v] { win } else { lose });
+            }
+            if succ[v].is_empty() {
+                succ[v].push(if x_node[v] { lose } else { win });
+            }
+        }
+        prio[win] = 2;
+        succ[win].push(win);
+        prio[lose] = 1;
+        succ[lose].push(lose);
+        zielonka(&owner, &prio, &succ, &vec![true; total])[..n].to_vec()
+    }
+
+    #[test]
+    fn parity_game_agrees_with_zielonka_and_with_the_rule_game() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut x_wins = 0;
+        for round in 0..400 {
+            let n = 2 + rng.below(14) as usize;
+            let top = if round % 2 == 0 { 3 } else { 5 };
+            let x_node: Vec<bool> = (0..n).map(|_| rng.below(2) == 0).collect();
+            let at_once: Vec<bool> = (0..n).map(|_| rng.below(8) == 0).collect();
+            let mut offsets = vec![0u32];
+            let mut edges = Vec::new();
+            for &xs in &x_node {
+                for _ in 0..rng.below(4) {
+                    let q = if top == 3 {
+                        // The rule game's: marked 1, else 2 for X and 3 for the other side.
+                        if rng.below(2) == 0 {
+                            1
+                        } else if xs {
+                            2
+                        } else {
+                            3
+                        }
+                    } else {
+                        1 + rng.below(5) as u8
+                    };
+                    edges.push((rng.below(n as u64) as u32, q));
+                }
+                offsets.push(edges.len() as u32);
+            }
+            let got = solve_parity_game(&x_node, &at_once, &offsets, &edges, top as usize);
+            assert_eq!(
+                got,
+                by_zielonka(&x_node, &at_once, &offsets, &edges),
+                "round {round}"
+            );
+            x_wins += got.iter().filter(|&&w| w).count();
+            if top == 3 {
+                const MARK: u32 = 1 << 31;
+                let marked: Vec<u32> = edges
+                    .iter()
+                    .map(|&(t, q)| t | if q == 1 { MARK } else { 0 })
+                    .collect();
+                let (rule, _) =
+                    solve_rule_game(&x_node, &at_once, &offsets, &marked, MARK - 1, [MARK, MARK]);
+                assert_eq!(got, rule, "round {round}");
+            }
+        }
+        assert!(x_wins > 100, "the random games are not all lost: {x_wins}");
+    }
 }

@@ -31,7 +31,7 @@ use std::sync::{Arc, Mutex};
 use xiangqi::{Move, Position};
 
 pub use file::{BlockCache, TableFile};
-pub use generate::{generate, solve_rule_game, Generated, Stats};
+pub use generate::{generate, solve_parity_game, solve_rule_game, Generated, Stats};
 pub use index::Indexer;
 pub use material::{Material, MaterialError};
 pub use retro::generate_lean;
