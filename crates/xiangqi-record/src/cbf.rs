@@ -19,9 +19,13 @@
 //! Referee, Recorder, Commentator → Annotator, Creator → Author, ECCO; RecordResult gives the
 //! result (0 unknown, 1 Red wins, 2 Black wins, 3 or 4 draw).
 //!
-//! Only the main line is read: the files seen carry no variations, and how XQBox would write
-//! them in CBF is not documented, so a `Move` after one marked `end="1"` is reported as an
-//! error rather than guessed at.
+//! Variations are written as XQF writes its tree, depth first: a `Move` marked `branch="1"`
+//! has an alternative further on, one marked `end="1"` ends its line, and the `Move` after an
+//! end is the alternative to the latest move marked `branch="1"` whose alternative has not
+//! come yet (a move may be marked both). So in
+//! `A B branch C end D end`, D is the alternative to B. Seen in a real 象棋桥 file
+//! (zfdang/chinese-chess-fish-android `棋谱/sample_22_ccbridge.cbf`, MIT: 41 alternatives).
+//! A `Move` after the last line has ended, with no alternative owed, is an error.
 //!
 //! The XML is read by the crate's own small XML reader (module `xml`, shared with the PengFei
 //! reader).
@@ -162,6 +166,8 @@ fn read_root(
     let mut tree = RawTree::salvaging(salvage);
     let mut slot = Slot::ChildOf(None);
     let mut ended: Option<usize> = None;
+    // The moves marked branch="1" whose alternative is still to come, the latest last.
+    let mut owed: Vec<usize> = Vec::new();
     if let Some(list) = root.child("MoveList") {
         for (k, mv) in list
             .children
@@ -170,14 +176,23 @@ fn read_root(
             .enumerate()
         {
             if let Some(end_at) = ended {
-                return Err(ReadError::invalid(
-                    F,
-                    mv.at,
-                    format!(
-                        "a <Move> after the one marked end=\"1\" (byte {end_at}): variations in \
-                         CBF are not supported"
-                    ),
-                ));
+                match owed.pop() {
+                    Some(i) => {
+                        slot = Slot::SiblingOf(i);
+                        ended = None;
+                    }
+                    None => {
+                        return Err(ReadError::invalid(
+                            F,
+                            mv.at,
+                            format!(
+                                "a <Move> after the one marked end=\"1\" (byte {end_at}) that \
+                                 ends the last line: no move marked branch=\"1\" is owed an \
+                                 alternative"
+                            ),
+                        ))
+                    }
+                }
             }
             if !mv.children.is_empty() {
                 return Err(ReadError::invalid(
@@ -220,6 +235,9 @@ fn read_root(
             let to = square(tx, ty).ok_or_else(|| bad("a move's to-square", tx, ty))?;
             let i = tree.add(slot, (from, to, comment, mv.at));
             slot = Slot::ChildOf(Some(i));
+            if mv.attr("branch") == Some("1") {
+                owed.push(i);
+            }
             if mv.attr("end") == Some("1") {
                 ended = Some(mv.at);
             }
@@ -306,6 +324,23 @@ mod tests {
             "<Move value=\"77-47\" end=\"1\"/>",
         );
         let e = read(doc.as_bytes()).unwrap_err();
-        assert!(e.to_string().contains("not supported"), "{e}");
+        assert!(e.to_string().contains("no move marked branch"), "{e}");
+    }
+
+    #[test]
+    fn branches_are_alternatives() {
+        // 1. h2e2 (1... h9g7 | 1... b9c7 2. h0g2) (1. b2e2): h2e2 marked branch, its reply
+        // h9g7 marked branch and end, then b9c7's line, then b2e2.
+        let doc = "<ChineseChessRecord><Head/><MoveList><Move value=\"00-00\"/>\
+            <Move value=\"77-47\" branch=\"1\"/><Move value=\"70-62\" branch=\"1\" end=\"1\"/>\
+            <Move value=\"10-22\"/><Move value=\"79-67\" end=\"1\"/>\
+            <Move value=\"17-47\" end=\"1\"/></MoveList></ChineseChessRecord>";
+        let rec = read(doc.as_bytes()).unwrap();
+        let ml: Vec<String> = rec.mainline().map(|m| m.to_string()).collect();
+        assert_eq!(ml, ["h2e2", "h9g7"]);
+        assert_eq!(rec.moves[0].variations[0][0].mv.to_string(), "b2e2");
+        let alt = &rec.moves[1].variations[0];
+        let alt: Vec<String> = alt.iter().map(|n| n.mv.to_string()).collect();
+        assert_eq!(alt, ["b9c7", "h0g2"]);
     }
 }

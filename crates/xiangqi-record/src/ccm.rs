@@ -13,7 +13,15 @@
 //! (xqbase XQFTOOLS, LGPL, as carried by lerosua/gmchess `src/engine/convert_pgn.cpp`: 7-byte
 //! records, bytes 3-6, the turn decided by the first move's row) and the vschess web viewer's
 //! `binaryToNode_CCM` (LGPL: the same bytes, always turned round, and the file's first byte 1).
-//! No `.ccm` file was found.
+//!
+//! **The 17pk layout** (一起游戏, 17pk.com, whose files also end in `.ccm`): a 12-byte header
+//! (the 16-bit numbers 1 and 18 in the file seen, the game's start as a 32-bit Unix time, the
+//! number of moves as a 32-bit number), then 9 bytes a move: seconds used, the side (1 Red, 2
+//! Black), the piece's kind (1-7: general, advisor, elephant, horse, chariot, cannon,
+//! soldier), the from-column, from-row, to-column and to-row (as above, turned round the same
+//! way), and the captured piece (its number and kind, kind 0 for none). Worked out here from a
+//! real file (zfdang/chinese-chess-fish-android `棋谱/sample_10_17pk.CCM`, MIT): its 100 moves
+//! are legal and its sides and kinds agree with them. Its date is read in China's time (UTC+8).
 
 use xiangqi::{Board, Color, Square};
 
@@ -28,11 +36,58 @@ pub type CcmError = ReadError;
 const F: Format = Format::Ccm;
 const RECORD: usize = 7;
 
+/// Where a layout keeps its moves: the header's length, the record's, and the offsets in a
+/// record of the from-column, to-column, from-row and to-row.
+struct Layout {
+    header: usize,
+    record: usize,
+    at: [usize; 4],
+}
+
+/// ElephantEye's and vschess's 7-byte records.
+const SEVEN: Layout = Layout {
+    header: 0,
+    record: RECORD,
+    at: [3, 4, 5, 6],
+};
+
+/// 17pk's header and 9-byte records.
+const PK17: Layout = Layout {
+    header: 12,
+    record: 9,
+    at: [3, 5, 4, 6],
+};
+
+impl Layout {
+    /// (from-column, to-column, from-row, to-row) of a record.
+    fn coords(&self, r: &[u8]) -> (u8, u8, u8, u8) {
+        (r[self.at[0]], r[self.at[1]], r[self.at[2]], r[self.at[3]])
+    }
+
+    fn on_board(&self, r: &[u8]) -> bool {
+        let (fc, tc, fr, tr) = self.coords(r);
+        fc <= 8 && tc <= 8 && fr <= 9 && tr <= 9 && (fc, fr) != (tc, tr)
+    }
+}
+
 /// Whether every record's squares are on the board (as stored, before turning round).
 fn squares_on_board(bytes: &[u8]) -> bool {
-    bytes
-        .chunks_exact(RECORD)
-        .all(|r| r[3] <= 8 && r[4] <= 8 && r[5] <= 9 && r[6] <= 9 && (r[3], r[5]) != (r[4], r[6]))
+    bytes.chunks_exact(RECORD).all(|r| SEVEN.on_board(r))
+}
+
+/// The 17pk layout: its header, as many 9-byte records as it announces, each a move of the
+/// side whose turn it is (Red first) by a piece of a known kind, on the board.
+fn looks_like_17pk(bytes: &[u8]) -> bool {
+    if bytes.len() < PK17.header + PK17.record || bytes[..2] != [1, 0] {
+        return false;
+    }
+    let n = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+    n <= 4096
+        && bytes.len() == PK17.header + n * PK17.record
+        && bytes[PK17.header..]
+            .chunks_exact(PK17.record)
+            .enumerate()
+            .all(|(k, r)| r[1] as usize == 1 + k % 2 && (1..=7).contains(&r[2]) && PK17.on_board(r))
 }
 
 /// A CCM file damaged after its start, which [`looks_like`] does not take: the first byte 1,
@@ -55,8 +110,13 @@ pub fn damaged(bytes: &[u8]) -> Option<(usize, usize, bool)> {
     Some((k + 1, at, bytes.len() - at < RECORD))
 }
 
-/// Cheap check: whole 7-byte records, the first byte 1, every square on the board.
+/// Cheap check: the 17pk layout, or whole 7-byte records, the first byte 1, every square on
+/// the board.
 pub fn looks_like(bytes: &[u8]) -> bool {
+    looks_like_17pk(bytes) || looks_like_seven(bytes)
+}
+
+fn looks_like_seven(bytes: &[u8]) -> bool {
     !bytes.is_empty()
         && bytes.len().is_multiple_of(RECORD)
         && bytes[0] == 1
@@ -78,15 +138,22 @@ fn read_impl(
             ErrorKind::NotThisFormat("a CCM file holds 7 bytes a move; this one is empty".into()),
         ));
     }
-    let whole = bytes.len() / RECORD * RECORD;
+    let layout = if looks_like_17pk(bytes) {
+        &PK17
+    } else {
+        &SEVEN
+    };
+    let body = &bytes[layout.header..];
+    let whole = body.len() / layout.record * layout.record;
     let mut tail = None;
-    if whole < bytes.len() {
+    if whole < body.len() {
         let e = ReadError::invalid(
             F,
-            whole,
+            layout.header + whole,
             format!(
-                "a CCM file holds 7 bytes a move; the last {} bytes are no whole move",
-                bytes.len() - whole
+                "a CCM file holds {} bytes a move; the last {} bytes are no whole move",
+                layout.record,
+                body.len() - whole
             ),
         );
         if !salvage {
@@ -95,16 +162,17 @@ fn read_impl(
         tail = Some(e);
     }
     // Turned round when Red's first move starts in the top half as stored.
-    let turned = whole >= RECORD && bytes[5] < 5;
+    let turned = whole >= layout.record && layout.coords(body).2 < 5;
     let mut tree = RawTree::salvaging(salvage);
     let mut parent = None;
-    for (k, r) in bytes.chunks_exact(RECORD).enumerate() {
-        let at = k * RECORD;
+    for (k, r) in body.chunks_exact(layout.record).enumerate() {
+        let at = layout.header + k * layout.record;
+        let (fc, tc, fr, tr) = layout.coords(r);
         let square = |col: u8, row: u8, what: &str| {
             if col > 8 || row > 9 {
                 return Err(ReadError::invalid(
                     F,
-                    at + 3,
+                    at + layout.at[0],
                     format!(
                         "move {}: the {what} is column {col} (0-8), row {row} (0-9): off the board",
                         k + 1
@@ -117,10 +185,10 @@ fn read_impl(
                 (col, row)
             };
             Square::new((9 - row) * 9 + col)
-                .ok_or_else(|| ReadError::invalid(F, at + 3, "no square"))
+                .ok_or_else(|| ReadError::invalid(F, at + layout.at[0], "no square"))
         };
-        let (from, to) = match square(r[3], r[5], "from-square")
-            .and_then(|f| Ok((f, square(r[4], r[6], "to-square")?)))
+        let (from, to) = match square(fc, fr, "from-square")
+            .and_then(|f| Ok((f, square(tc, tr, "to-square")?)))
         {
             Ok(x) => x,
             Err(e) => {
@@ -132,7 +200,7 @@ fn read_impl(
         parent = Some(tree.add(Slot::ChildOf(parent), (from, to, None, at)));
     }
     if let Some(e) = tail {
-        let left = format!("the last {} bytes were left out", bytes.len() - whole);
+        let left = format!("the last {} bytes were left out", body.len() - whole);
         tree.stop(Slot::ChildOf(parent), e, left)?;
     }
     let start = start_position(F, Board::start(), Color::Red, 1, &tree, 0)?;
@@ -142,6 +210,12 @@ fn read_impl(
         moves,
         ..GameRecord::default()
     };
+    if layout.header == PK17.header {
+        // The game's start, a Unix time, in China's time (UTC+8).
+        let t = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as i64;
+        let (y, m, d) = crate::date::civil_from_days((t + 8 * 3600).div_euclid(86_400));
+        rec.set_tag("Date", format!("{y:04}.{m:02}.{d:02}"));
+    }
     rec.set_tag("Result", GameResult::Unknown.as_pgn());
     Ok(rec)
 }

@@ -54,23 +54,92 @@ const KEYS: &[(&str, &str)] = &[
     ("台次", "Table"),
     ("分类", "Category"),
     ("分類", "Category"),
+    // 联众's text export.
+    ("对局名称", "Title"),
+    ("對局名稱", "Title"),
+    ("比赛日期", "Date"),
+    ("比賽日期", "Date"),
+    ("比赛地点", "Site"),
+    ("比賽地點", "Site"),
+    ("比赛结果", "Result"),
+    ("比賽結果", "Result"),
 ];
 
 /// The names that start a record: a text is this format when one of them heads a line.
 const STARTS: &[&str] = &["标题", "標題", "红方", "紅方", "黑方"];
 
-/// A header line `名称：值` (or `名称:值`, `FEN ：...`): the name and the value. The name is
-/// 1 to 8 characters, letters or CJK, no digits and no spaces inside.
-fn header(line: &str) -> Option<(&str, &str)> {
-    let l = line.trim().trim_start_matches('\u{feff}');
-    let (name, value) = l.split_once('：').or_else(|| l.split_once(':'))?;
-    let name = name.trim();
+/// Whether `name` can be a header's name: 1 to 8 characters, letters or CJK, no digits.
+fn is_name(name: &str) -> bool {
     let n = name.chars().count();
-    let ok = (1..=8).contains(&n)
+    (1..=8).contains(&n)
         && name
             .chars()
-            .all(|c| c.is_alphabetic() && !c.is_ascii_digit() && !c.is_whitespace());
-    ok.then(|| (name, value.trim()))
+            .all(|c| c.is_alphabetic() && !c.is_ascii_digit())
+}
+
+/// A header line `名称：值` (or `名称:值`, `FEN ：...`, `红    方：值`): the name (spaces
+/// inside it left out) and the value. More fields may follow on the line (see [`fields`]).
+fn header(line: &str) -> Option<(String, &str)> {
+    let l = line.trim().trim_start_matches('\u{feff}');
+    let (name, value) = l.split_once('：').or_else(|| l.split_once(':'))?;
+    let name: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+    is_name(&name).then(|| (name, value.trim()))
+}
+
+/// Every `名称：值` field of a header line: after the first, a field starts where two spaces
+/// (or an ideographic one) come before a name and its colon, as in 联众's export
+/// (`比赛日期：2016年12月27日20时  比赛地点：`).
+fn fields(line: &str) -> Option<Vec<(String, String)>> {
+    let (name, rest) = header(line)?;
+    let mut out = vec![(name, String::new())];
+    let mut value = rest;
+    loop {
+        // The next colon preceded by a name preceded by two spaces.
+        let mut split = None;
+        for (i, c) in value.char_indices() {
+            if c != '：' && c != ':' {
+                continue;
+            }
+            let before = &value[..i];
+            let start = before
+                .char_indices()
+                .rev()
+                .take_while(|(_, c)| !c.is_whitespace())
+                .last()
+                .map(|(j, _)| j);
+            let Some(start) = start else { continue };
+            let gap = &before[..start];
+            let spaced = gap.ends_with("  ") || gap.ends_with('\u{3000}');
+            if spaced && is_name(&before[start..]) {
+                split = Some((gap.trim_end().len(), &before[start..], i + c.len_utf8()));
+                break;
+            }
+        }
+        match split {
+            Some((end, name, after)) => {
+                out.last_mut().expect("a field").1 = value[..end].trim().to_string();
+                out.push((name.to_string(), String::new()));
+                value = &value[after..];
+            }
+            None => {
+                out.last_mut().expect("a field").1 = value.trim().to_string();
+                return Some(out);
+            }
+        }
+    }
+}
+
+/// A line that only decorates a record: a row of dashes or equals signs, 联众's title
+/// `中 国 象 棋 对 局 记 录` and its column heads `棋谱   红方   黑方`.
+fn decoration(line: &str) -> bool {
+    let l: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+    (!l.is_empty()
+        && l.chars()
+            .all(|c| matches!(c, '-' | '=' | '─' | '—' | '*' | '－')))
+        || l == "中国象棋对局记录"
+        || l == "中國象棋對局記錄"
+        || l == "棋谱红方黑方"
+        || l == "棋譜紅方黑方"
 }
 
 /// Whether decoded text is a Chinese text record: its first line that is not blank is a
@@ -81,15 +150,15 @@ pub fn looks_like(text: &str) -> bool {
     let mut known = 0;
     let mut lines = text
         .lines()
-        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !l.trim().is_empty() && !decoration(l))
         .take(60)
         .peekable();
     if lines.peek().is_none_or(|l| header(l).is_none()) {
         return false;
     }
     for l in lines {
-        if let Some((name, _)) = header(l) {
-            starts |= STARTS.contains(&name);
+        for (name, _) in fields(l).unwrap_or_default() {
+            starts |= STARTS.contains(&name.as_str());
             known += KEYS.iter().any(|(k, _)| *k == name) as usize;
         }
     }
@@ -129,6 +198,24 @@ fn result(value: &str) -> &'static str {
     }
 }
 
+/// `2016年12月27日20时` (and full-width digits) as PGN's `2016.12.27`; other dates as they are.
+fn date(value: &str) -> String {
+    let v = half_width(value);
+    let mut parts = v.split(['年', '月', '日']);
+    let num = |p: Option<&str>| p.and_then(|p| p.trim().parse::<u32>().ok());
+    match (num(parts.next()), num(parts.next()), num(parts.next())) {
+        (Some(y), Some(m), Some(d))
+            if v.contains('日') && (1..=12).contains(&m) && (1..=31).contains(&d) =>
+        {
+            format!("{y:04}.{m:02}.{d:02}")
+        }
+        (Some(y), Some(m), _) if v.contains('月') && (1..=12).contains(&m) => {
+            format!("{y:04}.{m:02}.??")
+        }
+        _ => value.to_string(),
+    }
+}
+
 fn quote(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -143,6 +230,20 @@ fn half_width(s: &str) -> String {
             _ => c,
         })
         .collect()
+}
+
+/// A line of free text among the moves (象棋桥's `最新弈法` before them): not a move number,
+/// a move, a result, a comment or a variation; it becomes a comment.
+fn free_text(line: &str) -> bool {
+    let l = half_width(line);
+    let Some(first) = l.split_whitespace().next() else {
+        return false;
+    };
+    let chars: Vec<char> = first.chars().collect();
+    let chinese_move = chars.len() == 4 && "进退平進".contains(chars[2]);
+    !(first.starts_with(|c: char| c.is_ascii_digit() || "{}()[];*….".contains(c))
+        || chinese_move
+        || ["1-0", "0-1", "1/2-1/2"].contains(&first))
 }
 
 /// One move line as PGN movetext: full-width forms made ASCII, and a Red placeholder
@@ -174,21 +275,41 @@ pub fn to_pgn(text: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     for line in text.trim_start_matches('\u{feff}').split('\n') {
         let line = line.trim_end_matches('\r');
-        match header(line) {
-            Some((name, value)) => {
-                let tag = tag_name(name);
-                if value.is_empty() {
-                    out.push(String::new());
-                } else if tag == "Result" {
-                    out.push(format!("[Result \"{}\"]", result(value)));
-                } else if tag == "FEN" {
-                    out.push(format!("[FEN \"{}\"]", quote(&half_width(value))));
-                } else {
-                    out.push(format!("[{tag} \"{}\"]", quote(value)));
-                }
-            }
-            None => out.push(move_line(line)),
+        if decoration(line) {
+            out.push(String::new());
+            continue;
         }
+        let Some(fs) = fields(line) else {
+            out.push(if free_text(line) {
+                format!("{{{}}}", line.trim().replace(['{', '}'], ""))
+            } else {
+                move_line(line)
+            });
+            continue;
+        };
+        let first = tag_name(&fs[0].0);
+        let mut tags = Vec::new();
+        for (name, value) in &fs {
+            let mut tag = tag_name(name);
+            // 联众's `耗时` follows the player's name on the player's line.
+            if ["耗时", "耗時", "用时", "用時"].contains(&name.as_str())
+                && (first == "Red" || first == "Black")
+            {
+                tag = format!("{first}Time");
+            }
+            if value.is_empty() {
+                continue;
+            } else if tag == "Result" {
+                tags.push(format!("[Result \"{}\"]", result(value)));
+            } else if tag == "FEN" {
+                tags.push(format!("[FEN \"{}\"]", quote(&half_width(value))));
+            } else if tag == "Date" {
+                tags.push(format!("[Date \"{}\"]", quote(&date(value))));
+            } else {
+                tags.push(format!("[{tag} \"{}\"]", quote(value)));
+            }
+        }
+        out.push(tags.join(" "));
     }
     let mut s = out.join("\n");
     s.push('\n');

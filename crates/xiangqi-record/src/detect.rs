@@ -65,7 +65,7 @@ impl RecordFormat {
             RecordFormat::Xqr => "XQR",
             RecordFormat::Ccm => "CCM",
             RecordFormat::Mxq => "Yitian MXQ",
-            RecordFormat::Chn => "Ourgame CHN",
+            RecordFormat::Chn => "Ourgame CHN/XQI",
         }
     }
 }

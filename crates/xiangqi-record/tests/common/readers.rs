@@ -250,6 +250,18 @@ pub fn other_programs_target(data: &[u8]) -> usize {
     let mut h = vec![0u8; 188];
     h.extend_from_slice(&data[..data.len() / 32 * 32]);
     read += check3(&h, chn::read, chn::read_lenient, chn::read_salvaging) as usize;
+    // CHN in 联众's GL layout: a real file's header and list head, then the input's bytes as
+    // whole 36-byte records.
+    let real = include_bytes!("../data/records/zfdang-ourgame.chn");
+    let mut g = real[..472 + 36].to_vec();
+    g.extend_from_slice(&data[..data.len() / 36 * 36]);
+    read += check3(&g, chn::read, chn::read_lenient, chn::read_salvaging) as usize;
+    // CCM in 17pk's layout: its header announcing as many 9-byte records as the input holds.
+    let n = data.len() / 9;
+    let mut k = vec![1u8, 0, 18, 0, 0x6b, 0x96, 0x60, 0x58];
+    k.extend_from_slice(&(n as u32).to_le_bytes());
+    k.extend_from_slice(&data[..n * 9]);
+    read += check3(&k, ccm::read, ccm::read_lenient, ccm::read_salvaging) as usize;
     // MXQ: twelve empty strings, then the words of the text as move strings, and `Ends`.
     let mut m = vec![0u8; 12];
     for w in String::from_utf8_lossy(data).split_whitespace().take(64) {
