@@ -244,6 +244,24 @@ fn read_known(
     } else {
         Color::Red
     };
+    if board.pieces().next().is_none() {
+        // A page of a book with no diagram: its text is all the file holds.
+        let text = tree
+            .root_comment
+            .as_deref()
+            .map(|c| c.trim().chars().take(40).collect::<String>())
+            .filter(|c| !c.is_empty());
+        return Err(ReadError::invalid(
+            F,
+            16,
+            match text {
+                Some(t) => {
+                    format!("the board is empty: no position, only the file's text (\"{t}...\")")
+                }
+                None => "the board is empty: no position and no move".to_string(),
+            },
+        ));
+    }
     let start = start_position(F, board, turn, 1, &tree, 16)?;
     let moves = to_lines(F, &tree, &start, dropped)?;
 
@@ -373,7 +391,10 @@ fn read_tree(data: &[u8], version: u8, keys: &Keys, salvage: bool) -> Result<Raw
         }
     };
     tree.root_comment = root.comment;
-    if !root.has_next {
+    // A file that ends right after the root record is a position with no move, whatever the
+    // root's flags announce: XQStudio's v10 files of a bare diagram often say a move follows
+    // (flags 0xf0) and end there. Nothing of a record is cut, so nothing is lost.
+    if !root.has_next || pos == data.len() {
         return Ok(tree);
     }
     let mut pending = vec![Slot::ChildOf(None)];

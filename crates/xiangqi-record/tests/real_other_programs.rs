@@ -204,3 +204,26 @@ fn a_second_compressed_cbl_layout_is_named_not_read() {
     let e = r.games[0].as_ref().unwrap_err().to_string();
     assert!(e.contains("does not occur"), "{e}");
 }
+
+#[test]
+fn xqf_of_a_bare_diagram_reads_as_its_position() {
+    // XQStudio v10, 1,032 bytes: the header and a root record whose flags (0xf0) announce a
+    // move and an alternative, then the end of the file. The position, no moves, no error.
+    let (f, g) = game("zfdang-xqf-root-only.xqf");
+    assert_eq!(f, RecordFormat::Xqf);
+    assert!(g.moves.is_empty());
+    assert_eq!(g.start.fen(), "2ba1k3/2P6/b4a3/6N2/9/9/9/9/5K3/9 w - - 0 1");
+}
+
+#[test]
+fn xqf_page_of_text_with_an_empty_board_is_named() {
+    // A book's chapter page: an empty board and its text. No position to read: the error
+    // says the board is empty and quotes the text's start.
+    let r = read_any(&data("zfdang-xqf-empty-board.xqf")).unwrap();
+    assert_eq!(r.format, RecordFormat::Xqf);
+    let e = r.games[0].as_ref().unwrap_err().to_string();
+    assert!(
+        e.contains("the board is empty") && e.contains("第一节"),
+        "{e}"
+    );
+}
