@@ -251,14 +251,18 @@ fn read_known(
             .as_deref()
             .map(|c| c.trim().chars().take(40).collect::<String>())
             .filter(|c| !c.is_empty());
-        return Err(ReadError::invalid(
+        let reason = match text {
+            Some(t) => {
+                format!("the board is empty, no position, only the file's text (\"{t}...\")")
+            }
+            None => "the board is empty, no position and no move".to_string(),
+        };
+        return Err(ReadError::at(
             F,
             16,
-            match text {
-                Some(t) => {
-                    format!("the board is empty: no position, only the file's text (\"{t}...\")")
-                }
-                None => "the board is empty: no position and no move".to_string(),
+            ErrorKind::BadPosition {
+                fen: "9/9/9/9/9/9/9/9/9/9 w - - 0 1".to_string(),
+                reason,
             },
         ));
     }
