@@ -75,19 +75,60 @@ fn squares_on_board(bytes: &[u8]) -> bool {
     bytes.chunks_exact(RECORD).all(|r| SEVEN.on_board(r))
 }
 
+/// Whether a 17pk record `k` (0 the first) is a move of the side whose turn it is, by a piece
+/// of a known kind, with its squares on the board.
+fn pk17_record_ok(k: usize, r: &[u8]) -> bool {
+    r[1] as usize == 1 + k % 2 && (1..=7).contains(&r[2]) && PK17.on_board(r)
+}
+
+/// The number of moves a 17pk header announces, when the bytes start like a 17pk file: the
+/// header (`01 00`, at most 4,096 moves) and its first records (up to
+/// [`crate::rawtree::DAMAGED_MIN_MOVES`]) whole and sound.
+fn pk17_announced(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < PK17.header || bytes[..2] != [1, 0] {
+        return None;
+    }
+    let n = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+    let first = n.min(crate::rawtree::DAMAGED_MIN_MOVES);
+    let end = PK17.header + first * PK17.record;
+    ((1..=4096).contains(&n) && bytes.len() >= end)
+        .then_some(())
+        .filter(|_| {
+            bytes[PK17.header..end]
+                .chunks_exact(PK17.record)
+                .enumerate()
+                .all(|(k, r)| pk17_record_ok(k, r))
+        })
+        .map(|_| n)
+}
+
 /// The 17pk layout: its header, as many 9-byte records as it announces, each a move of the
 /// side whose turn it is (Red first) by a piece of a known kind, on the board.
 fn looks_like_17pk(bytes: &[u8]) -> bool {
-    if bytes.len() < PK17.header + PK17.record || bytes[..2] != [1, 0] {
-        return false;
-    }
-    let n = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-    n <= 4096
-        && bytes.len() == PK17.header + n * PK17.record
-        && bytes[PK17.header..]
-            .chunks_exact(PK17.record)
-            .enumerate()
-            .all(|(k, r)| r[1] as usize == 1 + k % 2 && (1..=7).contains(&r[2]) && PK17.on_board(r))
+    pk17_announced(bytes).is_some_and(|n| {
+        bytes.len() == PK17.header + n * PK17.record
+            && bytes[PK17.header..]
+                .chunks_exact(PK17.record)
+                .enumerate()
+                .all(|(k, r)| pk17_record_ok(k, r))
+    })
+}
+
+/// [`damaged`] for the 17pk layout: its first records sound, then one cut short, unsound, or
+/// missing before the announced number.
+fn damaged_17pk(bytes: &[u8]) -> Option<(usize, usize, bool)> {
+    let n = pk17_announced(bytes)?;
+    let body = &bytes[PK17.header..];
+    let k = body
+        .chunks(PK17.record)
+        .enumerate()
+        .position(|(k, r)| r.len() < PK17.record || !pk17_record_ok(k, r))
+        .or_else(|| {
+            let whole = body.len() / PK17.record;
+            (whole < n).then_some(whole)
+        })?;
+    let at = PK17.header + k * PK17.record;
+    Some((k + 1, at, bytes.len() - at < PK17.record))
 }
 
 /// A CCM file damaged after its start, which [`looks_like`] does not take: the first byte 1,
@@ -96,6 +137,12 @@ fn looks_like_17pk(bytes: &[u8]) -> bool {
 /// its byte and whether it is cut short (else off the board), for a message and for
 /// `Mode::Salvage`, which keeps the moves before it.
 pub fn damaged(bytes: &[u8]) -> Option<(usize, usize, bool)> {
+    if looks_like(bytes) {
+        return None;
+    }
+    if let Some(d) = damaged_17pk(bytes) {
+        return Some(d);
+    }
     let good = crate::rawtree::DAMAGED_MIN_MOVES * RECORD;
     if looks_like(bytes) || bytes.len() < good || bytes[0] != 1 || bytes.len() > 7 * 4096 {
         return None;
@@ -138,11 +185,8 @@ fn read_impl(
             ErrorKind::NotThisFormat("a CCM file holds 7 bytes a move; this one is empty".into()),
         ));
     }
-    let layout = if looks_like_17pk(bytes) {
-        &PK17
-    } else {
-        &SEVEN
-    };
+    let announced = pk17_announced(bytes);
+    let layout = if announced.is_some() { &PK17 } else { &SEVEN };
     let body = &bytes[layout.header..];
     let whole = body.len() / layout.record * layout.record;
     let mut tail = None;
@@ -201,6 +245,19 @@ fn read_impl(
     }
     if let Some(e) = tail {
         let left = format!("the last {} bytes were left out", body.len() - whole);
+        tree.stop(Slot::ChildOf(parent), e, left)?;
+    } else if let Some(n) = announced.filter(|&n| n > whole / layout.record) {
+        let e = ReadError::at(
+            F,
+            bytes.len(),
+            ErrorKind::Truncated {
+                what: "the moves: the header announces more than the file holds",
+            },
+        );
+        let left = format!(
+            "{} of the {n} moves the header announces are missing",
+            n - whole / layout.record
+        );
         tree.stop(Slot::ChildOf(parent), e, left)?;
     }
     let start = start_position(F, Board::start(), Color::Red, 1, &tree, 0)?;

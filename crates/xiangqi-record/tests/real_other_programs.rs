@@ -227,3 +227,20 @@ fn xqf_page_of_text_with_an_empty_board_is_named() {
         "{e}"
     );
 }
+
+#[test]
+fn pk17_ccm_cut_short_is_named_and_salvaged() {
+    let b = data("zfdang-17pk.ccm");
+    for len in [500, 498] {
+        let cut = &b[..len];
+        let e = read_any_strict(cut).unwrap_err().to_string();
+        assert!(
+            e.contains("damaged at move 55") && e.contains("byte 498"),
+            "{e}"
+        );
+        let r = read_any_mode(cut, Mode::Salvage).unwrap();
+        assert_eq!(r.format, RecordFormat::Ccm);
+        assert_eq!(r.games[0].as_ref().unwrap().moves.len(), 54);
+        assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    }
+}
