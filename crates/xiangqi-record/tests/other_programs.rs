@@ -4,30 +4,13 @@
 //! holding the game of `made-up-formats-reference.pgn` (as much of it as the format keeps); each
 //! is read by content, compared with the PGN, and cut and garbled without a panic.
 
-use std::path::PathBuf;
-
-use xiangqi_record::detect::{read_any, read_any_strict, RecordFormat};
+use xiangqi_record::detect::{read_any_strict, RecordFormat};
 use xiangqi_record::{GameRecord, GameResult, MoveNode};
 
 #[path = "common/readers.rs"]
 mod readers;
 
-fn data(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/records")
-        .join(name);
-    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// The one game of a file, read strictly, and the format found.
-fn game(name: &str) -> (RecordFormat, GameRecord) {
-    let r = read_any_strict(&data(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(r.games.len(), 1, "{name}");
-    let g = r.games.into_iter().next().unwrap();
-    let g = g.unwrap_or_else(|e| panic!("{name}: {e}"));
-    readers::replay_legally(&g.start, &g.moves);
-    (r.format, g)
-}
+use readers::{data, game};
 
 /// The game of the reference PGN.
 fn reference() -> GameRecord {
@@ -41,31 +24,9 @@ fn bare(line: &[MoveNode]) -> Vec<String> {
     line.iter().map(|n| n.mv.to_string()).collect()
 }
 
-/// Every cut of the file and a garbled copy of it: no panic, whatever reads replays legally.
+/// Cut and garbled copies: no panic, whatever reads replays legally.
 fn cut_and_garbled_never_panic(bytes: &[u8]) {
-    let mut seed = 0x2545_f491_u32;
-    for len in 0..bytes.len() {
-        if let Ok(r) = read_any(&bytes[..len]) {
-            for g in r.games.iter().flatten() {
-                readers::replay_legally(&g.start, &g.moves);
-            }
-        }
-    }
-    for round in 0..200 {
-        let mut b = bytes.to_vec();
-        for _ in 0..1 + round % 8 {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            let i = seed as usize % b.len();
-            b[i] = (seed >> 8) as u8;
-        }
-        if let Ok(r) = read_any(&b) {
-            for g in r.games.iter().flatten() {
-                readers::replay_legally(&g.start, &g.moves);
-            }
-        }
-    }
+    readers::cut_and_garbled_never_panic(bytes, 1, 200);
 }
 
 #[test]

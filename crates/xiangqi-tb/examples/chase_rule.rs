@@ -293,14 +293,7 @@ impl Examiner<'_> {
                     if by_rule[v] {
                         continue;
                     }
-                    if p.turn() == x {
-                        new_x += 1;
-                        if examples.len() < 3 {
-                            examples.push(p.fen());
-                        }
-                    } else {
-                        new_o += 1;
-                    }
+                    tally(p, x, &mut new_x, &mut new_o, &mut examples);
                 }
                 let which = match (n, with_checks) {
                     (1, false) => String::from("its"),
@@ -347,6 +340,19 @@ fn solve(
         [CHECK, CHECK | CHASE],
     )
     .0
+}
+
+/// Counts a win beyond the check rule's: X to move or the other side, and the first three
+/// with X to move as examples.
+fn tally(p: &Position, x: Color, new_x: &mut u64, new_o: &mut u64, examples: &mut Vec<String>) {
+    if p.turn() == x {
+        *new_x += 1;
+        if examples.len() < 3 {
+            examples.push(p.fen());
+        }
+    } else {
+        *new_o += 1;
+    }
 }
 
 /// The upper bound's game on one set, for `--exact`: its nodes, and the nodes X wins there.
@@ -508,14 +514,7 @@ impl Examiner<'_> {
             if !exact[u] || a.by_rule[region[u]] {
                 continue;
             }
-            if p.turn() == x {
-                new_x += 1;
-                if examples.len() < 3 {
-                    examples.push(p.fen());
-                }
-            } else {
-                new_o += 1;
-            }
+            tally(p, x, &mut new_x, &mut new_o, &mut examples);
         }
         // Under --mark-all the smaller sets' captures are valued by that looser game, so
         // the comparison with the check rule is made only without it.

@@ -309,3 +309,50 @@ pub fn other_programs_target(data: &[u8]) -> usize {
     }
     read
 }
+
+/// A record file of `tests/data/records` (of this crate; unused by the fuzz targets).
+pub fn data(name: &str) -> Vec<u8> {
+    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/records")
+        .join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// `bytes` cut at every `step`-th length and garbled (a few bytes changed) `rounds` times,
+/// each read by `read_any`: no panic, and whatever reads replays legally.
+pub fn cut_and_garbled_never_panic(bytes: &[u8], step: usize, rounds: usize) {
+    let replay = |b: &[u8]| {
+        if let Ok(r) = xiangqi_record::detect::read_any(b) {
+            for g in r.games.iter().flatten() {
+                replay_legally(&g.start, &g.moves);
+            }
+        }
+    };
+    for len in (0..bytes.len()).step_by(step.max(1)) {
+        replay(&bytes[..len]);
+    }
+    let mut seed = 0x2545_f491_u32;
+    for round in 0..rounds {
+        let mut b = bytes.to_vec();
+        for _ in 0..1 + round % 8 {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            let i = seed as usize % b.len();
+            b[i] = (seed >> 8) as u8;
+        }
+        replay(&b);
+    }
+}
+
+/// The one game of a file of `tests/data/records`, read strictly (panics otherwise), replayed,
+/// and the format found.
+pub fn game(name: &str) -> (xiangqi_record::detect::RecordFormat, GameRecord) {
+    let r = xiangqi_record::detect::read_any_strict(&data(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(r.games.len(), 1, "{name}");
+    let g = r.games.into_iter().next().unwrap();
+    let g = g.unwrap_or_else(|e| panic!("{name}: {e}"));
+    replay_legally(&g.start, &g.moves);
+    (r.format, g)
+}
