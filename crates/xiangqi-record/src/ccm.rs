@@ -85,32 +85,32 @@ fn pk17_record_ok(k: usize, r: &[u8]) -> bool {
 /// header (`01 00`, at most 4,096 moves) and its first records (up to
 /// [`crate::rawtree::DAMAGED_MIN_MOVES`]) whole and sound.
 fn pk17_announced(bytes: &[u8]) -> Option<usize> {
+    let n = pk17_count(bytes)?;
+    let end = PK17.header + n.min(crate::rawtree::DAMAGED_MIN_MOVES) * PK17.record;
+    (bytes.len() >= end && pk17_records_ok(&bytes[PK17.header..end])).then_some(n)
+}
+
+/// The number of moves a 17pk header announces, when the header is one.
+fn pk17_count(bytes: &[u8]) -> Option<usize> {
     if bytes.len() < PK17.header || bytes[..2] != [1, 0] {
         return None;
     }
     let n = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-    let first = n.min(crate::rawtree::DAMAGED_MIN_MOVES);
-    let end = PK17.header + first * PK17.record;
-    ((1..=4096).contains(&n) && bytes.len() >= end)
-        .then_some(())
-        .filter(|_| {
-            bytes[PK17.header..end]
-                .chunks_exact(PK17.record)
-                .enumerate()
-                .all(|(k, r)| pk17_record_ok(k, r))
-        })
-        .map(|_| n)
+    (1..=4096).contains(&n).then_some(n)
+}
+
+/// Whether every whole 9-byte record of `body` (the records from the first) is sound.
+fn pk17_records_ok(body: &[u8]) -> bool {
+    body.chunks_exact(PK17.record)
+        .enumerate()
+        .all(|(k, r)| pk17_record_ok(k, r))
 }
 
 /// The 17pk layout: its header, as many 9-byte records as it announces, each a move of the
 /// side whose turn it is (Red first) by a piece of a known kind, on the board.
 fn looks_like_17pk(bytes: &[u8]) -> bool {
-    pk17_announced(bytes).is_some_and(|n| {
-        bytes.len() == PK17.header + n * PK17.record
-            && bytes[PK17.header..]
-                .chunks_exact(PK17.record)
-                .enumerate()
-                .all(|(k, r)| pk17_record_ok(k, r))
+    pk17_count(bytes).is_some_and(|n| {
+        bytes.len() == PK17.header + n * PK17.record && pk17_records_ok(&bytes[PK17.header..])
     })
 }
 
@@ -144,7 +144,7 @@ pub fn damaged(bytes: &[u8]) -> Option<(usize, usize, bool)> {
         return Some(d);
     }
     let good = crate::rawtree::DAMAGED_MIN_MOVES * RECORD;
-    if looks_like(bytes) || bytes.len() < good || bytes[0] != 1 || bytes.len() > 7 * 4096 {
+    if bytes.len() < good || bytes[0] != 1 || bytes.len() > 7 * 4096 {
         return None;
     }
     if !squares_on_board(&bytes[..good]) {

@@ -71,19 +71,60 @@ fn on_board(r: &[u8]) -> bool {
     fc <= 8 && tc <= 8 && fr <= 9 && tr <= 9 && (fc, fr) != (tc, tr)
 }
 
+/// Where a layout's move records start, their size, the fewest a file holds and the test of
+/// a sound one: the shape both layouts share.
+struct Moves {
+    start: usize,
+    record: usize,
+    least: usize,
+    ok: fn(&[u8]) -> bool,
+}
+
+impl Moves {
+    /// Whole records from `start` to the end, from `least` to [`MAX_MOVES`] of them, all sound.
+    fn whole(&self, bytes: &[u8]) -> bool {
+        bytes.len() >= self.start + self.least * self.record
+            && (bytes.len() - self.start).is_multiple_of(self.record)
+            && (bytes.len() - self.start) / self.record <= MAX_MOVES
+            && bytes[self.start..]
+                .chunks_exact(self.record)
+                .all(|r| (self.ok)(r))
+    }
+
+    /// Not [`Moves::whole`], but the first [`crate::rawtree::DAMAGED_MIN_MOVES`] records
+    /// whole and sound, then one unsound or cut short: its number, byte and whether it is cut
+    /// short.
+    fn damaged(&self, bytes: &[u8]) -> Option<(usize, usize, bool)> {
+        let good = self.start + crate::rawtree::DAMAGED_MIN_MOVES * self.record;
+        if self.whole(bytes)
+            || bytes.len() < good
+            || bytes.len() > self.start + MAX_MOVES * self.record
+            || !bytes[self.start..good]
+                .chunks_exact(self.record)
+                .all(|r| (self.ok)(r))
+        {
+            return None;
+        }
+        let k = bytes[self.start..]
+            .chunks(self.record)
+            .position(|r| r.len() < self.record || !(self.ok)(r))?;
+        let at = self.start + k * self.record;
+        Some((k + 1, at, bytes.len() - at < self.record))
+    }
+}
+
+/// The layout ElephantEye describes: a 188-byte header, then 32-byte records.
+const MOVES_188: Moves = Moves {
+    start: HEADER,
+    record: RECORD,
+    least: 1,
+    ok: on_board,
+};
+
 /// Cheap check: a header and at least one whole 32-byte record, every record's squares on
 /// the board and different.
 pub fn looks_like(bytes: &[u8]) -> bool {
-    gl::looks_like(bytes) || looks_like_188(bytes)
-}
-
-/// [`looks_like`] for the layout ElephantEye describes.
-fn looks_like_188(bytes: &[u8]) -> bool {
-    !bytes.starts_with(gl::MAGIC)
-        && bytes.len() >= HEADER + RECORD
-        && (bytes.len() - HEADER).is_multiple_of(RECORD)
-        && (bytes.len() - HEADER) / RECORD <= MAX_MOVES
-        && bytes[HEADER..].chunks_exact(RECORD).all(on_board)
+    gl::looks_like(bytes) || (!bytes.starts_with(gl::MAGIC) && MOVES_188.whole(bytes))
 }
 
 /// A CHN file damaged after its start, which [`looks_like`] does not take: a header and the
@@ -95,18 +136,7 @@ pub fn damaged(bytes: &[u8]) -> Option<(usize, usize, bool)> {
     if bytes.starts_with(gl::MAGIC) {
         return gl::damaged(bytes);
     }
-    let good = HEADER + crate::rawtree::DAMAGED_MIN_MOVES * RECORD;
-    if looks_like(bytes) || bytes.len() < good || bytes.len() > HEADER + MAX_MOVES * RECORD {
-        return None;
-    }
-    if !bytes[HEADER..good].chunks_exact(RECORD).all(on_board) {
-        return None;
-    }
-    let k = bytes[HEADER..]
-        .chunks(RECORD)
-        .position(|r| r.len() < RECORD || !on_board(r))?;
-    let at = HEADER + k * RECORD;
-    Some((k + 1, at, bytes.len() - at < RECORD))
+    MOVES_188.damaged(bytes)
 }
 
 tree_reader_entry_points!(
@@ -230,39 +260,33 @@ mod gl {
         on_board(f) && on_board(t) && f != t
     }
 
-    /// `GL`, whole 36-byte records after the header (at most [`MAX_MOVES`]), the head with no
-    /// move and every other record a move on the board.
-    pub fn looks_like(bytes: &[u8]) -> bool {
+    /// The move records, after the header and the head record.
+    const MOVES: Moves = Moves {
+        start: HEADER + RECORD,
+        record: RECORD,
+        least: 0,
+        ok: move_ok,
+    };
+
+    /// `GL`, the header and the head record with no move.
+    fn head(bytes: &[u8]) -> bool {
         bytes.starts_with(MAGIC)
             && bytes.len() >= HEADER + RECORD
-            && (bytes.len() - HEADER).is_multiple_of(RECORD)
-            && (bytes.len() - HEADER) / RECORD <= MAX_MOVES + 1
             && squares(&bytes[HEADER..]) == (0xff, 0xff)
-            && bytes[HEADER + RECORD..].chunks_exact(RECORD).all(move_ok)
+    }
+
+    /// [`head`], then whole 36-byte records (at most [`MAX_MOVES`]), each a move on the board.
+    pub fn looks_like(bytes: &[u8]) -> bool {
+        head(bytes) && MOVES.whole(bytes)
     }
 
     /// As [`super::damaged`], for this layout: the head and the first records whole, then a
     /// record off the board or cut short.
     pub fn damaged(bytes: &[u8]) -> Option<(usize, usize, bool)> {
-        let good = HEADER + (1 + crate::rawtree::DAMAGED_MIN_MOVES) * RECORD;
-        if looks_like(bytes)
-            || bytes.len() < good
-            || bytes.len() > HEADER + (MAX_MOVES + 1) * RECORD
-        {
+        if !head(bytes) {
             return None;
         }
-        if squares(&bytes[HEADER..]) != (0xff, 0xff)
-            || !bytes[HEADER + RECORD..good]
-                .chunks_exact(RECORD)
-                .all(move_ok)
-        {
-            return None;
-        }
-        let k = bytes[HEADER + RECORD..]
-            .chunks(RECORD)
-            .position(|r| r.len() < RECORD || !move_ok(r))?;
-        let at = HEADER + (k + 1) * RECORD;
-        Some((k + 1, at, bytes.len() - at < RECORD))
+        MOVES.damaged(bytes)
     }
 
     /// A GBK string of a NUL-padded field, trimmed; `None` when empty.

@@ -377,7 +377,8 @@ fn opt(v: u32) -> Option<usize> {
 
 /// Builds the start position from a board: the side to move is the colour of the piece on
 /// the first move's from-square when there is one (files often get the side wrong or leave
-/// it out), else `turn`.
+/// it out), else `turn`. An empty board (a library's page of text) is named as such, with
+/// the start of the text it holds.
 pub(crate) fn start_position(
     format: Format,
     board: Board,
@@ -386,6 +387,28 @@ pub(crate) fn start_position(
     tree: &RawTree,
     offset: usize,
 ) -> Result<Position, ReadError> {
+    if board.pieces().next().is_none() {
+        // A page of a book with no diagram: its text is all the file holds.
+        let text = tree
+            .root_comment
+            .as_deref()
+            .map(|c| c.trim().chars().take(40).collect::<String>())
+            .filter(|c| !c.is_empty());
+        let reason = match text {
+            Some(t) => {
+                format!("the board is empty, no position, only the file's text (\"{t}...\")")
+            }
+            None => "the board is empty, no position and no move".to_string(),
+        };
+        return Err(ReadError::at(
+            format,
+            offset,
+            ErrorKind::BadPosition {
+                fen: "9/9/9/9/9/9/9/9/9/9 w - - 0 1".to_string(),
+                reason,
+            },
+        ));
+    }
     let mut turn = turn;
     if let Some(first) = tree.first() {
         if let Some(p) = board.piece_at(tree.node(first).from) {

@@ -244,28 +244,6 @@ fn read_known(
     } else {
         Color::Red
     };
-    if board.pieces().next().is_none() {
-        // A page of a book with no diagram: its text is all the file holds.
-        let text = tree
-            .root_comment
-            .as_deref()
-            .map(|c| c.trim().chars().take(40).collect::<String>())
-            .filter(|c| !c.is_empty());
-        let reason = match text {
-            Some(t) => {
-                format!("the board is empty, no position, only the file's text (\"{t}...\")")
-            }
-            None => "the board is empty, no position and no move".to_string(),
-        };
-        return Err(ReadError::at(
-            F,
-            16,
-            ErrorKind::BadPosition {
-                fen: "9/9/9/9/9/9/9/9/9/9 w - - 0 1".to_string(),
-                reason,
-            },
-        ));
-    }
     let start = start_position(F, board, turn, 1, &tree, 16)?;
     let moves = to_lines(F, &tree, &start, dropped)?;
 
