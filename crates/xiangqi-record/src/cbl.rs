@@ -6,8 +6,12 @@
 //!
 //! Some libraries are stored compressed: `"CCBridge"`, a little header, then a zlib stream
 //! holding the library above. The reader finds the stream (the first zlib header among the
-//! first bytes that inflates), inflates it and reads what it holds as an uncompressed library;
-//! byte offsets in errors are then offsets in the inflated library.
+//! first bytes that inflates), inflates it and reads what it holds as an uncompressed library,
+//! or, when it is the other layout (GBK strings with a length before them, each game a block
+//! of its own: `src/cbl/gbk.rs`), as that; byte offsets in errors are then offsets in the inflated
+//! library.
+
+mod gbk;
 
 use crate::cbr;
 use crate::model::GameRecord;
@@ -23,6 +27,8 @@ pub const MAGIC: &[u8; 16] = b"CCBridgeLibrary\0";
 #[derive(Clone, Debug)]
 pub struct Library {
     pub name: Option<String>,
+    /// The library's preface (in the GBK layout; the other has none).
+    pub preface: Option<String>,
     /// Byte offset of each game record in the file (of the inflated library when compressed).
     /// The lenient reading leaves empty records out of `offsets` and `games`.
     pub offsets: Vec<usize>,
@@ -128,6 +134,9 @@ fn read_library_impl(bytes: &[u8], lenient: bool, salvage: bool) -> Result<Libra
         if body.starts_with(MAGIC) {
             return read_library_impl(&body, lenient, salvage);
         }
+        if gbk::looks_like(&body) {
+            return gbk::read_library(&body, lenient, salvage);
+        }
         // The records without the library header.
         return read_games(&body, None, record_offsets(&body, 0), lenient, salvage);
     }
@@ -212,6 +221,7 @@ fn read_games(
     }
     Ok(Library {
         name,
+        preface: None,
         offsets: kept,
         games,
         dropped,

@@ -10,7 +10,7 @@ use xiangqi_record::MoveNode;
 #[path = "common/readers.rs"]
 mod readers;
 
-use readers::{data, game};
+use readers::{ccbridge_compressed, data, game};
 
 fn bare(line: &[MoveNode]) -> Vec<String> {
     line.iter().map(|n| n.mv.to_string()).collect()
@@ -155,15 +155,172 @@ fn yitian_mxq_reads_names_result_and_moves() {
     assert_eq!(g.result, xiangqi_record::GameResult::BlackWins);
 }
 
+/// The 梅花谱 library inflated: "CCBridge", a 12-byte head, then a zlib stream.
+fn meihuapu_inflated() -> Vec<u8> {
+    use std::io::Read;
+    let bytes = data("zfdang-meihuapu.cbl");
+    let mut out = Vec::new();
+    flate2::read::ZlibDecoder::new(&bytes[20..])
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
 #[test]
-fn a_second_compressed_cbl_layout_is_named_not_read() {
-    // 象棋桥's 梅花谱 library: "CCBridge", a zlib stream, but what it inflates to is not the
-    // library layout read here (length-prefixed GBK strings, no "CCBridge Record"): an error
-    // that says so, never an empty success.
-    let r = read_any(&data("zfdang-meihuapu.cbl")).unwrap();
+fn cbl_in_the_gbk_layout_reads_every_game_of_the_meihuapu() {
+    // 象棋桥's 梅花谱 library: compressed, and inflated not the "CCBridgeLibrary" layout but
+    // length-prefixed GBK strings with a block per game (src/cbl/gbk.rs). 47 games, the
+    // book's first five chapters and their variations, every one won by Black's 屏风马.
+    let r = read_any_strict(&data("zfdang-meihuapu.cbl")).unwrap();
     assert_eq!(r.format, RecordFormat::Cbl);
+    assert_eq!(r.games.len(), 47);
+    assert!(r.warnings.is_empty());
+    let games: Vec<_> = r.games.into_iter().map(|g| g.unwrap()).collect();
+    let plies: usize = games.iter().map(|g| g.moves.len()).sum();
+    assert_eq!(plies, 1970);
+    let mut mates = 0;
+    for g in &games {
+        readers::replay_legally(&g.start, &g.moves);
+        assert_eq!(g.start.fen(), xiangqi::Position::new().fen());
+        assert_eq!(g.result, xiangqi_record::GameResult::BlackWins);
+        assert_eq!(g.tag("Opening"), Some("让先屏风马"));
+        assert_eq!(g.tag("Author"), Some("盛昱"));
+        let mut pos = g.start.clone();
+        for n in &g.moves {
+            pos.play_unchecked(n.mv);
+        }
+        mates += usize::from(pos.legal_moves().is_empty());
+    }
+    // Three end in mate; the others when Black has won enough material.
+    assert_eq!(mates, 3);
+    let first = &games[0];
+    assert_eq!(first.tag("Title"), Some("让先屏风马破当头直车局  局一"));
+    assert_eq!(first.tag("Variation"), Some("当头直车"));
+    assert_eq!(first.moves.len(), 52);
+    assert_eq!(&bare(&first.moves)[..4], ["h2e2", "h9g7", "h0g2", "b9c7"]);
+    assert_eq!(
+        games[1].tag("Title"),
+        Some("让先屏风马破当头直车局  局一  (变 2)")
+    );
+    assert_eq!(games[46].tag("Variation"), Some("士角马"));
+}
+
+#[test]
+fn cbl_gbk_layout_notation_bytes_agree_with_the_moves_read() {
+    // Each move record ends with the move in Chinese notation as four nibbles (piece, file,
+    // direction, target), which the reader does not use. Walked here on their own, they agree
+    // with the notation of the moves the reader made from the squares, for every move whose
+    // notation names its file (not 前/后): the squares, the board's orientation and the
+    // colours are read right.
+    let body = meihuapu_inflated();
+    let r = read_any_strict(&data("zfdang-meihuapu.cbl")).unwrap();
+    let le32 = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().unwrap()) as usize;
+    let skip_text = |at: usize| at + 4 + le32(at);
+    // The library's header: five strings, the times, the count, the preface.
+    let mut at = 0;
+    for _ in 0..5 {
+        at = skip_text(at);
+    }
+    at += 38;
+    assert_eq!(le32(at), 47);
+    at = skip_text(at + 4);
+    let (mut checked, mut named_by_place) = (0, 0);
+    for g in r.games {
+        let g = g.unwrap();
+        let end = at + le32(at);
+        let mut p = at + 4 + 32 + 12;
+        for _ in 0..7 {
+            p = skip_text(p);
+        }
+        p = skip_text(p + 12) + 8 + 1 + 38;
+        assert_eq!(le32(p), g.moves.len());
+        let mut pos = g.start.clone();
+        for (k, n) in g.moves.iter().enumerate() {
+            let r = &body[p + 4 + 6 * k..p + 10 + 6 * k];
+            let text = xiangqi::notation::chinese::Chinese::from_move(&pos, n.mv).to_string();
+            let c: Vec<char> = text.chars().collect();
+            let digit = |ch: char| {
+                "一二三四五六七八九123456789"
+                    .chars()
+                    .position(|d| d == ch)
+                    .map(|i| i % 9)
+            };
+            if "前后中".contains(c[0]) {
+                named_by_place += 1;
+            } else {
+                let piece = "车马相仕帅炮兵"
+                    .chars()
+                    .position(|x| x == c[0])
+                    .or_else(|| "车马象士将炮卒".chars().position(|x| x == c[0]));
+                let dir = "进退平".chars().position(|x| x == c[2]);
+                let want = [piece, digit(c[1]), dir, digit(c[3])];
+                let got = [r[4] >> 4, r[4] & 15, r[5] >> 4, r[5] & 15].map(|x| Some(x as usize));
+                assert_eq!(got, want, "{text} in {}", pos.fen());
+                checked += 1;
+            }
+            pos.play_unchecked(n.mv);
+        }
+        at = end;
+    }
+    assert_eq!(at, body.len());
+    assert_eq!((checked, named_by_place), (1946, 24));
+}
+
+#[test]
+fn cbl_gbk_layout_damaged_games_are_named_and_salvaged() {
+    let body = meihuapu_inflated();
+    // Game 5 starts at 0xa2a and holds 50 moves from 201 bytes on (its title is 36 bytes, game
+    // 1's 28); cut it inside move 20.
+    let game5 = 0xa2a;
+    let cut = &body[..game5 + 201 + 6 * 19 + 3];
+    let r = read_any_strict(&ccbridge_compressed(cut)).unwrap();
+    assert_eq!(r.games.len(), 5);
+    assert!(r.games[..4].iter().all(|g| g.is_ok()));
+    let e = r.games[4].as_ref().unwrap_err().to_string();
+    assert!(e.contains("game 5"), "{e}");
+    // Salvaging keeps the moves before the damaged game's bad record.
+    let r = read_any_mode(&ccbridge_compressed(cut), Mode::Salvage).unwrap();
+    let g5 = r.games[4].as_ref().unwrap();
+    assert_eq!(g5.moves.len(), 19);
+    assert!(r
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("kept as far as")));
+    // A square off the board names the move and its byte.
+    let mut bad = body.clone();
+    bad[0x13e + 193 + 6 * 3 + 2] = 0x9f;
+    let r = read_any_strict(&ccbridge_compressed(&bad)).unwrap();
     let e = r.games[0].as_ref().unwrap_err().to_string();
-    assert!(e.contains("does not occur"), "{e}");
+    assert!(e.contains("move 4: the from-square is column 9"), "{e}");
+    assert!(r.games[1..].iter().all(|g| g.is_ok()));
+    // The fuzz target's builder (tests/common/readers.rs) makes a library that reads: 炮二平五
+    // 马8进7 as two records, then one off the board.
+    let lib = readers::cbl_gbk(&[1, 0, 0x77, 0x47, 0x51, 0x24, 2, 0, 0x70, 0x62, 0x17, 0x06]);
+    let r = read_any_strict(&lib).unwrap();
+    assert_eq!(bare(&r.games[0].as_ref().unwrap().moves), ["h2e2", "h9g7"]);
+    let lib = readers::cbl_gbk(&[1, 0, 0x77, 0x47, 0, 0, 2, 0, 0xa0, 0x62, 0, 0]);
+    let r = read_any_mode(&lib, Mode::Salvage).unwrap();
+    assert_eq!(bare(&r.games[0].as_ref().unwrap().moves), ["h2e2"]);
+    // Cut and garbled bodies, compressed again: never a panic.
+    for len in (0..body.len()).step_by(97) {
+        let _ = read_any(&ccbridge_compressed(&body[..len]));
+    }
+    let mut seed = 7u64;
+    for _ in 0..200 {
+        let mut b = body.clone();
+        for _ in 0..4 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (seed >> 33) as usize % b.len();
+            b[i] = (seed >> 20) as u8;
+        }
+        if let Ok(r) = read_any(&ccbridge_compressed(&b)) {
+            for g in r.games.iter().flatten() {
+                readers::replay_legally(&g.start, &g.moves);
+            }
+        }
+    }
 }
 
 #[test]

@@ -185,6 +185,19 @@ pub fn cb_dhtmlxq_target(data: &[u8]) -> usize {
     f.extend_from_slice(data);
     read += check3(&f, cbr::read, cbr::read_lenient, cbr::read_salvaging) as usize;
 
+    // A compressed library in the GBK layout, one game from the start position whose move
+    // records are the input's first bytes (up to 8 KiB), whole 6-byte records.
+    let lib = cbl_gbk(&data[..data.len().min(8192) / 6 * 6]);
+    for lib in [cbl::read_library(&lib), cbl::read_library_salvaging(&lib)]
+        .into_iter()
+        .flatten()
+    {
+        read += lib.games.iter().flatten().count();
+        for g in lib.games.iter().flatten() {
+            replay_legally(&g.start, &g.moves);
+        }
+    }
+
     let text = String::from_utf8_lossy(data);
     let (list, vars) = text.split_once('|').unwrap_or((&text, ""));
     let mut d = format!("[DhtmlXQ][DhtmlXQ_movelist]{list}[/DhtmlXQ_movelist]");
@@ -213,6 +226,58 @@ pub fn cb_dhtmlxq_target(data: &[u8]) -> usize {
         cbf::read_salvaging,
     ) as usize;
     read + other_programs_target(data)
+}
+
+/// A compressed CCBridge library in the GBK layout (src/cbl/gbk.rs) holding one game from the
+/// start position with `moves` as its 6-byte move records and an empty comment line for each.
+pub fn cbl_gbk(moves: &[u8]) -> Vec<u8> {
+    let text = |out: &mut Vec<u8>, s: &[u8]| {
+        out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+        out.extend_from_slice(s);
+    };
+    let n = moves.len() / 6;
+    let mut game = Vec::new();
+    // Red's pieces, then Black's, `column << 4 | row` from 1 at the top left.
+    for row in [10u8, 1] {
+        let (cannons, soldiers) = if row == 10 { (8, 7) } else { (3, 4) };
+        game.extend((1..=9).map(|c| c << 4 | row));
+        game.extend([2 << 4 | cannons, 8 << 4 | cannons]);
+        game.extend([1u8, 3, 5, 7, 9].map(|c| c << 4 | soldiers));
+    }
+    game.extend_from_slice(&[0; 12]);
+    for s in [&b"\xb2\xe2"[..], b"", b"", b"", b"", b"", b""] {
+        text(&mut game, s);
+    }
+    game.extend_from_slice(&[0; 12]);
+    text(&mut game, b"");
+    game.extend_from_slice(&[0; 9]);
+    game.extend_from_slice(&[b' '; 38]);
+    game.extend_from_slice(&(n as u32).to_le_bytes());
+    game.extend_from_slice(&moves[..n * 6]);
+    game.extend(std::iter::repeat_n(*b"\r\n", n).flatten());
+    let mut body = Vec::new();
+    for s in [&b"lib"[..], b"", b"", b"", b""] {
+        text(&mut body, s);
+    }
+    body.extend_from_slice(&[b' '; 38]);
+    body.extend_from_slice(&1u32.to_le_bytes());
+    text(&mut body, b"");
+    body.extend_from_slice(&(game.len() as u32 + 4).to_le_bytes());
+    body.extend_from_slice(&game);
+    ccbridge_compressed(&body)
+}
+
+/// A library body compressed as 象棋桥 stores it: "CCBridge", 12 bytes (the last four the
+/// inflated length), a zlib stream.
+pub fn ccbridge_compressed(body: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    z.write_all(body).unwrap();
+    let mut out = b"CCBridge".to_vec();
+    out.extend_from_slice(&[0x15, 0, 0, 0, 1, 0, 0, 0]);
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(&z.finish().unwrap());
+    out
 }
 
 /// The PFC, CHE, XQR, CCM, MXQ and CHN readers (issue 29's records of other programs), called
