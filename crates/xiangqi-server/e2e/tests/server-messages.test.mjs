@@ -162,8 +162,9 @@ test("the import's refusals of files that are not records are shown in the playe
   const cat = (l) => parseFtl(fs.readFileSync(path.join(WEB, `locales/${l}.ftl`), 'utf8'), `${l}.ftl`);
   const en = cat('en');
   // Each shape is one the record reader writes (so the list follows the code).
-  const src = fs.readdirSync(path.join(HERE, '../../../xiangqi-record/src'))
-    .map((f) => fs.readFileSync(path.join(HERE, '../../../xiangqi-record/src', f), 'utf8')).join('\n');
+  const dir = path.join(HERE, '../../../xiangqi-record/src');
+  const src = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.rs'))
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
   for (const frag of ['unpack it and read the record files inside', 'only game record files are read',
     'SGF is a format this program does not read', 'whose header is damaged', 'signature is damaged', 'is none XQStudio writes',
     '.ccm record"', '.chn record"', 'damaged at move {k} (byte {at}: the move record is', 'keeps the {} moves before it']) {
