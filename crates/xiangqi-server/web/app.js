@@ -458,10 +458,13 @@ function setGame(g, keepView) {
 // The plain-language account of the ruling in the UI's language (the server writes both).
 function rulingText(o) { return rulingOf(o); }
 
+// Which ending the over dialog last told (a game, its length and its reason).
+function overKey(g) { return g.outcome ? g.id + ':' + g.moves.length + ':' + g.outcome.reason : null; }
+
 function maybeGameOver() {
   const g = S.game;
   if (!g || !g.outcome) return;
-  const key = g.id + ':' + g.moves.length + ':' + g.outcome.reason;
+  const key = overKey(g);
   if (S.shownOver === key) return;
   S.shownOver = key;
   const o = g.outcome;
@@ -476,7 +479,7 @@ async function openGame(id) {
   if (LIVE) { location.href = '/?game=' + encodeURIComponent(id); return; }
   try {
     const g = await api('GET', `/api/games/${id}`);
-    S.shownOver = g.outcome ? g.id + ':' + g.moves.length + ':' + g.outcome.reason : null;
+    S.shownOver = overKey(g);
     setGame(g);
     computerIfDue();
   } catch (e) {
@@ -1320,7 +1323,14 @@ async function start() {
   }
   const last = localStorage.getItem('xiangqi.last');
   if (last) {
-    try { const g = await api('GET', `/api/games/${last}`); setGame(g); computerIfDue(); return; } catch { /* gone */ }
+    // The last game comes back as it was left: an ending told then is not told again.
+    try {
+      const g = await api('GET', `/api/games/${last}`);
+      S.shownOver = overKey(g);
+      setGame(g);
+      computerIfDue();
+      return;
+    } catch { /* gone */ }
   }
   $('dlg-new').showModal();
 }
