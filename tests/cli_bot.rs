@@ -478,6 +478,10 @@ fn two_bots_our_engine_and_fairy_stockfish_play_to_a_result() {
         .and_then(|s| s.split(']').next())
         .unwrap()
         .to_string();
+    // The bot writes the game's PGN after it logs the end (a read before could find no file).
+    b.wait_line(60, "the PGN written", |l| {
+        l.contains(&format!("[{id}] PGN written to"))
+    });
     let pgn = std::fs::read_to_string(logs.join(format!("{id}.pgn"))).unwrap();
     assert!(pgn.contains("xqbot") && pgn.contains("fsbot"), "{pgn}");
     eprintln!("{over}");
