@@ -14,7 +14,7 @@
 //! that the capture reaches the set's position lost by the rule for Black, to move. From
 //! them only the search can find the tables' rule results (the root has no table).
 
-use xiangqi::{Color, Position};
+use xiangqi::{Color, File, Move, Piece, Position, Rank, Role, Square};
 use xiangqi_tb::{Indexer, Material, RuleValue, Tablebase, Value};
 
 fn main() {
@@ -84,77 +84,53 @@ fn main() {
 /// soldier on the square it took, Red to move; checked by the rules core (a legal position,
 /// the capture a legal move that reaches `after`'s lost-by-rule value).
 fn before_capture(tb: &Tablebase, after: &Position, seed: u64) -> Option<String> {
-    let fen = after.fen();
-    let (board, _) = fen.split_once(' ')?;
-    // grid[row][file], row 0 the top (Black's back rank, FEN rank 9).
-    let grid: Vec<Vec<char>> = board
-        .split('/')
-        .map(|r| {
-            r.chars()
-                .flat_map(|c| match c.to_digit(10) {
-                    Some(n) => vec!['.'; n as usize],
-                    None => vec![c],
-                })
-                .collect()
-        })
+    // The squares in the FEN's order (rank 9 first, files a to i).
+    let squares: Vec<Square> = (0..10u8)
+        .rev()
+        .flat_map(|r| (0..9u8).map(move |f| (f, r)))
+        .map(|(f, r)| Square::from_coords(File::new(f).unwrap(), Rank::new(r).unwrap()))
         .collect();
-    let name = |row: usize, file: usize| format!("{}{}", (b'a' + file as u8) as char, 9 - row);
-    let squares: Vec<(usize, usize)> = (0..10).flat_map(|r| (0..9).map(move |f| (r, f))).collect();
     // A different order of the from-squares for each position.
     let turn = (seed % 90) as usize;
-    for &(tr, tf) in &squares {
-        if !matches!(grid[tr][tf], 'R' | 'N' | 'C') {
+    let board = after.board();
+    let soldier = Piece {
+        color: Color::Black,
+        role: Role::Soldier,
+    };
+    for &to in &squares {
+        let Some(piece) = board.piece_at(to) else {
+            continue;
+        };
+        if piece.color != Color::Red
+            || !matches!(piece.role, Role::Chariot | Role::Horse | Role::Cannon)
+        {
             continue;
         }
         for k in 0..90 {
-            let (fr, ff) = squares[(k + turn) % 90];
-            if grid[fr][ff] != '.' {
+            let from = squares[(k + turn) % 90];
+            if board.piece_at(from).is_some() {
                 continue;
             }
-            let mut g = grid.clone();
-            g[fr][ff] = g[tr][tf];
-            g[tr][tf] = 'p';
-            let before = format!("{} w - - 0 1", to_board(&g));
-            let Ok(p) = Position::from_fen(&before) else {
+            let mut setup = after.to_setup();
+            setup.turn = Color::Red;
+            setup.halfmoves = 0;
+            setup.fullmoves = 1;
+            setup.board.remove(to);
+            setup.board.put(from, piece);
+            setup.board.put(to, soldier);
+            let Ok(p) = Position::from_setup(setup) else {
                 continue;
             };
-            let capture = format!("{}{}", name(fr, ff), name(tr, tf));
-            let moves = p.legal_moves();
-            let Some(&m) = moves.iter().find(|m| m.to_string() == capture) else {
+            let capture = Move::new(from, to);
+            if !p.legal_moves().contains(&capture) {
                 continue;
-            };
+            }
             let mut q = p.clone();
-            q.play_unchecked(m);
+            q.play_unchecked(capture);
             if matches!(tb.probe_rules(&q), Ok(RuleValue::LossByRule)) {
                 return Some(p.fen());
             }
         }
     }
     None
-}
-
-fn to_board(g: &[Vec<char>]) -> String {
-    let rows: Vec<String> = g
-        .iter()
-        .map(|r| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for &c in r {
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        })
-        .collect();
-    rows.join("/")
 }
