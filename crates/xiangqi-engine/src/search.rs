@@ -228,6 +228,11 @@ pub(crate) struct Worker<'a> {
     /// only when the root has no table (from a root with one, `root_probe` has chosen by the
     /// rule already and the search, with its repetition rulings, finds the way).
     rule_scores: bool,
+    /// The root has a table: `root_probe` has ranked its moves, and where both sides have
+    /// attackers the root moves' positions are searched, not probed, so that a repetition
+    /// ruling one ply further (a perpetual check or chase the tables ignore) is seen before
+    /// the tables' distance is trusted.
+    root_has_table: bool,
 }
 
 const NO_MOVE: Move = Move::new(xiangqi::Square::A0, xiangqi::Square::A0);
@@ -328,6 +333,7 @@ impl<'a> Worker<'a> {
             lmr,
             completed_depth: 0,
             rule_scores: shared.tb.as_ref().is_some_and(|tb| !tb.covers(&root)),
+            root_has_table: shared.tb.as_ref().is_some_and(|tb| tb.covers(&root)),
             nnue: shared.nnue.as_ref().map(|net| {
                 crate::nnue::Stack::new(
                     crate::nnue::Nnue::new(net.clone()),
@@ -673,13 +679,21 @@ impl<'a> Worker<'a> {
         if !tb.covers(pos) {
             return None;
         }
+        let material = Material::of_board(pos.board());
+        if ply == 1
+            && self.root_has_table
+            && material.has_attacker(Color::Red)
+            && material.has_attacker(Color::Black)
+        {
+            return None;
+        }
         let value = tb.probe(pos).ok()?;
         let limit = self
             .shared
             .rules
             .move_limit
             .map(|l| l.saturating_sub(frame.counted));
-        let v = match tb_score(value, &Material::of_board(pos.board()), ply, limit) {
+        let v = match tb_score(value, &material, ply, limit) {
             Some(v) => v,
             // Where both sides have attackers a standard draw may be decided by the rule
             // on perpetual check, which the tables of format 2 keep.
@@ -1384,7 +1398,10 @@ pub struct RootProbe {
 /// say are best: from a win the fastest mates, from a loss the longest defences, from a
 /// draw the moves that keep the draw (the search then chooses among them, with the
 /// repetition rulings the tables ignore); from a loss where both sides have attackers, all
-/// of them (the longest table defence may be a perpetual check). `plies_left` is what remains of the move limit:
+/// of them (the longest table defence may be a perpetual check), and from a draw lost by
+/// the rule on perpetual check, all of them too (its drawing moves are the checks the
+/// ruling loses; a table loss far off may resist longer). `plies_left` is what remains of
+/// the move limit:
 /// a win or loss whose DTM does not fit in it is left to the search (only moves to
 /// table losses are dropped from a won or drawn root). `None` when nothing is known.
 pub fn root_probe(
@@ -1418,7 +1435,19 @@ pub fn root_probe(
     let both = m.has_attacker(Color::Red) && m.has_attacker(Color::Black);
     // A standard draw's value under the rule on perpetual check, where the tables keep it.
     let mut rule = None;
+    // Likewise from a standard draw lost by the rule: its drawing moves are the checks that
+    // the ruling loses (with no distance the tables keep), its other moves table losses at a
+    // known distance; the search weighs the ruling, which it sees in its tree, against the
+    // longest of those (an opponent must find the mate, and needs nothing to be given the
+    // ruling).
+    let lost_by_rule = both
+        && best_value == Value::Draw
+        && fits(best_value)
+        && tb.probe_rules(root).ok() == Some(RuleValue::LossByRule);
     let kept: Vec<Move> = if both && matches!(best_value, Value::Loss(_)) {
+        moves.clone()
+    } else if lost_by_rule {
+        rule = Some(RuleValue::LossByRule);
         moves.clone()
     } else if fits(best_value) {
         match best_value {

@@ -364,6 +364,212 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+fn after(p: &Position, m: Move) -> Position {
+    let mut c = p.clone();
+    c.play_unchecked(m);
+    c
+}
+
+/// A cycle of four plies from `p` back to it, starting with `first`: the side to move
+/// checks, the other side replies without check, twice (a perpetual check's cycle).
+fn check_cycle(p: &Position, first: Move) -> Option<[Move; 4]> {
+    let p1 = after(p, first);
+    for r1 in p1.legal_moves().iter().copied() {
+        let p2 = after(&p1, r1);
+        if p2.is_check() {
+            continue;
+        }
+        for c2 in p2.legal_moves().iter().copied() {
+            let p3 = after(&p2, c2);
+            if !p3.is_check() {
+                continue;
+            }
+            for r2 in p3.legal_moves().iter().copied() {
+                let p4 = after(&p3, r2);
+                if !p4.is_check() && p4.key() == p.key() {
+                    return Some([first, r1, c2, r2]);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// From a standard draw lost by the rule on perpetual check whose one drawing move is a
+/// check that repeats the game's cycle (KRKH, generated here), the engine plays the table
+/// loss that resists longest instead of the check the ruling loses: the ruling needs
+/// nothing of the opponent, the mate must be found. Fails with the root keeping only the
+/// drawing moves (before 2026-12-07 it played the check; docs/TABLEBASES.md, "The rule's
+/// results in the search, from a root without a table", where such checks lost 7 games).
+#[test]
+fn from_a_draw_lost_by_the_rule_the_longest_table_loss_rather_than_the_ruled_check() {
+    use xiangqi_tb::RuleValue;
+    let dir = std::env::temp_dir().join(format!(
+        "xiangqi-engine-tb-rule-loss-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    xiangqi_tb::build(&["KRKH".to_string()], &dir, 2, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    let mut found = 0;
+    'scan: for (kf, kr) in palace(false) {
+        for (bf, br) in palace(true) {
+            for (rf, rr) in squares() {
+                for (nf, nr) in squares() {
+                    let fen = fen_of(
+                        &[('K', kf, kr), ('k', bf, br), ('R', rf, rr), ('n', nf, nr)],
+                        Color::Black,
+                    );
+                    let Ok(p) = Position::from_fen(&fen) else {
+                        continue;
+                    };
+                    if tb.probe(&p).ok() != Some(Value::Draw)
+                        || tb.probe_rules(&p).ok() != Some(RuleValue::LossByRule)
+                    {
+                        continue;
+                    }
+                    let values: Vec<(Move, Value)> = tb
+                        .probe_moves(&p)
+                        .unwrap()
+                        .into_iter()
+                        .map(|(m, v)| (m, v.parent()))
+                        .collect();
+                    let draws: Vec<Move> = values
+                        .iter()
+                        .filter(|(_, v)| *v == Value::Draw)
+                        .map(|&(m, _)| m)
+                        .collect();
+                    let longest = values
+                        .iter()
+                        .filter_map(|(_, v)| match v {
+                            Value::Loss(d) => Some(*d),
+                            _ => None,
+                        })
+                        .max();
+                    let ([check], Some(longest)) = (draws.as_slice(), longest) else {
+                        continue;
+                    };
+                    if longest < 5 || !after(&p, *check).is_check() {
+                        continue;
+                    }
+                    let Some(moves) = check_cycle(&p, *check) else {
+                        continue;
+                    };
+                    // The game so far: `p`, the cycle, `p` again.
+                    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                    let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+                    let mut e = Engine::new();
+                    e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
+                    e.set_position_text(Some(&p.fen()), &texts).unwrap();
+                    let (best, events) = e.search(Limits::depth(6));
+                    let best = best.unwrap();
+                    let got = values.iter().find(|(m, _)| *m == best).unwrap().1;
+                    assert_eq!(
+                        got,
+                        Value::Loss(longest),
+                        "{} moves {moves:?}: played {best}, the check {check}",
+                        p.fen()
+                    );
+                    assert!(
+                        events.iter().any(|e| matches!(e, Event::Message(m)
+                            if m.contains("lost by the rule on perpetual check"))),
+                        "{}: no message",
+                        p.fen()
+                    );
+                    found += 1;
+                    if found == 4 {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(found, 4, "four KRKH positions with a cycle");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// From a table loss where both sides have attackers (KRKH, generated here), the longest
+/// table defence is not played when the ruling on the game's repetition loses it one ply
+/// later: a check whose reply completes the second occurrence of a perpetual check's cycle
+/// (the position after the check itself being new). The root moves' positions are
+/// searched, not probed, where the root has a table and both sides attackers (before
+/// 2026-12-07 they were probed and the check scored as the longest defence; in a match such
+/// a defence, a horse's perpetual chase, lost a game).
+#[test]
+fn from_a_table_loss_not_the_longest_defence_that_the_ruling_loses_a_ply_later() {
+    let dir = std::env::temp_dir().join(format!(
+        "xiangqi-engine-tb-loss-rule-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    xiangqi_tb::build(&["KRKH".to_string()], &dir, 2, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    let mut found = 0;
+    'scan: for (kf, kr) in palace(false) {
+        for (bf, br) in palace(true) {
+            for (rf, rr) in squares() {
+                for (nf, nr) in squares() {
+                    let fen = fen_of(
+                        &[('K', kf, kr), ('k', bf, br), ('R', rf, rr), ('n', nf, nr)],
+                        Color::Black,
+                    );
+                    // The game starts at `start`; Black checks, Red replies: the root.
+                    let Ok(start) = Position::from_fen(&fen) else {
+                        continue;
+                    };
+                    for first in start.legal_moves().iter().copied() {
+                        if !after(&start, first).is_check() {
+                            continue;
+                        }
+                        let Some([c0, q, check, r]) = check_cycle(&start, first) else {
+                            continue;
+                        };
+                        let root = after(&after(&start, c0), q);
+                        if !matches!(tb.probe(&root).ok(), Some(Value::Loss(_))) {
+                            continue;
+                        }
+                        let values: Vec<(Move, Value)> = tb
+                            .probe_moves(&root)
+                            .unwrap()
+                            .into_iter()
+                            .map(|(m, v)| (m, v.parent()))
+                            .collect();
+                        let best = values.iter().map(|(_, v)| v.rank()).max().unwrap();
+                        let longest: Vec<Move> = values
+                            .iter()
+                            .filter(|(_, v)| v.rank() == best)
+                            .map(|&(m, _)| m)
+                            .collect();
+                        // The check is the one longest defence, and there is another move.
+                        if longest != [check] || values.len() < 2 {
+                            continue;
+                        }
+                        let texts = [c0.to_string(), q.to_string()];
+                        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                        let mut e = Engine::new();
+                        e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
+                        e.set_position_text(Some(&start.fen()), &texts).unwrap();
+                        let (played, _) = e.search(Limits::depth(6));
+                        let played = played.unwrap();
+                        assert_ne!(
+                            played,
+                            check,
+                            "{} moves {texts:?}: played the check {check} (then {r}) the ruling loses",
+                            start.fen()
+                        );
+                        found += 1;
+                        if found == 4 {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(found, 4, "four KRKH positions with a cycle");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// From outside the tables (KRKH and a black soldier; only KRKH and smaller are generated),
 /// the search scores the chariot's capture of the soldier into a KRKH position that Black
 /// loses by the rule on perpetual check as the tables' win by the rule, `TB_WIN` less the
