@@ -364,6 +364,30 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// KRKH's table, generated into a temporary folder of its own named by `tag`.
+fn krkh_table(tag: &str) -> (PathBuf, Tablebase) {
+    let dir = std::env::temp_dir().join(format!("xiangqi-engine-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    xiangqi_tb::build(&["KRKH".to_string()], &dir, 2, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    (dir, tb)
+}
+
+/// Every legal KRKH position (red general and chariot, black general and horse) with
+/// `turn` to move, in a fixed order.
+fn krkh_positions(turn: Color) -> impl Iterator<Item = Position> {
+    palace(false).flat_map(move |(kf, kr)| {
+        palace(true).flat_map(move |(bf, br)| {
+            squares().flat_map(move |(rf, rr)| {
+                squares().filter_map(move |(nf, nr)| {
+                    let pieces = [('K', kf, kr), ('k', bf, br), ('R', rf, rr), ('n', nf, nr)];
+                    Position::from_fen(&fen_of(&pieces, turn)).ok()
+                })
+            })
+        })
+    })
+}
+
 fn after(p: &Position, m: Move) -> Position {
     let mut c = p.clone();
     c.play_unchecked(m);
@@ -404,84 +428,65 @@ fn check_cycle(p: &Position, first: Move) -> Option<[Move; 4]> {
 #[test]
 fn from_a_draw_lost_by_the_rule_the_longest_table_loss_rather_than_the_ruled_check() {
     use xiangqi_tb::RuleValue;
-    let dir = std::env::temp_dir().join(format!(
-        "xiangqi-engine-tb-rule-loss-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    xiangqi_tb::build(&["KRKH".to_string()], &dir, 2, &mut |_| {}).unwrap();
-    let tb = Tablebase::open(&dir).unwrap();
+    let (dir, tb) = krkh_table("tb-rule-loss");
     let mut found = 0;
-    'scan: for (kf, kr) in palace(false) {
-        for (bf, br) in palace(true) {
-            for (rf, rr) in squares() {
-                for (nf, nr) in squares() {
-                    let fen = fen_of(
-                        &[('K', kf, kr), ('k', bf, br), ('R', rf, rr), ('n', nf, nr)],
-                        Color::Black,
-                    );
-                    let Ok(p) = Position::from_fen(&fen) else {
-                        continue;
-                    };
-                    if tb.probe(&p).ok() != Some(Value::Draw)
-                        || tb.probe_rules(&p).ok() != Some(RuleValue::LossByRule)
-                    {
-                        continue;
-                    }
-                    let values: Vec<(Move, Value)> = tb
-                        .probe_moves(&p)
-                        .unwrap()
-                        .into_iter()
-                        .map(|(m, v)| (m, v.parent()))
-                        .collect();
-                    let draws: Vec<Move> = values
-                        .iter()
-                        .filter(|(_, v)| *v == Value::Draw)
-                        .map(|&(m, _)| m)
-                        .collect();
-                    let longest = values
-                        .iter()
-                        .filter_map(|(_, v)| match v {
-                            Value::Loss(d) => Some(*d),
-                            _ => None,
-                        })
-                        .max();
-                    let ([check], Some(longest)) = (draws.as_slice(), longest) else {
-                        continue;
-                    };
-                    if longest < 5 || !after(&p, *check).is_check() {
-                        continue;
-                    }
-                    let Some(moves) = check_cycle(&p, *check) else {
-                        continue;
-                    };
-                    // The game so far: `p`, the cycle, `p` again.
-                    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-                    let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-                    let mut e = Engine::new();
-                    e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
-                    e.set_position_text(Some(&p.fen()), &texts).unwrap();
-                    let (best, events) = e.search(Limits::depth(6));
-                    let best = best.unwrap();
-                    let got = values.iter().find(|(m, _)| *m == best).unwrap().1;
-                    assert_eq!(
-                        got,
-                        Value::Loss(longest),
-                        "{} moves {moves:?}: played {best}, the check {check}",
-                        p.fen()
-                    );
-                    assert!(
-                        events.iter().any(|e| matches!(e, Event::Message(m)
-                            if m.contains("lost by the rule on perpetual check"))),
-                        "{}: no message",
-                        p.fen()
-                    );
-                    found += 1;
-                    if found == 4 {
-                        break 'scan;
-                    }
-                }
-            }
+    for p in krkh_positions(Color::Black) {
+        if tb.probe(&p).ok() != Some(Value::Draw)
+            || tb.probe_rules(&p).ok() != Some(RuleValue::LossByRule)
+        {
+            continue;
+        }
+        let values: Vec<(Move, Value)> = tb
+            .probe_moves(&p)
+            .unwrap()
+            .into_iter()
+            .map(|(m, v)| (m, v.parent()))
+            .collect();
+        let draws: Vec<Move> = values
+            .iter()
+            .filter(|(_, v)| *v == Value::Draw)
+            .map(|&(m, _)| m)
+            .collect();
+        let longest = values
+            .iter()
+            .filter_map(|(_, v)| match v {
+                Value::Loss(d) => Some(*d),
+                _ => None,
+            })
+            .max();
+        let ([check], Some(longest)) = (draws.as_slice(), longest) else {
+            continue;
+        };
+        if longest < 5 || !after(&p, *check).is_check() {
+            continue;
+        }
+        let Some(moves) = check_cycle(&p, *check) else {
+            continue;
+        };
+        // The game so far: `p`, the cycle, `p` again.
+        let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let mut e = Engine::new();
+        e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
+        e.set_position_text(Some(&p.fen()), &texts).unwrap();
+        let (best, events) = e.search(Limits::depth(6));
+        let best = best.unwrap();
+        let got = values.iter().find(|(m, _)| *m == best).unwrap().1;
+        assert_eq!(
+            got,
+            Value::Loss(longest),
+            "{} moves {moves:?}: played {best}, the check {check}",
+            p.fen()
+        );
+        assert!(
+            events.iter().any(|e| matches!(e, Event::Message(m)
+                if m.contains("lost by the rule on perpetual check"))),
+            "{}: no message",
+            p.fen()
+        );
+        found += 1;
+        if found == 4 {
+            break;
         }
     }
     assert_eq!(found, 4, "four KRKH positions with a cycle");
@@ -497,72 +502,53 @@ fn from_a_draw_lost_by_the_rule_the_longest_table_loss_rather_than_the_ruled_che
 /// a defence, a horse's perpetual chase, lost a game).
 #[test]
 fn from_a_table_loss_not_the_longest_defence_that_the_ruling_loses_a_ply_later() {
-    let dir = std::env::temp_dir().join(format!(
-        "xiangqi-engine-tb-loss-rule-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    xiangqi_tb::build(&["KRKH".to_string()], &dir, 2, &mut |_| {}).unwrap();
-    let tb = Tablebase::open(&dir).unwrap();
+    let (dir, tb) = krkh_table("tb-loss-rule");
     let mut found = 0;
-    'scan: for (kf, kr) in palace(false) {
-        for (bf, br) in palace(true) {
-            for (rf, rr) in squares() {
-                for (nf, nr) in squares() {
-                    let fen = fen_of(
-                        &[('K', kf, kr), ('k', bf, br), ('R', rf, rr), ('n', nf, nr)],
-                        Color::Black,
-                    );
-                    // The game starts at `start`; Black checks, Red replies: the root.
-                    let Ok(start) = Position::from_fen(&fen) else {
-                        continue;
-                    };
-                    for first in start.legal_moves().iter().copied() {
-                        if !after(&start, first).is_check() {
-                            continue;
-                        }
-                        let Some([c0, q, check, r]) = check_cycle(&start, first) else {
-                            continue;
-                        };
-                        let root = after(&after(&start, c0), q);
-                        if !matches!(tb.probe(&root).ok(), Some(Value::Loss(_))) {
-                            continue;
-                        }
-                        let values: Vec<(Move, Value)> = tb
-                            .probe_moves(&root)
-                            .unwrap()
-                            .into_iter()
-                            .map(|(m, v)| (m, v.parent()))
-                            .collect();
-                        let best = values.iter().map(|(_, v)| v.rank()).max().unwrap();
-                        let longest: Vec<Move> = values
-                            .iter()
-                            .filter(|(_, v)| v.rank() == best)
-                            .map(|&(m, _)| m)
-                            .collect();
-                        // The check is the one longest defence, and there is another move.
-                        if longest != [check] || values.len() < 2 {
-                            continue;
-                        }
-                        let texts = [c0.to_string(), q.to_string()];
-                        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-                        let mut e = Engine::new();
-                        e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
-                        e.set_position_text(Some(&start.fen()), &texts).unwrap();
-                        let (played, _) = e.search(Limits::depth(6));
-                        let played = played.unwrap();
-                        assert_ne!(
-                            played,
-                            check,
-                            "{} moves {texts:?}: played the check {check} (then {r}) the ruling loses",
-                            start.fen()
-                        );
-                        found += 1;
-                        if found == 4 {
-                            break 'scan;
-                        }
-                    }
-                }
+    // The game starts at `start`; Black checks, Red replies: the root.
+    'scan: for start in krkh_positions(Color::Black) {
+        for first in start.legal_moves().iter().copied() {
+            if !after(&start, first).is_check() {
+                continue;
+            }
+            let Some([c0, q, check, r]) = check_cycle(&start, first) else {
+                continue;
+            };
+            let root = after(&after(&start, c0), q);
+            if !matches!(tb.probe(&root).ok(), Some(Value::Loss(_))) {
+                continue;
+            }
+            let values: Vec<(Move, Value)> = tb
+                .probe_moves(&root)
+                .unwrap()
+                .into_iter()
+                .map(|(m, v)| (m, v.parent()))
+                .collect();
+            let best = values.iter().map(|(_, v)| v.rank()).max().unwrap();
+            let longest: Vec<Move> = values
+                .iter()
+                .filter(|(_, v)| v.rank() == best)
+                .map(|&(m, _)| m)
+                .collect();
+            // The check is the one longest defence, and there is another move.
+            if longest != [check] || values.len() < 2 {
+                continue;
+            }
+            let texts = [c0.to_string(), q.to_string()];
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let mut e = Engine::new();
+            e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
+            e.set_position_text(Some(&start.fen()), &texts).unwrap();
+            let (played, _) = e.search(Limits::depth(6));
+            let played = played.unwrap();
+            assert_ne!(
+                played,
+                check,
+                "{} moves {texts:?}: played the check {check} (then {r}) the ruling loses",
+                start.fen()
+            );
+            found += 1;
+            if found == 4 {
+                break 'scan;
             }
         }
     }
