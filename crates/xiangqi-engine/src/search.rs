@@ -224,11 +224,9 @@ pub(crate) struct Worker<'a> {
     pub(crate) completed_depth: i32,
     /// The accumulators, one per ply, when evaluating with a network.
     nnue: Option<crate::nnue::Stack>,
-    /// The tables' results under the rule on perpetual check score the search's nodes:
-    /// only when the root has no table (from a root with one, `root_probe` has chosen by the
-    /// rule already and the search, with its repetition rulings, finds the way).
-    rule_scores: bool,
-    /// The root has a table: `root_probe` has ranked its moves, and where both sides have
+    /// The root has a table: `root_probe` has ranked its moves, so the tables' results under
+    /// the rule on perpetual check score the search's nodes only when it has none (with one,
+    /// the search, with its repetition rulings, finds the way); and where both sides have
     /// attackers the root moves' positions are searched, not probed, so that a repetition
     /// ruling one ply further (a perpetual check or chase the tables ignore) is seen before
     /// the tables' distance is trusted.
@@ -332,7 +330,6 @@ impl<'a> Worker<'a> {
             pv_idx: 0,
             lmr,
             completed_depth: 0,
-            rule_scores: shared.tb.as_ref().is_some_and(|tb| !tb.covers(&root)),
             root_has_table: shared.tb.as_ref().is_some_and(|tb| tb.covers(&root)),
             nnue: shared.nnue.as_ref().map(|net| {
                 crate::nnue::Stack::new(
@@ -697,7 +694,7 @@ impl<'a> Worker<'a> {
             Some(v) => v,
             // Where both sides have attackers a standard draw may be decided by the rule
             // on perpetual check, which the tables of format 2 keep.
-            None if value == Value::Draw && self.rule_scores => {
+            None if value == Value::Draw && !self.root_has_table => {
                 rule_score(tb.probe_rules(pos).ok()?, ply)?
             }
             None => return None,

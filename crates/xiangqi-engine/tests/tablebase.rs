@@ -128,7 +128,11 @@ fn longest_win(extra: &[char]) -> Position {
 
 /// The tables' value of every legal move (for the side to move before it).
 fn move_values(pos: &Position) -> Vec<(Move, Value)> {
-    let (_, tb) = tables();
+    move_values_in(&tables().1, pos)
+}
+
+/// The value in `tb` of every legal move (for the side to move before it).
+fn move_values_in(tb: &Tablebase, pos: &Position) -> Vec<(Move, Value)> {
     tb.probe_moves(pos)
         .unwrap()
         .into_iter()
@@ -436,12 +440,7 @@ fn from_a_draw_lost_by_the_rule_the_longest_table_loss_rather_than_the_ruled_che
         {
             continue;
         }
-        let values: Vec<(Move, Value)> = tb
-            .probe_moves(&p)
-            .unwrap()
-            .into_iter()
-            .map(|(m, v)| (m, v.parent()))
-            .collect();
+        let values = move_values_in(&tb, &p);
         let draws: Vec<Move> = values
             .iter()
             .filter(|(_, v)| *v == Value::Draw)
@@ -517,12 +516,7 @@ fn from_a_table_loss_not_the_longest_defence_that_the_ruling_loses_a_ply_later()
             if !matches!(tb.probe(&root).ok(), Some(Value::Loss(_))) {
                 continue;
             }
-            let values: Vec<(Move, Value)> = tb
-                .probe_moves(&root)
-                .unwrap()
-                .into_iter()
-                .map(|(m, v)| (m, v.parent()))
-                .collect();
+            let values = move_values_in(&tb, &root);
             let best = values.iter().map(|(_, v)| v.rank()).max().unwrap();
             let longest: Vec<Move> = values
                 .iter()
