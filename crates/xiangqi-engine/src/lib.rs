@@ -105,6 +105,9 @@ pub struct Options {
     pub tb_path: String,
     /// Probe the tables in the search only at this depth or more (and after captures).
     pub tb_probe_depth: i32,
+    /// Rank the root's moves by the tables and search only the best (`TbProbeRoot`); off,
+    /// every root move is searched and the tables score them from the search.
+    pub tb_probe_root: bool,
 }
 
 impl Default for Options {
@@ -126,6 +129,7 @@ impl Default for Options {
             show_wdl: false,
             tb_path: String::new(),
             tb_probe_depth: 0,
+            tb_probe_root: false,
         };
         for spec in OPTIONS {
             match spec.kind {
@@ -162,7 +166,8 @@ impl Options {
             | OptionId::OwnBook
             | OptionId::BookFile
             | OptionId::ShowWdl
-            | OptionId::TbPath => {}
+            | OptionId::TbPath
+            | OptionId::TbProbeRoot => {}
         }
     }
     fn set_check(&mut self, id: OptionId, b: bool) {
@@ -172,6 +177,7 @@ impl Options {
             OptionId::UseNnue => self.use_nnue = b,
             OptionId::OwnBook => self.own_book = b,
             OptionId::ShowWdl => self.show_wdl = b,
+            OptionId::TbProbeRoot => self.tb_probe_root = b,
             _ => {}
         }
     }
@@ -214,6 +220,7 @@ pub enum OptionId {
     ShowWdl,
     TbPath,
     TbProbeDepth,
+    TbProbeRoot,
 }
 
 /// One engine option: its UCI name, the UCCI name if UCCI has it, and its kind, default
@@ -353,6 +360,12 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: 1,
             max: 100,
         },
+    },
+    OptionSpec {
+        id: OptionId::TbProbeRoot,
+        name: "TbProbeRoot",
+        ucci_name: None,
+        kind: OptionKind::Check { default: true },
     },
 ];
 
@@ -1142,7 +1155,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
     }
     moves.retain(|m| !banned.contains(m));
     let mut tbhits = 0;
-    if let Some(tb) = &tb {
+    if let Some(tb) = tb.as_ref().filter(|_| options.tb_probe_root) {
         let limit = rules
             .move_limit
             .map(|l| l.saturating_sub(root_frame.counted));
@@ -1204,6 +1217,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         nnue,
         show_wdl: options.show_wdl,
         tb_probe_depth: options.tb_probe_depth,
+        tb_probe_root: options.tb_probe_root,
         tb,
         tbhits: AtomicU64::new(tbhits),
     };

@@ -115,6 +115,8 @@ pub struct Shared {
     pub tb: Option<Arc<Tablebase>>,
     /// Probe below the root only at this depth or more, or just after a capture.
     pub tb_probe_depth: i32,
+    /// The root's moves were ranked by the tables (`TbProbeRoot`) where its material has one.
+    pub tb_probe_root: bool,
     /// Positions whose value came from the tables (root probes included).
     pub tbhits: AtomicU64,
 }
@@ -330,7 +332,8 @@ impl<'a> Worker<'a> {
             pv_idx: 0,
             lmr,
             completed_depth: 0,
-            root_has_table: shared.tb.as_ref().is_some_and(|tb| tb.covers(&root)),
+            root_has_table: shared.tb_probe_root
+                && shared.tb.as_ref().is_some_and(|tb| tb.covers(&root)),
             nnue: shared.nnue.as_ref().map(|net| {
                 crate::nnue::Stack::new(
                     crate::nnue::Nnue::new(net.clone()),

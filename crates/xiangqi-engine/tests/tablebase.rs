@@ -202,6 +202,55 @@ fn from_a_win_the_fastest_mate_with_its_score_and_tbhits() {
     }
 }
 
+/// The score a search gives a move whose value in the tables, for the side that plays it, is
+/// `v`.
+fn score_of(v: Value) -> Score {
+    match v {
+        Value::Win(d) => Score::Mate((d as i32 + 1) / 2),
+        Value::Loss(d) => Score::Mate(-(d as i32) / 2),
+        Value::Draw => Score::Cp(0),
+    }
+}
+
+/// With `TbProbeRoot` off the root's moves are not cut: with MultiPV every move is searched,
+/// and the search's probes of the root moves' positions give each its tables' score; the best
+/// is still a fastest mate.
+#[test]
+fn with_root_probing_off_every_move_searched_and_scored_by_the_tables() {
+    for extra in [&['R'][..], &['H', 'a']] {
+        let pos = longest_win(extra);
+        let n = pos.legal_moves().len();
+        let mut e = engine_with_tables();
+        e.set_option("TbProbeRoot", "false").unwrap();
+        e.set_option("MultiPV", &n.to_string()).unwrap();
+        e.set_position_text(Some(&pos.fen()), &[]).unwrap();
+        let (best, events) = e.search(Limits::depth(4));
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::Message(m) if m.starts_with("tablebase"))),
+            "{}: the root was probed",
+            pos.fen()
+        );
+        let best = best.unwrap();
+        assert_eq!(value_of(&pos, best).rank(), best_rank(&pos), "{best}");
+        // The last line of each rank: every legal move once, scored as the tables say.
+        let mut lines = std::collections::HashMap::new();
+        for ev in &events {
+            if let Event::Info(i) = ev {
+                if i.depth == 4 {
+                    lines.insert(i.multipv, (i.pv[0], i.score, i.tbhits));
+                }
+            }
+        }
+        assert_eq!(lines.len(), n, "{}", pos.fen());
+        for (m, score, tbhits) in lines.values() {
+            assert_eq!(*score, score_of(value_of(&pos, *m)), "{}: {m}", pos.fen());
+            assert!(*tbhits > 0);
+        }
+    }
+}
+
 #[test]
 fn from_a_loss_the_longest_defence() {
     let (_, tb) = tables();
@@ -775,6 +824,10 @@ fn uci_lists_the_options_and_reports_tbhits() {
     );
     assert!(
         all.contains("option name TbProbeDepth type spin default 1 min 1 max 100"),
+        "{all}"
+    );
+    assert!(
+        all.contains("option name TbProbeRoot type check default true"),
         "{all}"
     );
     let info = lines

@@ -342,6 +342,7 @@ impl Engine {
         d.set_item("BookFile", o.book_file.as_str())?;
         d.set_item("TbPath", o.tb_path.as_str())?;
         d.set_item("TbProbeDepth", o.tb_probe_depth)?;
+        d.set_item("TbProbeRoot", o.tb_probe_root)?;
         Ok(d)
     }
 
