@@ -1217,7 +1217,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         nnue,
         show_wdl: options.show_wdl,
         tb_probe_depth: options.tb_probe_depth,
-        tb_probe_root: options.tb_probe_root,
+        root_has_table: options.tb_probe_root && tb.as_ref().is_some_and(|tb| tb.covers(&root)),
         tb,
         tbhits: AtomicU64::new(tbhits),
     };

@@ -115,8 +115,13 @@ pub struct Shared {
     pub tb: Option<Arc<Tablebase>>,
     /// Probe below the root only at this depth or more, or just after a capture.
     pub tb_probe_depth: i32,
-    /// The root's moves were ranked by the tables (`TbProbeRoot`) where its material has one.
-    pub tb_probe_root: bool,
+    /// The root has a table and `TbProbeRoot` is on: `root_probe` has ranked its moves, so
+    /// the tables' results under the rule on perpetual check score the search's nodes only
+    /// when this is false (with it, the search, with its repetition rulings, finds the way);
+    /// and where both sides have attackers the root moves' positions are searched, not
+    /// probed, so that a repetition ruling one ply further (a perpetual check or chase the
+    /// tables ignore) is seen before the tables' distance is trusted.
+    pub root_has_table: bool,
     /// Positions whose value came from the tables (root probes included).
     pub tbhits: AtomicU64,
 }
@@ -226,13 +231,6 @@ pub(crate) struct Worker<'a> {
     pub(crate) completed_depth: i32,
     /// The accumulators, one per ply, when evaluating with a network.
     nnue: Option<crate::nnue::Stack>,
-    /// The root has a table: `root_probe` has ranked its moves, so the tables' results under
-    /// the rule on perpetual check score the search's nodes only when it has none (with one,
-    /// the search, with its repetition rulings, finds the way); and where both sides have
-    /// attackers the root moves' positions are searched, not probed, so that a repetition
-    /// ruling one ply further (a perpetual check or chase the tables ignore) is seen before
-    /// the tables' distance is trusted.
-    root_has_table: bool,
 }
 
 const NO_MOVE: Move = Move::new(xiangqi::Square::A0, xiangqi::Square::A0);
@@ -332,8 +330,6 @@ impl<'a> Worker<'a> {
             pv_idx: 0,
             lmr,
             completed_depth: 0,
-            root_has_table: shared.tb_probe_root
-                && shared.tb.as_ref().is_some_and(|tb| tb.covers(&root)),
             nnue: shared.nnue.as_ref().map(|net| {
                 crate::nnue::Stack::new(
                     crate::nnue::Nnue::new(net.clone()),
@@ -681,7 +677,7 @@ impl<'a> Worker<'a> {
         }
         let material = Material::of_board(pos.board());
         if ply == 1
-            && self.root_has_table
+            && self.shared.root_has_table
             && material.has_attacker(Color::Red)
             && material.has_attacker(Color::Black)
         {
@@ -697,7 +693,7 @@ impl<'a> Worker<'a> {
             Some(v) => v,
             // Where both sides have attackers a standard draw may be decided by the rule
             // on perpetual check, which the tables of format 2 keep.
-            None if value == Value::Draw && !self.root_has_table => {
+            None if value == Value::Draw && !self.shared.root_has_table => {
                 rule_score(tb.probe_rules(pos).ok()?, ply)?
             }
             None => return None,

@@ -188,7 +188,7 @@ fn from_a_win_the_fastest_mate_with_its_score_and_tbhits() {
         let info = last_info(&events);
         assert_eq!(
             info.score,
-            Score::Mate((dtm as i32 + 1) / 2),
+            score_of(Value::Win(dtm)),
             "{}: the score is not the DTM's ({dtm} plies)",
             pos.fen()
         );
@@ -274,7 +274,7 @@ fn from_a_loss_the_longest_defence() {
             "{}: {best}",
             pos.fen()
         );
-        assert_eq!(last_info(&events).score, Score::Mate(-(dtm as i32) / 2));
+        assert_eq!(last_info(&events).score, score_of(Value::Loss(dtm)));
     }
 }
 
