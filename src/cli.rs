@@ -176,7 +176,7 @@ pub enum Command {
     Explorer(ExplorerArgs),
     /// Generate and probe endgame tablebases (docs/TABLEBASES.md)
     #[command(
-        override_usage = "xiangqi tb generate SETS... -o DIR [--threads N] [--method graph|lean|auto] [--memory MB] | xiangqi tb probe FEN --tb DIR | xiangqi tb verify SETS... --tb DIR [--samples N|all] [--searched N] [--depth PLIES] [--seed N]",
+        override_usage = "xiangqi tb generate SETS... -o DIR [--threads N] [--method graph|lean|auto] [--memory MB] | xiangqi tb probe FEN --tb DIR | xiangqi tb verify SETS... --tb DIR [--samples N|all] [--searched N] [--depth PLIES] [--seed N] | xiangqi tb list --tb DIR [--changed]",
         long_about = "Endgame tablebases: for every position of a small piece set, whether the side \
                       to move wins, draws or loses and in how many plies mate comes (DTM). \
                       `generate` writes DIR/SET.xqtb for each set named (e.g. KRKAA: the \
@@ -186,7 +186,9 @@ pub enum Command {
                       checks tables without trusting the generator: positions (all, or a \
                       random sample) against the values their moves reach, with the \
                       perpetual-check rule's results too, and against a plain mate search of \
-                      the rules core (exit status 1 when a fault is found). Two methods \
+                      the rules core (exit status 1 when a fault is found); `list` prints \
+                      each table's counts from its file's header (won, drawn, lost, the \
+                      draws the perpetual-check rule wins or loses, the longest mate). Two methods \
                       make the same files: `graph` keeps the set's moves in memory (about 8 \
                       bytes a position and 4 a move), `lean` works backwards with two bytes a \
                       position (slower); `auto` takes the graph while its estimated memory \
@@ -194,7 +196,8 @@ pub enum Command {
         after_help = "Examples:\n  xiangqi tb generate KRKAA KHKA -o tables --threads 2\n  \
                       xiangqi tb generate KRPKAAEE -o tables --threads 1 --method lean\n  \
                       xiangqi tb probe '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1' --tb tables\n  \
-                      xiangqi tb verify KRKAA --tb tables --samples all"
+                      xiangqi tb verify KRKAA --tb tables --samples all\n  \
+                      xiangqi tb list --tb tables --changed"
     )]
     Tb(TbArgs),
     /// Play a game against the engine in the terminal
@@ -493,6 +496,19 @@ pub enum TbCommand {
     /// Check generated tables without trusting the generator: positions against their moves'
     /// values, and against a plain mate search
     Verify(TbVerifyArgs),
+    /// List the tables of DIR with the counts their files hold: won, drawn and lost positions,
+    /// the draws the perpetual-check rule wins or loses, the longest mate
+    List(TbListArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct TbListArgs {
+    /// The tables' folders, separated by `:` (`;` on Windows) as the engine's `TbPath`
+    #[arg(long, value_name = "DIR")]
+    pub tb: String,
+    /// Only the sets where the perpetual-check rule changes a result
+    #[arg(long)]
+    pub changed: bool,
 }
 
 #[derive(Args, Debug)]

@@ -3,11 +3,11 @@
 use std::io::Write;
 
 use xiangqi_tb::{
-    build_with, verify_set, BuildOptions, Material, Method, RuleValue, Tablebase, TbError, Value,
-    VerifyOptions,
+    build_with, verify_set, BuildOptions, Material, Method, RuleValue, TableFile, Tablebase,
+    TbError, Value, VerifyOptions,
 };
 
-use crate::cli::{TbCommand, TbGenerateArgs, TbProbeArgs, TbVerifyArgs};
+use crate::cli::{TbCommand, TbGenerateArgs, TbListArgs, TbProbeArgs, TbVerifyArgs};
 use crate::Fail;
 
 pub fn cmd_tb(cmd: &TbCommand) -> Result<(), Fail> {
@@ -15,7 +15,65 @@ pub fn cmd_tb(cmd: &TbCommand) -> Result<(), Fail> {
         TbCommand::Generate(a) => generate(a),
         TbCommand::Probe(a) => probe(a),
         TbCommand::Verify(a) => verify(a),
+        TbCommand::List(a) => list(a),
     }
+}
+
+/// `tb list`: a line a table, the counts of its file's header (no value is read), smaller sets
+/// first; a file that cannot be read gets a line saying why, and the exit status is then 1.
+fn list(a: &TbListArgs) -> Result<(), Fail> {
+    let tb = Tablebase::open_paths(&a.tb).map_err(|e| Fail::input(format!("tb list: {e}")))?;
+    let mut sets = tb.sets();
+    sets.sort_by_key(|m| (m.pieces(), m.to_string()));
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "set positions won drawn lost illegal max-dtm won-by-rule lost-by-rule format bytes"
+    )
+    .ok();
+    let (mut listed, mut changed, mut damaged) = (0, 0, 0);
+    for m in sets {
+        let Some(path) = tb.file(&m) else { continue };
+        let t = match TableFile::open(path) {
+            Ok(t) => t,
+            Err(e) => {
+                damaged += 1;
+                writeln!(out, "{m} unreadable: {e}").ok();
+                continue;
+            }
+        };
+        let [won, drawn, lost, illegal] = t.counts;
+        let [rule_won, rule_lost] = t.rule_counts;
+        let changes = rule_won + rule_lost > 0;
+        changed += changes as usize;
+        if a.changed && !changes {
+            continue;
+        }
+        listed += 1;
+        // Format 1 files were made before the rule: their rule counts are unknown, not 0.
+        let rule = if t.version >= 2 {
+            format!("{rule_won} {rule_lost}")
+        } else {
+            "- -".to_string()
+        };
+        let bytes = std::fs::metadata(path).map_or(0, |md| md.len());
+        writeln!(
+            out,
+            "{m} {} {won} {drawn} {lost} {illegal} {} {rule} {} {bytes}",
+            t.positions(),
+            t.max_dtm,
+            t.version
+        )
+        .ok();
+    }
+    eprintln!(
+        "{listed} tables listed; the perpetual-check rule changes results in {changed} of the {} read",
+        tb.sets().len() - damaged
+    );
+    if damaged > 0 {
+        return Err(Fail(format!("tb list: {damaged} files unreadable"), 1));
+    }
+    Ok(())
 }
 
 /// `tb verify`: a line a set on stdout, the faults found after it; exit status 1 when any.

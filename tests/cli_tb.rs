@@ -203,5 +203,70 @@ fn probe_shows_the_perpetual_check_rule() {
     let o = xiangqi(&["tb", "verify", "KCKH", "--tb", d]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("KCKH"), "{}", text(&o.stderr));
+
+    // `tb list`: the counts of the files' headers, smaller sets first; the generation's.
+    let o = xiangqi(&["tb", "list", "--tb", d]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "set positions won drawn lost illegal max-dtm won-by-rule lost-by-rule format bytes"
+    );
+    assert!(
+        lines[1].starts_with("KHK 9720 3060 66 3210 3384 14 0 0 2 "),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("KRK 9720 2556 66 3210 3888 4 0 0 2 "),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("KRKH 874800 255530 2435 248696 368139 26 315 1291 2 "),
+        "{out}"
+    );
+    let bytes = std::fs::metadata(dir.join("KRKH.xqtb")).unwrap().len();
+    assert!(lines[3].ends_with(&format!(" {bytes}")), "{out}");
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        text(&o.stderr).contains(
+            "3 tables listed; the perpetual-check rule changes results in 1 of the 3 read"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+    // Only the sets the rule changes; two folders as the engine's TbPath lists them.
+    let both = format!("{l}:{d}");
+    let o = xiangqi(&["tb", "list", "--tb", &both, "--changed"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(
+        out.lines().nth(1).unwrap().starts_with("KRKH 874800 "),
+        "{out}"
+    );
+    // A damaged header is named, the others still listed, and the status is 1.
+    let krk = dir.join("KRK.xqtb");
+    let mut head = std::fs::read(&krk).unwrap();
+    head[30] ^= 0x55;
+    std::fs::write(&krk, &head).unwrap();
+    let o = xiangqi(&["tb", "list", "--tb", d]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("\nKRK unreadable: "), "{out}");
+    assert!(out.contains("header checksum mismatch"), "{out}");
+    assert!(out.contains("\nKRKH 874800 "), "{out}");
+    assert!(
+        text(&o.stderr).contains("tb list: 1 files unreadable"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = xiangqi(&["tb", "list", "--tb", "/no/such/folder"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).starts_with("xiangqi: tb list: /no/such/folder: no such folder"),
+        "{}",
+        text(&o.stderr)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -449,6 +449,11 @@ impl Tablebase {
         v
     }
 
+    /// The file holding a canonical set's table, as found when the folders were opened.
+    pub fn file(&self, m: &Material) -> Option<&Path> {
+        self.files.get(m).map(PathBuf::as_path)
+    }
+
     /// The largest number of pieces (generals included) of a set found.
     pub fn max_pieces(&self) -> u32 {
         self.files.keys().map(Material::pieces).max().unwrap_or(0)
