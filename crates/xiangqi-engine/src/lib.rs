@@ -1127,6 +1127,39 @@ struct Job {
     histories: Option<Arc<Mutex<Vec<search::Histories>>>>,
 }
 
+/// Of the root's `moves`, those after which the game's repetition ruling decides at once
+/// (the position's `rules.repetitions`-th occurrence since the last capture, as the rules
+/// core's `Game` rules it), from the game's positions and moves before the root.
+fn ruled_at_once(
+    root: &Position,
+    history: &[Frame],
+    game: &[Position],
+    root_frame: Frame,
+    rules: Rules,
+    moves: &[Move],
+) -> Vec<Move> {
+    let Some(first) = game.first() else {
+        return Vec::new();
+    };
+    let mut h = xiangqi::adjudicate::History::new(first.clone());
+    let mut played = history.iter().skip(1).map(|f| f.mv).chain([root_frame.mv]);
+    if !played.all(|m| m.is_some_and(|m| h.push(m).is_none())) || h.position().key() != root.key() {
+        // A capture or an unknown move (only positions since the last capture are kept).
+        return Vec::new();
+    }
+    moves
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let mut after = h.clone();
+            after.push(m);
+            after
+                .repetition_verdict(rules.repetitions, rules.chase_rule)
+                .is_some()
+        })
+        .collect()
+}
+
 /// Runs a search to the end (including waiting for `stop`/`ponderhit` when pondering or
 /// searching infinitely) and returns the best and ponder moves.
 fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Option<Move>) {
@@ -1159,9 +1192,34 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         let limit = rules
             .move_limit
             .map(|l| l.saturating_sub(root_frame.counted));
-        if let Some(r) = search::root_probe(tb, &root, &mut moves, limit) {
+        // A move whose position the game's repetition ruling decides at once is not the
+        // tables' to keep or cut (they know nothing of the game's history): it stays, and the
+        // search, which rules on the same repetition a ply on, weighs it. Else a cut keeping
+        // only such moves (a fastest mate that repeats the game's perpetual check) would play
+        // into the ruling.
+        let ruled = ruled_at_once(&root, &history, &game, root_frame, rules, &moves);
+        let mut cut: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| !ruled.contains(m))
+            .collect();
+        if let Some(r) = search::root_probe(tb, &root, &mut cut, limit) {
             tbhits = r.probes;
-            callback(Event::Message(r.message));
+            let mut message = r.message;
+            if !ruled.is_empty() {
+                message.push_str(&format!(
+                    "; {} more decided by the repetition ruling at once: {}",
+                    ruled.len(),
+                    ruled
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            }
+            callback(Event::Message(message));
+            cut.extend(ruled);
+            moves = cut;
         }
     }
     let wait_for_stop = |stop: &AtomicBool| {

@@ -599,6 +599,101 @@ fn from_a_table_loss_not_the_longest_defence_that_the_ruling_loses_a_ply_later()
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// From a table win whose one fastest mate is a check that would make the third occurrence
+/// of a position in the winner's own perpetual check (KRKH, generated here), the engine plays
+/// another winning move: the game's ruling would lose the check at once, and the tables know
+/// nothing of the game's history. The root message names the move the ruling decides. Fails
+/// with the root keeping only the tables' fastest mates, whatever the history (the limit
+/// documented on 2026-12-07, docs/TABLEBASES.md, "In the engine").
+#[test]
+fn from_a_win_not_the_fastest_mate_that_the_repetition_ruling_loses_at_once() {
+    let (dir, tb) = krkh_table("tb-ruled-mate");
+    let mut found = 0;
+    for p in krkh_positions(Color::Red) {
+        if !matches!(tb.probe(&p), Ok(Value::Win(_))) {
+            continue;
+        }
+        let values = move_values_in(&tb, &p);
+        let best = values.iter().map(|(_, v)| v.rank()).max().unwrap();
+        let fastest: Vec<Move> = values
+            .iter()
+            .filter(|(_, v)| v.rank() == best)
+            .map(|&(m, _)| m)
+            .collect();
+        let wins = values
+            .iter()
+            .filter(|(_, v)| matches!(v, Value::Win(_)))
+            .count();
+        let [mate] = fastest.as_slice() else {
+            continue;
+        };
+        if wins < 2 || !after(&p, *mate).is_check() {
+            continue;
+        }
+        let Some([check, reply, again, back]) = check_cycle(&p, *mate) else {
+            continue;
+        };
+        // The game starts after the check, goes round the cycle once and back to `p`
+        // (its second occurrence): the check would now make its position's third.
+        let start = after(&p, check);
+        let texts: Vec<String> = [reply, again, back, check, reply, again, back]
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut game = Game::new(start.clone());
+        for t in &texts {
+            game.push_uci(t).unwrap();
+        }
+        assert!(
+            game.outcome().is_none(),
+            "{}: over before the root",
+            start.fen()
+        );
+        game.push(check).unwrap();
+        let ruled = game.outcome().expect("the third occurrence is ruled");
+        assert_eq!(
+            ruled.winner,
+            Some(Color::Black),
+            "{}: {ruled:?}",
+            start.fen()
+        );
+
+        let mut e = Engine::new();
+        e.set_option("TbPath", dir.to_str().unwrap()).unwrap();
+        e.set_position_text(Some(&start.fen()), &texts).unwrap();
+        assert_eq!(e.position().key(), p.key());
+        let (played, events) = e.search(Limits::depth(6));
+        let played = played.unwrap();
+        assert_ne!(
+            played,
+            check,
+            "{} moves {texts:?}: played the check the ruling loses",
+            start.fen()
+        );
+        let got = values.iter().find(|(m, _)| *m == played).unwrap().1;
+        assert!(
+            matches!(got, Value::Win(_)),
+            "{} moves {texts:?}: played {played}, {got:?}",
+            start.fen()
+        );
+        let said = format!("1 more decided by the repetition ruling at once: {check}");
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Message(m) if m.contains(&said))),
+            "{}: no message {said:?}",
+            start.fen()
+        );
+        found += 1;
+        if found == 3 {
+            break;
+        }
+    }
+    assert_eq!(found, 3, "three KRKH positions with such a cycle");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// From outside the tables (KRKH and a black soldier; only KRKH and smaller are generated),
 /// the search scores the chariot's capture of the soldier into a KRKH position that Black
 /// loses by the rule on perpetual check as the tables' win by the rule, `TB_WIN` less the
