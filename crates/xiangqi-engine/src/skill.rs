@@ -14,20 +14,25 @@
 use crate::search::{RootMove, MATE_BOUND};
 
 /// Measured strength of internal levels: (internal level, Elo) in increasing order, from
-/// matches between neighbouring internal levels at up to 500,000 nodes a move
-/// (docs/STRENGTH.md, "Calibration"). The differences are measured; the scale is anchored
-/// at internal level 0 = 600. Levels below 20 play with the classical evaluation; the top
-/// entry is full strength, with the embedded network (measured against level 16 with the
-/// gen2 net, session 7; with gen3, 2026-12-06, the same within the error bars).
-pub const CALIBRATION: [(f64, i32); 12] = [
+/// matches at up to 500,000 nodes a move (docs/STRENGTH.md, "Calibration"). The differences
+/// are measured; the scale is anchored at internal level 0 = 600. Up to 10.621 the points
+/// are the internal levels that `Skill Level` 0-10 had under the table before (2026-12-07),
+/// each step measured in 200 games; from 12 up the older steps between internal levels
+/// (9-30 games each). Levels below 20 play with the classical evaluation; the top entry is
+/// full strength, with the embedded network (measured against level 16 with the gen2 net,
+/// session 7; with gen3, 2026-12-06, the same within the error bars).
+pub const CALIBRATION: [(f64, i32); 15] = [
     (0.0, 600),
-    (2.0, 747),
-    (4.0, 881),
-    (6.0, 1014),
-    (7.0, 1255),
-    (8.0, 1479),
-    (9.0, 1654),
-    (10.0, 1830),
+    (1.864, 723),
+    (3.910, 733),
+    (5.970, 974),
+    (6.564, 1041),
+    (7.147, 1134),
+    (7.759, 1259),
+    (8.480, 1366),
+    (9.267, 1604),
+    (10.034, 1747),
+    (10.621, 1862),
     (12.0, 2300),
     (14.0, 2602),
     (16.0, 2895),
