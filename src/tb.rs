@@ -19,12 +19,13 @@ pub fn cmd_tb(cmd: &TbCommand) -> Result<(), Fail> {
     }
 }
 
-/// `tb list`: a line a table, the counts of its file's header (no value is read), smaller sets
+/// `tb list`: a line a table, the counts of its file's header (no block is inflated), smaller sets
 /// first; a file that cannot be read gets a line saying why, and the exit status is then 1.
 fn list(a: &TbListArgs) -> Result<(), Fail> {
     let tb = Tablebase::open_paths(&a.tb).map_err(|e| Fail::input(format!("tb list: {e}")))?;
     let mut sets = tb.sets();
     sets.sort_by_key(|m| (m.pieces(), m.to_string()));
+    let found = sets.len();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -68,7 +69,7 @@ fn list(a: &TbListArgs) -> Result<(), Fail> {
     }
     eprintln!(
         "{listed} tables listed; the perpetual-check rule changes results in {changed} of the {} read",
-        tb.sets().len() - damaged
+        found - damaged
     );
     if damaged > 0 {
         return Err(Fail(format!("tb list: {damaged} files unreadable"), 1));

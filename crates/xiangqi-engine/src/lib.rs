@@ -1188,7 +1188,10 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
     }
     moves.retain(|m| !banned.contains(m));
     let mut tbhits = 0;
-    if let Some(tb) = tb.as_ref().filter(|_| options.tb_probe_root) {
+    // The root's moves are the tables' to rank (`root_probe`) only where its material has
+    // one and `TbProbeRoot` is on; the search reads the same answer (`Shared`).
+    let root_has_table = options.tb_probe_root && tb.as_ref().is_some_and(|tb| tb.covers(&root));
+    if let Some(tb) = tb.as_ref().filter(|_| root_has_table) {
         let limit = rules
             .move_limit
             .map(|l| l.saturating_sub(root_frame.counted));
@@ -1275,7 +1278,7 @@ fn run(job: Job, callback: &(dyn Fn(Event) + Send + Sync)) -> (Option<Move>, Opt
         nnue,
         show_wdl: options.show_wdl,
         tb_probe_depth: options.tb_probe_depth,
-        root_has_table: options.tb_probe_root && tb.as_ref().is_some_and(|tb| tb.covers(&root)),
+        root_has_table,
         tb,
         tbhits: AtomicU64::new(tbhits),
     };

@@ -156,6 +156,13 @@ fn value_of(pos: &Position, m: Move) -> Value {
         .1
 }
 
+/// Whether the search said (`info string`) something containing `text`.
+fn says(events: &[Event], text: &str) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, Event::Message(m) if m.contains(text)))
+}
+
 fn last_info(events: &[Event]) -> xiangqi_engine::SearchInfo {
     events
         .iter()
@@ -402,8 +409,7 @@ fn from_a_draw_decided_by_the_perpetual_check_rule_the_rule_s_best_moves() {
         assert_eq!(got, want, "{}: {best}", pos.fen());
         if want == RuleValue::WinByRule {
             assert!(
-                events.iter().any(|e| matches!(e, Event::Message(m)
-                    if m.contains("won by the rule on perpetual check"))),
+                says(&events, "won by the rule on perpetual check"),
                 "{}: no message",
                 pos.fen()
             );
@@ -527,8 +533,7 @@ fn from_a_draw_lost_by_the_rule_the_longest_table_loss_rather_than_the_ruled_che
             p.fen()
         );
         assert!(
-            events.iter().any(|e| matches!(e, Event::Message(m)
-                if m.contains("lost by the rule on perpetual check"))),
+            says(&events, "lost by the rule on perpetual check"),
             "{}: no message",
             p.fen()
         );
@@ -678,13 +683,7 @@ fn from_a_win_not_the_fastest_mate_that_the_repetition_ruling_loses_at_once() {
             start.fen()
         );
         let said = format!("1 more decided by the repetition ruling at once: {check}");
-        assert!(
-            events
-                .iter()
-                .any(|e| matches!(e, Event::Message(m) if m.contains(&said))),
-            "{}: no message {said:?}",
-            start.fen()
-        );
+        assert!(says(&events, &said), "{}: no message {said:?}", start.fen());
         found += 1;
         if found == 3 {
             break;
