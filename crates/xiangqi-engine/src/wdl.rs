@@ -7,11 +7,9 @@ use xiangqi_nnue::wdl::{material_x, WdlModel};
 
 use crate::search::Score;
 
-/// The fitted model (`xiangqi-nnue wdl-fit`, docs/STRENGTH.md).
-pub const MODEL: WdlModel = WdlModel {
-    a: [-730.848, 2053.328, -1980.350, 791.065],
-    b: [-472.569, 550.122, 126.239, 99.975],
-};
+/// The fitted model (`xiangqi-nnue wdl-fit`, docs/STRENGTH.md), kept beside the fitter so
+/// that `wdl-fit` measures a new fit against it.
+pub const MODEL: WdlModel = xiangqi_nnue::wdl::SHIPPED;
 
 /// Win, draw and loss per mille for the side to move of `score` with `board`'s material:
 /// certain for mate scores.

@@ -36,6 +36,13 @@ pub fn material_x(board: &Board) -> f64 {
     (material_halves(board) as f64 / 2.0).clamp(10.0, 80.0) / 80.0
 }
 
+/// The model the engine ships (`UCI_ShowWDL`; docs/STRENGTH.md, "Win/draw/loss from a
+/// score", gives its data and command). `xiangqi-nnue wdl-fit` measures a new fit against it.
+pub const SHIPPED: WdlModel = WdlModel {
+    a: [-730.848, 2053.328, -1980.350, 791.065],
+    b: [-472.569, 550.122, 126.239, 99.975],
+};
+
 /// Cubic polynomials in the material variable for `a` and `b`, highest power first.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct WdlModel {
@@ -65,6 +72,28 @@ impl WdlModel {
         let l = (1000.0 * logistic((-v - a) / b)).round() as u32;
         let l = l.min(1000 - w);
         [w, 1000 - w - l, l]
+    }
+    /// The mean negative log-likelihood (natural log, per position) of the results in
+    /// `bins` under this model: lower is better; a model that always says a third each scores
+    /// ln 3 = 1.0986. Each material row is taken at its own material variable and each score
+    /// bin at its centre. `None` when `bins` holds no position.
+    pub fn mean_nll(&self, bins: &WdlBins) -> Option<f64> {
+        if bins.positions == 0 {
+            return None;
+        }
+        let mut sum = 0.0;
+        for (m, row) in bins.counts.iter().enumerate() {
+            let x = (m as f64 / 2.0).clamp(10.0, 80.0) / 80.0;
+            let (a, b) = self.params(x);
+            let cells: Vec<(f64, [u64; 3])> = row
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.iter().any(|&n| n > 0))
+                .map(|(k, c)| (bins.score_of_bin(k), *c))
+                .collect();
+            sum += nll(&cells, a, b);
+        }
+        Some(sum / bins.positions as f64)
     }
 }
 
@@ -121,7 +150,7 @@ impl WdlBins {
 
 /// Negative log-likelihood of `a`, `b` over bins of (score, [w, d, l]).
 fn nll(cells: &[(f64, [u64; 3])], a: f64, b: f64) -> f64 {
-    if b <= 1.0 {
+    if b < 1.0 {
         return f64::INFINITY;
     }
     let mut s = 0.0;
@@ -309,13 +338,14 @@ pub fn fit(bins: &WdlBins, group: usize, min_positions: u64) -> Option<WdlFit> {
 mod tests {
     use super::*;
 
-    /// Results drawn from a known model (a fixed-seed generator) are fitted back to it.
-    #[test]
-    fn the_fit_recovers_a_known_model() {
-        let truth = WdlModel {
-            a: [0.0, 120.0, -60.0, 250.0],
-            b: [0.0, 0.0, 80.0, 90.0],
-        };
+    const TRUTH: WdlModel = WdlModel {
+        a: [0.0, 120.0, -60.0, 250.0],
+        b: [0.0, 0.0, 80.0, 90.0],
+    };
+
+    /// `per_material` results at every tenth material (half points 20..=160) drawn from
+    /// `truth` by a fixed-seed generator, scores uniform in -800..800.
+    fn sample(truth: &WdlModel, per_material: usize) -> WdlBins {
         let mut bins = WdlBins::new(10, 1500);
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
@@ -327,7 +357,7 @@ mod tests {
         for m in (20..=160u32).step_by(10) {
             let x = (m as f64 / 2.0).clamp(10.0, 80.0) / 80.0;
             let (a, b) = truth.params(x);
-            for _ in 0..20_000 {
+            for _ in 0..per_material {
                 let v = ((next() - 0.5) * 1600.0).round();
                 let pw = logistic((v - a) / b);
                 let pl = logistic((-v - a) / b);
@@ -342,6 +372,14 @@ mod tests {
                 bins.add_result(m, v as i32, outcome);
             }
         }
+        bins
+    }
+
+    /// Results drawn from a known model (a fixed-seed generator) are fitted back to it.
+    #[test]
+    fn the_fit_recovers_a_known_model() {
+        let truth = TRUTH;
+        let bins = sample(&truth, 20_000);
         let f = fit(&bins, 1, 2000).expect("enough bins");
         for b in &f.bins {
             let (ta, tb) = truth.params(b.x);
@@ -357,5 +395,34 @@ mod tests {
         assert_eq!(w + d + l, 1000);
         assert!(f.model.wdl(300, x)[0] > w && f.model.wdl(300, x)[2] < l);
         assert_eq!(f.model.wdl(0, x)[0], f.model.wdl(0, x)[2]);
+    }
+
+    /// The data's own model scores better than a shifted or a flatter one, the fit on the
+    /// data at least as well as the model that made it (to rounding), a model that knows
+    /// nothing about ln 3, and no data gives no figure.
+    #[test]
+    fn the_mean_log_likelihood_ranks_models() {
+        let bins = sample(&TRUTH, 5_000);
+        let nll = |m: &WdlModel| m.mean_nll(&bins).expect("positions");
+        let truth = nll(&TRUTH);
+        let shifted = WdlModel {
+            a: [0.0, 120.0, -60.0, 330.0],
+            ..TRUTH
+        };
+        let flatter = WdlModel {
+            b: [0.0, 0.0, 80.0, 180.0],
+            ..TRUTH
+        };
+        assert!(truth < nll(&shifted), "{truth} vs {}", nll(&shifted));
+        assert!(truth < nll(&flatter), "{truth} vs {}", nll(&flatter));
+        let fitted = fit(&bins, 1, 500).expect("enough bins").model;
+        assert!(nll(&fitted) < truth + 1e-3, "{} vs {truth}", nll(&fitted));
+        // An enormous spread, `a` = b ln 2: a third each whatever the score.
+        let blind = WdlModel {
+            a: [0.0, 0.0, 0.0, 1e9 * 2f64.ln()],
+            b: [0.0, 0.0, 0.0, 1e9],
+        };
+        assert!((nll(&blind) - 3f64.ln()).abs() < 1e-6, "{}", nll(&blind));
+        assert_eq!(TRUTH.mean_nll(&WdlBins::new(10, 1500)), None);
     }
 }

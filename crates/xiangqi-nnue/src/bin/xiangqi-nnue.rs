@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use xiangqi_nnue::data::{DataReader, GameResult};
+use xiangqi_nnue::data::{DataReader, GameResult, HEADER_LEN, RECORD_LEN};
 use xiangqi_nnue::net::{Checkpoint, QuantisedNet};
 use xiangqi_nnue::train::{self, Config};
 use xiangqi_nnue::KingBuckets;
@@ -39,10 +39,13 @@ usage:
                                 first N positions of DATA (10000): mean, 99th percentile
                                 and largest difference in centipawns
   xiangqi-nnue info FILE        counts and results of a data file
-  xiangqi-nnue wdl-fit DATA [DATA...]
+  xiangqi-nnue wdl-fit [--holdout F] DATA [DATA...]
                                 fits the win/draw/loss model of UCI_ShowWDL to the data's
-                                scores and results; prints each material bin's fit and the
-                                model's coefficients as Rust constants";
+                                scores and results; prints each material bin's fit, the
+                                model's coefficients as Rust constants, and the mean log-loss
+                                per position of the fit and of the shipped model; with
+                                --holdout F the last fraction F of each file (0 to 0.9) is
+                                left out of the fit and scored apart";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -289,15 +292,49 @@ fn cmd_info(args: &[String]) -> Result<(), String> {
 }
 
 fn cmd_wdl_fit(args: &[String]) -> Result<(), String> {
-    use xiangqi_nnue::wdl::{fit, WdlBins};
-    if args.is_empty() {
-        return Err("usage: xiangqi-nnue wdl-fit DATA [DATA...]".into());
+    use xiangqi_nnue::wdl::{fit, WdlBins, SHIPPED};
+    const USAGE: &str = "usage: xiangqi-nnue wdl-fit [--holdout F] DATA [DATA...]";
+    let mut holdout = 0.0f64;
+    let mut paths = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--holdout" {
+            let v = it.next().ok_or("--holdout needs a fraction")?;
+            holdout = v
+                .parse()
+                .ok()
+                .filter(|f: &f64| (0.0..=0.9).contains(f))
+                .ok_or_else(|| format!("--holdout {v}: not a fraction from 0 to 0.9"))?;
+        } else if a.starts_with("--") {
+            return Err(format!("wdl-fit: unknown option {a}\n{USAGE}"));
+        } else {
+            paths.push(a);
+        }
+    }
+    if paths.is_empty() {
+        return Err(USAGE.into());
     }
     let mut bins = WdlBins::new(10, 1500);
-    for path in args {
+    let mut held = WdlBins::new(10, 1500);
+    for path in paths {
         let mut r = DataReader::open(path.as_ref()).map_err(|e| format!("{path}: {e}"))?;
+        // The last `holdout` of the file: whole games but the first, as a file holds its
+        // games one after another.
+        let total = std::fs::metadata(path)
+            .map_err(|e| format!("{path}: {e}"))?
+            .len()
+            .saturating_sub(HEADER_LEN as u64)
+            / RECORD_LEN as u64;
+        let first_held = total - (holdout * total as f64).round() as u64;
+        let mut i = 0u64;
         while let Some(rec) = r.next_record() {
-            bins.add(&rec.map_err(|e| format!("{path}: {e}"))?);
+            let rec = rec.map_err(|e| format!("{path}: {e}"))?;
+            if i < first_held {
+                bins.add(&rec);
+            } else {
+                held.add(&rec);
+            }
+            i += 1;
         }
     }
     let f = fit(&bins, 5, 1000).ok_or_else(|| {
@@ -321,5 +358,15 @@ fn cmd_wdl_fit(args: &[String]) -> Result<(), String> {
     let show = |c: &[f64; 4]| c.map(|v| format!("{v:.3}")).join(", ");
     println!("pub const WDL_A: [f64; 4] = [{}];", show(&f.model.a));
     println!("pub const WDL_B: [f64; 4] = [{}];", show(&f.model.b));
+    let losses = |set: &WdlBins, what: &str| {
+        if let (Some(new), Some(old)) = (f.model.mean_nll(set), SHIPPED.mean_nll(set)) {
+            println!(
+                "mean log-loss per position, {what} ({} positions): this fit {new:.5}, the shipped model {old:.5}",
+                set.positions
+            );
+        }
+    };
+    losses(&bins, "the fitting data");
+    losses(&held, "held out");
     Ok(())
 }
