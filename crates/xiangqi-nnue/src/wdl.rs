@@ -39,8 +39,8 @@ pub fn material_x(board: &Board) -> f64 {
 /// The model the engine ships (`UCI_ShowWDL`; docs/STRENGTH.md, "Win/draw/loss from a
 /// score", gives its data and command). `xiangqi-nnue wdl-fit` measures a new fit against it.
 pub const SHIPPED: WdlModel = WdlModel {
-    a: [-730.848, 2053.328, -1980.350, 791.065],
-    b: [-472.569, 550.122, 126.239, 99.975],
+    a: [-277.511, 1147.284, -1442.791, 714.341],
+    b: [-75.826, -144.726, 463.858, 61.544],
 };
 
 /// Cubic polynomials in the material variable for `a` and `b`, highest power first.
