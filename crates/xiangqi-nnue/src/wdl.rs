@@ -33,7 +33,12 @@ pub fn material_halves(board: &Board) -> u32 {
 
 /// The model's material variable: material (points) clamped to 10..=80, over 80.
 pub fn material_x(board: &Board) -> f64 {
-    (material_halves(board) as f64 / 2.0).clamp(10.0, 80.0) / 80.0
+    x_of_halves(material_halves(board))
+}
+
+/// The material variable of a material in half points.
+fn x_of_halves(halves: u32) -> f64 {
+    (halves as f64 / 2.0).clamp(10.0, 80.0) / 80.0
 }
 
 /// The model the engine ships (`UCI_ShowWDL`; docs/STRENGTH.md, "Win/draw/loss from a
@@ -83,8 +88,7 @@ impl WdlModel {
         }
         let mut sum = 0.0;
         for (m, row) in bins.counts.iter().enumerate() {
-            let x = (m as f64 / 2.0).clamp(10.0, 80.0) / 80.0;
-            let (a, b) = self.params(x);
+            let (a, b) = self.params(x_of_halves(m as u32));
             let cells: Vec<(f64, [u64; 3])> = row
                 .iter()
                 .enumerate()
@@ -355,8 +359,7 @@ mod tests {
             (seed >> 11) as f64 / (1u64 << 53) as f64
         };
         for m in (20..=160u32).step_by(10) {
-            let x = (m as f64 / 2.0).clamp(10.0, 80.0) / 80.0;
-            let (a, b) = truth.params(x);
+            let (a, b) = truth.params(x_of_halves(m));
             for _ in 0..per_material {
                 let v = ((next() - 0.5) * 1600.0).round();
                 let pw = logistic((v - a) / b);
@@ -398,8 +401,8 @@ mod tests {
     }
 
     /// The data's own model scores better than a shifted or a flatter one, the fit on the
-    /// data at least as well as the model that made it (to rounding), a model that knows
-    /// nothing about ln 3, and no data gives no figure.
+    /// data at least as well as the model that made it (to rounding), a model that says a
+    /// third each scores ln 3, and no data gives no figure.
     #[test]
     fn the_mean_log_likelihood_ranks_models() {
         let bins = sample(&TRUTH, 5_000);

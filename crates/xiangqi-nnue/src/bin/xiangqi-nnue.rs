@@ -326,15 +326,14 @@ fn cmd_wdl_fit(args: &[String]) -> Result<(), String> {
             .saturating_sub(HEADER_LEN as u64)
             / RECORD_LEN as u64;
         let first_held = total - (holdout * total as f64).round() as u64;
-        let mut i = 0u64;
         while let Some(rec) = r.next_record() {
             let rec = rec.map_err(|e| format!("{path}: {e}"))?;
-            if i < first_held {
+            // `records()` counts this record too.
+            if r.records() <= first_held {
                 bins.add(&rec);
             } else {
                 held.add(&rec);
             }
-            i += 1;
         }
     }
     let f = fit(&bins, 5, 1000).ok_or_else(|| {
