@@ -6,14 +6,15 @@ use std::path::PathBuf;
 
 use xiangqi::Rules;
 
-use crate::stats::{EloModel, Sprt};
+use crate::stats::{EloModel, Penta, Sprt};
 
 pub const USAGE: &str =
     "usage: xiangqi match -engine name=A cmd=PATH [options] -engine name=B cmd=PATH [options]
        [-each options] [-games N] [-rounds N] [-repeat] [-concurrency K]
        [-openings file=FILE [format=epd|pgn|book] [order=sequential|random] [start=N] [plies=N]]
        [-srand N]
-       [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B model=normalized|logistic]
+       [-pgnout FILE] [-sprt elo0=E elo1=E alpha=A beta=B model=normalized|logistic
+              earlier=LL,LD,WL+DD,WD,WW]
        [-draw movenumber=N movecount=N score=N] [-resign movecount=N score=N [twosided=true]]
        [-rules repetitions=3 movelimit=120|off chase=on|off] [-log DIR [-debug]]
        [-event NAME] [-notation iccs|wxf|chinese] [-wait MS]
@@ -486,6 +487,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             "-sprt" => {
                 let (mut e0, mut e1, mut a, mut b) = (None, None, 0.05, 0.05);
                 let mut model = EloModel::Normalized;
+                let mut earlier = Penta::default();
                 for (k, v) in pairs(args, &mut i, flag)? {
                     match k {
                         "model" => {
@@ -503,6 +505,9 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                         "elo1" => e1 = Some(num("-sprt elo1", v)?),
                         "alpha" => a = num("-sprt alpha", v)?,
                         "beta" => b = num("-sprt beta", v)?,
+                        "earlier" => {
+                            earlier = Penta::parse(v).map_err(|e| format!("-sprt earlier: {e}"))?
+                        }
                         _ => return Err(format!("-sprt: unknown setting '{k}'")),
                     }
                 }
@@ -512,7 +517,8 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
                 sprt = Some(
                     Sprt::new(e0, e1, a, b)
                         .map_err(|e| format!("-sprt: {e}"))?
-                        .with_model(model),
+                        .with_model(model)
+                        .with_earlier(earlier),
                 );
             }
             "-draw" => {
@@ -628,6 +634,11 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
     });
+    if sprt.is_some_and(|s| s.earlier.pairs() > 0) && !repeat {
+        return Err(
+            "-sprt earlier= counts game pairs: it needs -repeat (the pentanomial test)".into(),
+        );
+    }
     if debug && logdir.is_none() {
         return Err("-debug writes the engines' traffic into the log folder: give -log DIR".into());
     }
@@ -746,6 +757,28 @@ mod tests {
         );
         assert!(e("-engine cmd=a -engine cmd=b -each tc=1 wibble=3")
             .contains("unknown engine setting 'wibble'"));
+        assert!(
+            e("-engine cmd=a -engine cmd=b -each tc=1 -sprt elo0=0 elo1=2 earlier=1,2,3,4,5")
+                .contains("-sprt earlier= counts game pairs: it needs -repeat")
+        );
+        assert!(e(
+            "-engine cmd=a -engine cmd=b -each tc=1 -repeat -sprt elo0=0 elo1=2 earlier=1,2"
+        )
+        .contains("-sprt earlier: '1,2' is not five counts"));
+    }
+
+    #[test]
+    fn an_sprt_continues_from_earlier_pairs() {
+        let c = parse(&args(
+            "-engine cmd=a -engine cmd=b -each tc=1 -repeat -sprt elo0=0 elo1=5 earlier=52,108,161,118,68",
+        ))
+        .unwrap();
+        assert_eq!(c.sprt.unwrap().earlier.0, [52, 108, 161, 118, 68]);
+        let c = parse(&args(
+            "-engine cmd=a -engine cmd=b -each tc=1 -sprt elo0=0 elo1=5",
+        ))
+        .unwrap();
+        assert_eq!(c.sprt.unwrap().earlier.pairs(), 0);
     }
 
     #[test]

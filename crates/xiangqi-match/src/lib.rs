@@ -157,6 +157,9 @@ pub fn progress_line(cfg: &MatchConfig, t: &Tally) -> String {
             sp.lower_bound(),
             sp.upper_bound()
         ));
+        if cfg.repeat && sp.earlier.pairs() > 0 {
+            s.push_str(&format!(" (with {} earlier pairs)", sp.earlier.pairs()));
+        }
     }
     s
 }
@@ -178,6 +181,19 @@ pub fn sprt_state(cfg: &MatchConfig, t: &Tally) -> SprtState {
         Some(sp) => sp.state(&t.wdl),
         None => SprtState::Continue,
     }
+}
+
+/// Pair counts with the Elo and normalized Elo they give: `Ptnml(0-2) [..]: Elo x +/- e,
+/// nElo y +/- f`.
+fn pairs_summary(p: &Penta) -> String {
+    format!(
+        "Ptnml(0-2) [{}]: Elo {} +/- {}, nElo {} +/- {}",
+        p.0.map(|c| c.to_string()).join(", "),
+        fmt_opt(p.elo(), 1),
+        fmt_opt(p.elo_error(), 1),
+        fmt_opt(p.nelo(), 1),
+        fmt_opt(p.nelo_error(), 1),
+    )
 }
 
 /// The final table.
@@ -223,13 +239,24 @@ pub fn final_table(cfg: &MatchConfig, t: &Tally, elapsed: Duration) -> String {
     if cfg.repeat {
         let p = &t.penta;
         s.push_str(&format!(
-            "Game pairs: {}, Ptnml(0-2) [{}]: Elo {} +/- {}, nElo {} +/- {}\n",
+            "Game pairs: {}, {}\n",
             p.pairs(),
-            p.0.map(|c| c.to_string()).join(", "),
-            fmt_opt(p.elo(), 1),
-            fmt_opt(p.elo_error(), 1),
-            fmt_opt(p.nelo(), 1),
-            fmt_opt(p.nelo_error(), 1),
+            pairs_summary(p)
+        ));
+    }
+    if let Some(sp) = cfg
+        .sprt
+        .as_ref()
+        .filter(|sp| cfg.repeat && sp.earlier.pairs() > 0)
+    {
+        let e = &sp.earlier;
+        let all = t.penta.plus(e);
+        s.push_str(&format!(
+            "Earlier runs of this test: {} pairs, Ptnml(0-2) [{}]; together: {} pairs, {}\n",
+            e.pairs(),
+            e.0.map(|c| c.to_string()).join(", "),
+            all.pairs(),
+            pairs_summary(&all)
         ));
     }
     if let Some(sp) = &cfg.sprt {

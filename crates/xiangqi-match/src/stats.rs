@@ -158,6 +158,10 @@ pub struct Sprt {
     pub beta: f64,
     /// What elo0 and elo1 are measured in.
     pub model: EloModel,
+    /// Game pairs of earlier runs of the same test (`earlier=` counts), added to the pairs
+    /// played for its log-likelihood ratio: a test stopped and continued with new seeds,
+    /// as fishtest adds a test's runs. Zero unless given.
+    pub earlier: Penta,
 }
 
 /// The unit of an SPRT's Elo bounds.
@@ -207,11 +211,16 @@ impl Sprt {
             alpha,
             beta,
             model: EloModel::Logistic,
+            earlier: Penta::default(),
         })
     }
     /// The same test with its bounds in another unit.
     pub fn with_model(self, model: EloModel) -> Sprt {
         Sprt { model, ..self }
+    }
+    /// The same test continued from earlier runs' game pairs.
+    pub fn with_earlier(self, earlier: Penta) -> Sprt {
+        Sprt { earlier, ..self }
     }
     /// The lower bound ln(beta / (1 - alpha)): below it H0 is accepted.
     pub fn lower_bound(&self) -> f64 {
@@ -231,8 +240,10 @@ impl Sprt {
             }
         }
     }
-    /// The log-likelihood ratio of game pairs' results (pentanomial).
+    /// The log-likelihood ratio of game pairs' results (pentanomial), the earlier runs'
+    /// pairs added.
     pub fn llr_pairs(&self, p: &Penta) -> f64 {
+        let p = &p.plus(&self.earlier);
         match self.model {
             EloModel::Logistic => llr_mean(&p.0, score_of_elo(self.elo0), score_of_elo(self.elo1)),
             EloModel::Normalized => {
@@ -287,6 +298,31 @@ impl Penta {
     }
     pub fn pairs(&self) -> u32 {
         self.0.iter().sum()
+    }
+    /// These counts and `other`'s together.
+    pub fn plus(&self, other: &Penta) -> Penta {
+        Penta(std::array::from_fn(|i| self.0[i] + other.0[i]))
+    }
+    /// Reads counts written as `Ptnml(0-2)` prints them, `LL,LD,WL+DD,WD,WW` (five
+    /// whole numbers separated by commas).
+    pub fn parse(text: &str) -> Result<Penta, String> {
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        if parts.len() != 5 {
+            return Err(format!(
+                "'{text}' is not five counts LL,LD,WL+DD,WD,WW (got {})",
+                parts.len()
+            ));
+        }
+        let mut p = Penta::default();
+        for (i, part) in parts.iter().enumerate() {
+            p.0[i] = part.parse().map_err(|_| {
+                format!(
+                    "'{part}' (count {} of '{text}') is not a whole number",
+                    i + 1
+                )
+            })?;
+        }
+        Ok(p)
     }
     /// The mean score of a pair (0..1) and its per-pair variance.
     fn mean_var(&self) -> Option<(f64, f64)> {

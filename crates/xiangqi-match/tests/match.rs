@@ -663,6 +663,42 @@ fn sprt_stops_the_match() {
 }
 
 #[test]
+fn an_sprt_continued_from_earlier_pairs_stops_on_their_sum() {
+    use xiangqi_match::stats::{EloModel, Penta, Sprt, SprtState};
+    let sprt = Sprt::new(-20.0, 20.0, 0.1, 0.1)
+        .unwrap()
+        .with_model(EloModel::Normalized);
+    // Earlier pairs that leave the test open, and one lost pair more closes it.
+    let earlier = (1..1000)
+        .map(|k| Penta([k, 2, 3, 2, 1]))
+        .find(|p| sprt.state_pairs(&p.plus(&Penta([1, 0, 0, 0, 0]))) == SprtState::H0)
+        .unwrap();
+    assert_eq!(sprt.state_pairs(&earlier), SprtState::Continue);
+    let counts = earlier.0.map(|c| c.to_string()).join(",");
+    let env = Env::new("sprt-earlier");
+    let fake = env.fake();
+    let o = env.run(&args(&format!(
+        "-engine name=Bad cmd=python3 arg={fake} arg=illegal -engine name=Ours cmd={BIN} arg=--uci-engine \
+         -each nodes=200 -games 2 -rounds 50 -repeat -concurrency 1 \
+         -sprt elo0=-20 elo1=20 alpha=0.1 beta=0.1 earlier={counts}"
+    )));
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let n = earlier.pairs();
+    assert!(out.contains(&format!("(with {n} earlier pairs)")), "{out}");
+    assert!(out.contains("SPRT: H0 accepted; stopping"), "{out}");
+    assert!(out.contains("Score of Bad vs Ours: 0 - 2 - 0"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Earlier runs of this test: {n} pairs, Ptnml(0-2) [{}]; together: {} pairs",
+            earlier.0.map(|c| c.to_string()).join(", "),
+            n + 1
+        )),
+        "{out}"
+    );
+}
+
+#[test]
 fn shipped_openings_are_balanced_and_replay() {
     let text = std::fs::read_to_string(balanced()).unwrap();
     let mut seen = std::collections::HashSet::new();

@@ -289,3 +289,28 @@ fn pairs_are_counted_by_their_points() {
         SprtState::H1
     );
 }
+
+#[test]
+fn earlier_runs_add_their_pairs_to_the_test() {
+    // gen4 against gen3 (docs/STRENGTH.md, the gate table): the runner printed LLR 0.62 for
+    // these 507 pairs, so a test continued from them starts there.
+    let first = Penta([52, 108, 161, 118, 68]);
+    let s = Sprt::new(0.0, 5.0, 0.05, 0.05)
+        .unwrap()
+        .with_model(EloModel::Normalized);
+    let continued = s.with_earlier(first);
+    let at_start = continued.llr_pairs(&Penta::default());
+    assert!(close(at_start, 0.62, 0.005), "LLR {at_start}");
+    // The pairs played later count as if both runs were one.
+    let later = Penta([30, 70, 100, 60, 40]);
+    let sum = Penta([82, 178, 261, 178, 108]);
+    assert_eq!(first.plus(&later), sum);
+    assert_eq!(continued.llr_pairs(&later), s.llr_pairs(&sum));
+    assert_eq!(continued.state_pairs(&later), s.state_pairs(&sum));
+    // Counts as Ptnml(0-2) prints them; errors name the count.
+    assert_eq!(Penta::parse("52,108, 161,118,68"), Ok(first));
+    assert!(Penta::parse("1,2,3,4").unwrap_err().contains("five counts"));
+    assert!(Penta::parse("1,2,x,4,5")
+        .unwrap_err()
+        .contains("'x' (count 3 of '1,2,x,4,5') is not a whole number"));
+}
