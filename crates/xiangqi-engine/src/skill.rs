@@ -15,24 +15,24 @@ use crate::search::{RootMove, MATE_BOUND};
 
 /// Measured strength of internal levels: (internal level, Elo) in increasing order, from
 /// matches at up to 500,000 nodes a move (docs/STRENGTH.md, "Calibration"). The differences
-/// are measured; the scale is anchored at internal level 0 = 600. Up to 10.621 the points
-/// are the internal levels that `Skill Level` 0-10 had under the table before (2026-12-07),
-/// each step measured in 200 games; from 12 up the older steps between internal levels
+/// are measured; the scale is anchored at internal level 0 = 600. Below 12 the points are a
+/// weighted least-squares fit (Elo piecewise linear between these knots, 600 at 0 and 2300
+/// at 12 held) to both chains of `Skill Level` steps measured with 200 games each
+/// (2026-12-07: 21 steps, 4,200 games); from 12 up the older steps between internal levels
 /// (9-30 games each). Levels below 20 play with the classical evaluation; the top entry is
 /// full strength, with the embedded network (measured against level 16 with the gen2 net,
 /// session 7; with gen3, 2026-12-06, the same within the error bars).
-pub const CALIBRATION: [(f64, i32); 15] = [
+pub const CALIBRATION: [(f64, i32); 14] = [
     (0.0, 600),
-    (1.864, 723),
-    (3.910, 733),
-    (5.970, 974),
-    (6.564, 1041),
-    (7.147, 1134),
-    (7.759, 1259),
-    (8.480, 1366),
-    (9.267, 1604),
-    (10.034, 1747),
-    (10.621, 1862),
+    (1.864, 738),
+    (3.93, 762),
+    (5.0, 915),
+    (6.0, 1051),
+    (7.0, 1164),
+    (8.0, 1315),
+    (9.0, 1554),
+    (10.0, 1761),
+    (11.0, 1962),
     (12.0, 2300),
     (14.0, 2602),
     (16.0, 2895),
@@ -133,7 +133,11 @@ pub fn elo_to_level(elo: i32) -> f64 {
     let e = elo.clamp(ELO_MIN, ELO_MAX);
     for w in CALIBRATION.windows(2) {
         let ((l0, e0), (l1, e1)) = (w[0], w[1]);
-        if e <= e1 {
+        if e == e1 {
+            // A measured point maps to its level exactly (no rounding of the division).
+            return l1;
+        }
+        if e < e1 {
             return l0 + (l1 - l0) * (e - e0) as f64 / (e1 - e0) as f64;
         }
     }
